@@ -1,0 +1,81 @@
+//! Digest step: `sha256:` digests of files, revisions of skills and
+//! fingerprints of sets. Defined once here; the macro, the live loader and
+//! the tests all call these.
+
+use sha2::{Digest as _, Sha256};
+
+/// `sha256:` followed by 64 lowercase hex digits (SEP-2640 §Skill Entries).
+pub fn sha256(bytes: &[u8]) -> String {
+    let hash = Sha256::digest(bytes);
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    push_hex(&mut out, &hash);
+    out
+}
+
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for byte in bytes {
+        out.push(char::from(HEX[usize::from(byte >> 4)]));
+        out.push(char::from(HEX[usize::from(byte & 0xF)]));
+    }
+}
+
+/// A skill's revision, as fast-agent computes it (`McpRegistrySkill.revision`):
+/// `sha256:` over the compact JSON of its `{"digest", "uri"}` pairs sorted by
+/// URI. Any changed byte in any file changes it.
+///
+/// `files` are `(uri, digest)` pairs; URIs are ASCII (percent-encoded), so the
+/// JSON needs no escaping beyond what `serde_json` does.
+pub fn revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut pairs: Vec<(&str, &str)> = files.into_iter().collect();
+    pairs.sort_unstable();
+    let list: Vec<serde_json::Value> = pairs
+        .into_iter()
+        .map(|(uri, digest)| serde_json::json!({ "digest": digest, "uri": uri }))
+        .collect();
+    sha256(
+        serde_json::to_string(&list)
+            .expect("a JSON value always serializes")
+            .as_bytes(),
+    )
+}
+
+/// A set's fingerprint: `sha256:` over each skill's `uri` and revision.
+pub fn fingerprint<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut lines = String::new();
+    for (uri, revision) in skills {
+        lines.push_str(uri);
+        lines.push(' ');
+        lines.push_str(revision);
+        lines.push('\n');
+    }
+    sha256(lines.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_are_prefixed_lowercase_hex() {
+        assert_eq!(
+            sha256(b""),
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(sha256(b"abc").len(), 71);
+    }
+
+    #[test]
+    fn revision_matches_fast_agents_formula() {
+        // json.dumps(sorted([{"uri":u,"digest":d}], key=uri), sort_keys=True, separators=(",",":"))
+        let canonical = r#"[{"digest":"sha256:aa","uri":"skill://a/SKILL.md"},{"digest":"sha256:bb","uri":"skill://a/b.md"}]"#;
+        assert_eq!(
+            revision([
+                ("skill://a/b.md", "sha256:bb"),
+                ("skill://a/SKILL.md", "sha256:aa")
+            ]),
+            sha256(canonical.as_bytes())
+        );
+    }
+}

@@ -1,0 +1,785 @@
+//! Parse step: `SKILL.md` bytes → checked UTF-8 → frontmatter slice → YAML
+//! events → a located tree → the frontmatter as canonical JSON.
+//!
+//! YAML is read with serde-saphyr's parser (`serde_saphyr::granit_parser`),
+//! event by event, because the checks hosts need live at the event level: a
+//! resolved value no longer knows whether it was quoted, anchored or tagged,
+//! nor where it was written. Every position reported here is a line and
+//! column of `SKILL.md` itself, not of the frontmatter slice.
+
+use serde_json::{Map, Value};
+use serde_saphyr::granit_parser::{
+    Event, Marker, Options as ParserOptions, Parser, ScalarStyle, ScanError, Span,
+};
+
+use crate::diagnostic::{Diagnostic, Diagnostics, Position, Rule, saturating_u32};
+use crate::scalar::{self, Plain};
+
+/// A parsed `SKILL.md`.
+#[derive(Debug)]
+pub(crate) struct Frontmatter {
+    /// Top-level entries, in the order written.
+    pub fields: Vec<Entry>,
+    /// The whole frontmatter as a JSON object with sorted keys.
+    pub json: String,
+    /// Byte offset of the body: just after the closing `---` line.
+    pub body_offset: usize,
+}
+
+/// One `key: value` entry with where it was written.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub key: String,
+    pub key_at: Position,
+    pub value: Node,
+}
+
+/// A YAML node, its JSON value, and where it starts.
+#[derive(Debug)]
+pub(crate) struct Node {
+    pub at: Position,
+    pub value: Value,
+    pub shape: Shape,
+}
+
+/// What a node was written as, for messages that depend on it.
+#[derive(Debug)]
+pub(crate) enum Shape {
+    /// A scalar; `plain` when it was written without quotes or block style.
+    Scalar {
+        plain: bool,
+    },
+    Sequence,
+    Mapping(Vec<Entry>),
+}
+
+impl Frontmatter {
+    /// The entry for `key`, if written.
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.fields.iter().find(|entry| entry.key == key)
+    }
+}
+
+/// Checks that `bytes` is UTF-8 text: no BOM, not UTF-16, valid UTF-8, no NUL.
+pub(crate) fn check_encoding<'a>(
+    bytes: &'a [u8],
+    file: &str,
+    diagnostics: &mut Diagnostics,
+) -> Option<&'a str> {
+    let problem = |message: &str, hint: &str| {
+        Diagnostic::new(Rule::Encoding, file, message)
+            .at(1, 1)
+            .hint(hint)
+    };
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        diagnostics.push(problem(
+            "SKILL.md starts with a UTF-8 byte-order mark (BOM); the reference validator and many hosts reject it",
+            "save the file as UTF-8 without BOM",
+        ));
+        return None;
+    }
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        diagnostics.push(problem(
+            "SKILL.md is UTF-16 encoded; skills must be UTF-8",
+            "re-save the file as UTF-8 (PowerShell: `Set-Content -Encoding utf8NoBOM`)",
+        ));
+        return None;
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let valid = std::str::from_utf8(&bytes[..error.valid_up_to()]).unwrap_or_default();
+            let at = Position::of_offset(valid, valid.len());
+            diagnostics.push(
+                Diagnostic::new(
+                    Rule::Encoding,
+                    file,
+                    format!(
+                        "SKILL.md is not valid UTF-8: byte 0x{:02X} at offset {} starts no character",
+                        bytes[error.valid_up_to()],
+                        error.valid_up_to()
+                    ),
+                )
+                .at(at.line, at.column)
+                .hint("re-save the file as UTF-8 (it may be Latin-1 or Windows-1252)"),
+            );
+            return None;
+        }
+    };
+    if let Some(nul) = text.find('\0') {
+        let at = Position::of_offset(text, nul);
+        diagnostics.push(
+            Diagnostic::new(Rule::Encoding, file, "SKILL.md contains a NUL character")
+                .at(at.line, at.column)
+                .hint("remove it; SKILL.md must be plain UTF-8 text"),
+        );
+        return None;
+    }
+    Some(text)
+}
+
+/// Where the frontmatter sits in `SKILL.md`.
+struct Split {
+    /// Byte range of the YAML between the two `---` lines.
+    yaml: std::ops::Range<usize>,
+    /// Byte offset of the body.
+    body: usize,
+}
+
+/// Finds the line-anchored `---` delimiters. The frontmatter ends at the first
+/// line that is exactly `---` (CRLF accepted).
+fn split(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Option<Split> {
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next().unwrap_or_default();
+    let first_content = first.trim_end_matches(['\n', '\r']);
+    if first_content != "---" {
+        let (message, hint) = if first_content.trim_end() == "---" {
+            (
+                "the opening `---` line has trailing whitespace; some hosts (`npx skills`) then skip the skill".to_owned(),
+                "make the first line exactly `---`",
+            )
+        } else if first_content.contains('\r') {
+            (
+                "SKILL.md uses bare CR (old Mac) line endings".to_owned(),
+                "convert the file to LF (or CRLF) line endings",
+            )
+        } else if first_content.trim().is_empty() && text.trim_start().starts_with("---") {
+            (
+                "SKILL.md starts with blank lines before the opening `---`".to_owned(),
+                "delete the blank lines so that `---` is the very first line",
+            )
+        } else {
+            (
+                "SKILL.md must start with a `---` line that opens the YAML frontmatter".to_owned(),
+                "start the file with `---`, then `name:` and `description:`, then a closing `---` line",
+            )
+        };
+        diagnostics.push(
+            Diagnostic::new(Rule::FrontmatterStart, file, message)
+                .at(1, 1)
+                .hint(hint),
+        );
+        return None;
+    }
+    let yaml_start = first.len();
+    let mut offset = yaml_start;
+    for (index, line) in lines.enumerate() {
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content == "---" {
+            return Some(Split {
+                yaml: yaml_start..offset,
+                body: offset + line.len(),
+            });
+        }
+        if content.trim_end() == "---" {
+            diagnostics.push(
+                Diagnostic::new(
+                    Rule::FrontmatterEnd,
+                    file,
+                    "the closing `---` line has trailing whitespace; hosts disagree on whether it closes the frontmatter",
+                )
+                .at(saturating_u32(index + 2), 1)
+                .hint("make the closing line exactly `---`"),
+            );
+            return None;
+        }
+        offset += line.len();
+    }
+    diagnostics.push(
+        Diagnostic::new(
+            Rule::FrontmatterEnd,
+            file,
+            "the frontmatter opened on line 1 is never closed by a `---` line",
+        )
+        .at(1, 1)
+        .hint("add a line that is exactly `---` after the last frontmatter field"),
+    );
+    None
+}
+
+/// Parses the frontmatter of `SKILL.md` (`text` is its whole content).
+/// Reports every problem it finds and returns `None` if there were any.
+pub(crate) fn parse(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Option<Frontmatter> {
+    let split = split(text, file, diagnostics)?;
+    let yaml = &text[split.yaml.clone()];
+    let first_line = saturating_u32(text[..split.yaml.start].matches('\n').count());
+    let reported_before = diagnostics.has_errors();
+    let mut reader = Reader {
+        parser: Parser::new_from_str_with_options(yaml, parser_options()),
+        yaml,
+        file,
+        first_line,
+        problems: Vec::new(),
+    };
+    let root = match reader.document() {
+        Ok(root) => root,
+        Err(error) => {
+            let mut at = reader.position(error.marker());
+            // The scanner blames the scalar a tab interrupts; point at the tab itself.
+            if error.info().contains("tab")
+                && let Some(tab) = text[split.yaml.clone()].find('\t')
+            {
+                at = Position::of_offset(text, split.yaml.start + tab);
+            }
+            let mut diagnostic = Diagnostic::new(
+                Rule::YamlSyntax,
+                file,
+                format!("invalid YAML in the frontmatter: {}", error.info()),
+            )
+            .at(at.line, at.column);
+            if let Some(hint) = syntax_hint(text, at.line) {
+                diagnostic = diagnostic.hint(hint);
+            }
+            diagnostics.push(diagnostic);
+            return None;
+        }
+    };
+    let problems = std::mem::take(&mut reader.problems);
+    let root = root.or_else(|| {
+        diagnostics.push(
+            Diagnostic::new(Rule::NotAMapping, file, "the frontmatter is empty")
+                .at(2, 1)
+                .hint("add at least `name:` and `description:` between the `---` lines"),
+        );
+        None
+    });
+    for problem in problems {
+        diagnostics.push(problem);
+    }
+    let root = root?;
+    let Shape::Mapping(fields) = root.shape else {
+        diagnostics.push(
+            Diagnostic::new(
+                Rule::NotAMapping,
+                file,
+                "the frontmatter must be a YAML mapping of `key: value` lines",
+            )
+            .at(root.at.line, root.at.column)
+            .hint("write one `key: value` per line, starting with `name:` and `description:`"),
+        );
+        return None;
+    };
+    if diagnostics.has_errors() && !reported_before {
+        return None;
+    }
+    let json = serde_json::to_string(&root.value).expect("a JSON value always serializes");
+    Some(Frontmatter {
+        fields,
+        json,
+        body_offset: split.body,
+    })
+}
+
+fn parser_options() -> ParserOptions {
+    let mut options = ParserOptions::default();
+    // A directive (%YAML, %TAG) changes how the rest is read; no host expects one.
+    options.disallow_directives = true;
+    // As PyYAML does; our slice always ends with a line break anyway.
+    options.block_scalar_eof_without_line_feed = true;
+    options
+}
+
+/// The hint for the most common real mistake: an unquoted `: ` inside a value.
+fn syntax_hint(text: &str, line: u32) -> Option<String> {
+    let line_text = text
+        .lines()
+        .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
+    let (key, value) = line_text.split_once(": ")?;
+    let key = key.trim();
+    let value = value.trim_start();
+    let quoted_or_block = value.starts_with(['"', '\'', '|', '>']);
+    let looks_like_key = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    (looks_like_key && !quoted_or_block && (value.contains(": ") || value.ends_with(':'))).then(|| {
+        format!(
+            "the value of `{key}` contains `: `, which YAML reads as a new key; quote the whole value (`{key}: \"…\"`) or use a folded block (`{key}: >` and the text indented on the next lines)"
+        )
+    })
+}
+
+struct Reader<'a> {
+    parser: Parser<'a, serde_saphyr::granit_parser::StrInput<'a>>,
+    yaml: &'a str,
+    file: &'a str,
+    /// Line of `SKILL.md` just before the YAML slice (the opening `---`).
+    first_line: u32,
+    /// Problems found in well-formed YAML; reported after parsing succeeds.
+    problems: Vec<Diagnostic>,
+}
+
+impl<'a> Reader<'a> {
+    fn position(&self, marker: &Marker) -> Position {
+        Position {
+            line: self.first_line + saturating_u32(marker.line()),
+            column: saturating_u32(marker.col() + 1),
+        }
+    }
+
+    fn next(&mut self) -> Result<Option<(Event<'a>, Span)>, ScanError> {
+        self.parser.next_event().transpose()
+    }
+
+    fn problem(&mut self, rule: Rule, at: Position, message: String, hint: &str) {
+        self.problems.push(
+            Diagnostic::new(rule, self.file, message)
+                .at(at.line, at.column)
+                .hint(hint),
+        );
+    }
+
+    /// The single document of the frontmatter, or `None` if it is empty.
+    fn document(&mut self) -> Result<Option<Node>, ScanError> {
+        let mut root = None;
+        let mut documents = 0;
+        while let Some((event, span)) = self.next()? {
+            match event {
+                Event::DocumentStart(..) => {
+                    documents += 1;
+                    if documents > 1 {
+                        let at = self.position(&span.start);
+                        self.problem(
+                            Rule::YamlSyntax,
+                            at,
+                            "the frontmatter holds more than one YAML document".to_owned(),
+                            "remove the `...` line and whatever follows it inside the frontmatter",
+                        );
+                    }
+                }
+                Event::StreamEnd => break,
+                Event::Scalar(..)
+                | Event::SequenceStart(..)
+                | Event::MappingStart(..)
+                | Event::Alias(..) => {
+                    let node = self.node(event, span)?;
+                    let empty = matches!(node.value, Value::Null)
+                        && matches!(node.shape, Shape::Scalar { plain: true });
+                    if root.is_none() && !empty {
+                        root = Some(node);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(root)
+    }
+
+    /// The next node event that is not presentation (comments).
+    fn next_node(&mut self) -> Result<(Event<'a>, Span), ScanError> {
+        loop {
+            match self.next()? {
+                Some((
+                    event @ (Event::Scalar(..)
+                    | Event::SequenceStart(..)
+                    | Event::MappingStart(..)
+                    | Event::SequenceEnd
+                    | Event::MappingEnd
+                    | Event::Alias(..)),
+                    span,
+                )) => return Ok((event, span)),
+                Some(_) => continue,
+                None => {
+                    return Err(ScanError::new(
+                        span_end(self.yaml),
+                        "unexpected end of the frontmatter",
+                    ));
+                }
+            }
+        }
+    }
+
+    fn properties(&mut self, at: Position, anchor: usize, tag: Option<String>) {
+        if anchor != 0 {
+            self.problem(
+                Rule::YamlAnchor,
+                at,
+                "YAML anchors (`&name`) are not allowed in frontmatter".to_owned(),
+                "write the value out in full; hosts compare frontmatter field by field and some reject anchors",
+            );
+        }
+        if let Some(tag) = tag {
+            self.problem(
+                Rule::YamlTag,
+                at,
+                format!("the YAML tag `{tag}` is not allowed in frontmatter"),
+                "remove the tag; quote the value if it must stay text",
+            );
+        }
+    }
+
+    fn node(&mut self, event: Event<'a>, span: Span) -> Result<Node, ScanError> {
+        let at = self.position(&span.start);
+        match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                self.properties(at, anchor, tag.map(|tag| tag.original()));
+                let plain = style == ScalarStyle::Plain;
+                let value = if plain {
+                    self.plain_value(&text, at)
+                } else {
+                    Value::String(text.into_owned())
+                };
+                Ok(Node {
+                    at,
+                    value,
+                    shape: Shape::Scalar { plain },
+                })
+            }
+            Event::SequenceStart(_, anchor, tag) => {
+                self.properties(at, anchor, tag.map(|tag| tag.original()));
+                let mut items = Vec::new();
+                loop {
+                    let (event, span) = self.next_node()?;
+                    if matches!(event, Event::SequenceEnd) {
+                        break;
+                    }
+                    items.push(self.node(event, span)?);
+                }
+                Ok(Node {
+                    at,
+                    value: Value::Array(items.iter().map(|item| item.value.clone()).collect()),
+                    shape: Shape::Sequence,
+                })
+            }
+            Event::MappingStart(_, anchor, tag) => {
+                self.properties(at, anchor, tag.map(|tag| tag.original()));
+                self.mapping(at)
+            }
+            Event::Alias(_) => {
+                let name = span.slice(self.yaml).unwrap_or("*").to_owned();
+                self.problem(
+                    Rule::YamlAnchor,
+                    at,
+                    format!("YAML aliases (`{name}`) are not allowed in frontmatter"),
+                    "write the value out in full instead of referring to an anchor",
+                );
+                Ok(Node {
+                    at,
+                    value: Value::Null,
+                    shape: Shape::Scalar { plain: true },
+                })
+            }
+            _ => Err(ScanError::new(span.start, "unexpected YAML event")),
+        }
+    }
+
+    fn mapping(&mut self, at: Position) -> Result<Node, ScanError> {
+        let mut entries: Vec<Entry> = Vec::new();
+        loop {
+            let (event, span) = self.next_node()?;
+            if matches!(event, Event::MappingEnd) {
+                break;
+            }
+            let key_at = self.position(&span.start);
+            let key = match &event {
+                Event::Scalar(text, style, _, _) => {
+                    let plain = *style == ScalarStyle::Plain;
+                    if plain && text == "<<" {
+                        self.problem(
+                            Rule::MergeKey,
+                            key_at,
+                            "YAML merge keys (`<<`) are not allowed in frontmatter".to_owned(),
+                            "write every key out in full",
+                        );
+                        None
+                    } else if plain && !matches!(scalar::resolve(text), Ok(Plain::Str)) {
+                        self.problem(
+                            Rule::ComplexKey,
+                            key_at,
+                            format!("the key `{text}` is not read as text by every YAML reader"),
+                            "quote the key",
+                        );
+                        None
+                    } else {
+                        Some(text.to_string())
+                    }
+                }
+                _ => {
+                    self.problem(
+                        Rule::ComplexKey,
+                        key_at,
+                        "frontmatter keys must be plain text, not lists, mappings or aliases"
+                            .to_owned(),
+                        "use a simple `key: value` entry",
+                    );
+                    None
+                }
+            };
+            // A scalar key still needs its anchor and tag checked; any other
+            // key is walked so that its events are consumed.
+            match event {
+                Event::Scalar(_, _, anchor, tag) => {
+                    self.properties(key_at, anchor, tag.map(|tag| tag.original()));
+                }
+                event => {
+                    self.node(event, span)?;
+                }
+            }
+            let (value_event, value_span) = self.next_node()?;
+            let value = self.node(value_event, value_span)?;
+            let Some(key) = key else { continue };
+            if let Some(first) = entries.iter().find(|entry| entry.key == key) {
+                let first_line = first.key_at.line;
+                self.problem(
+                    Rule::DuplicateKey,
+                    key_at,
+                    format!("`{key}` is set twice (first on line {first_line})"),
+                    "keep one of the two entries; hosts disagree on which one wins",
+                );
+                continue;
+            }
+            entries.push(Entry { key, key_at, value });
+        }
+        let mut sorted: Vec<&Entry> = entries.iter().collect();
+        sorted.sort_by(|a, b| a.key.cmp(&b.key));
+        let mut object = Map::new();
+        for entry in sorted {
+            object.insert(entry.key.clone(), entry.value.value.clone());
+        }
+        Ok(Node {
+            at,
+            value: Value::Object(object),
+            shape: Shape::Mapping(entries),
+        })
+    }
+
+    fn plain_value(&mut self, text: &str, at: Position) -> Value {
+        match scalar::resolve(text) {
+            Ok(Plain::Str) => Value::String(text.to_owned()),
+            Ok(Plain::Null) => Value::Null,
+            Ok(Plain::Bool(value)) => Value::Bool(value),
+            Ok(Plain::Int(value)) => Value::from(value),
+            Ok(Plain::Float(value)) => Value::from(value),
+            Err(ambiguity) => {
+                let message = if ambiguity.yaml11 == ambiguity.yaml12 {
+                    format!(
+                        "`{text}` is a {} in a form that JSON and other YAML readers do not share",
+                        ambiguity.yaml11
+                    )
+                } else {
+                    format!(
+                        "`{text}` is read as a {} by YAML 1.1 readers (PyYAML, used by fast-agent) and as a {} by YAML 1.2 readers",
+                        ambiguity.yaml11, ambiguity.yaml12
+                    )
+                };
+                let hint = match ambiguity.yaml11 {
+                    "boolean" => {
+                        format!("quote it (`\"{text}\"`) to keep the text, or write `true`/`false`")
+                    }
+                    "integer" | "float" if ambiguity.yaml12 != "string" => format!(
+                        "quote it (`\"{text}\"`) to keep the text, or write a plain decimal number"
+                    ),
+                    _ => format!("quote it: `\"{text}\"`"),
+                };
+                self.problem(Rule::AmbiguousScalar, at, message, &hint);
+                Value::String(text.to_owned())
+            }
+        }
+    }
+}
+
+fn span_end(yaml: &str) -> Marker {
+    let lines = yaml.matches('\n').count();
+    Marker::new(yaml.chars().count(), lines.max(1), 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> Frontmatter {
+        let mut diagnostics = Diagnostics::new();
+        let parsed = parse(text, "s/SKILL.md", &mut diagnostics);
+        diagnostics.finish("skills", ()).unwrap();
+        parsed.expect("parsed")
+    }
+
+    fn problems(text: &str) -> Vec<(Rule, Option<u32>, Option<u32>, String)> {
+        let mut diagnostics = Diagnostics::new();
+        let parsed = parse(text, "s/SKILL.md", &mut diagnostics);
+        let report = diagnostics.finish("skills", ()).unwrap_err();
+        assert!(parsed.is_none(), "a report and a result at once");
+        report
+            .diagnostics()
+            .iter()
+            .map(|d| (d.rule, d.line, d.column, d.render("skills")))
+            .collect()
+    }
+
+    fn encoding_problem(bytes: &[u8]) -> String {
+        let mut diagnostics = Diagnostics::new();
+        assert!(check_encoding(bytes, "s/SKILL.md", &mut diagnostics).is_none());
+        let report = diagnostics.finish("skills", ()).unwrap_err();
+        report.rendered().next().unwrap()
+    }
+
+    #[test]
+    fn reads_fields_in_every_scalar_style() {
+        let text = "---\nname: pdf\ndescription: >\n  Folded\n  text.\nlicense: 'MIT'\nmetadata:\n  version: \"1.0\"\n  author: me\nx-count: 3\nx-ratio: 1.5\nx-flag: true\nx-none:\nx-list:\n  - a\n  - 'b'\nliteral: |-\n  keep\n  lines\n---\n# Body\n";
+        let parsed = parse_ok(text);
+        let json: Value = serde_json::from_str(&parsed.json).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "name": "pdf", "description": "Folded text.\n", "license": "MIT",
+                "metadata": {"version": "1.0", "author": "me"}, "x-count": 3, "x-ratio": 1.5,
+                "x-flag": true, "x-none": null, "x-list": ["a", "b"], "literal": "keep\nlines"
+            })
+        );
+        assert!(
+            parsed.json.starts_with("{\"description\""),
+            "sorted keys: {}",
+            parsed.json
+        );
+        assert_eq!(&text[parsed.body_offset..], "# Body\n");
+        let metadata = parsed.get("metadata").unwrap();
+        assert_eq!(metadata.key_at, Position { line: 7, column: 1 });
+        let Shape::Mapping(entries) = &metadata.value.shape else {
+            panic!()
+        };
+        assert_eq!(
+            entries[0].value.at,
+            Position {
+                line: 8,
+                column: 12
+            }
+        );
+    }
+
+    #[test]
+    fn accepts_crlf_and_keeps_the_body_offset() {
+        let text = "---\r\nname: a\r\ndescription: b\r\n---\r\nbody\r\n";
+        let parsed = parse_ok(text);
+        assert_eq!(parsed.json, r#"{"description":"b","name":"a"}"#);
+        assert_eq!(&text[parsed.body_offset..], "body\r\n");
+    }
+
+    #[test]
+    fn a_body_rule_does_not_close_early_and_values_may_hold_dashes() {
+        let text = "---\nname: a\ndescription: before --- after\n---\nbody\n---\nmore\n";
+        let parsed = parse_ok(text);
+        assert!(parsed.json.contains("before --- after"));
+        assert_eq!(&text[parsed.body_offset..], "body\n---\nmore\n");
+    }
+
+    #[test]
+    fn names_each_encoding_problem() {
+        assert!(encoding_problem(b"\xEF\xBB\xBF---\n").contains("byte-order mark"));
+        assert!(encoding_problem(b"\xFF\xFE-\0-\0").contains("UTF-16"));
+        let latin1 = encoding_problem(b"---\nname: caf\xE9\n");
+        assert!(
+            latin1.starts_with("skills/s/SKILL.md:2:10: encoding:"),
+            "{latin1}"
+        );
+        let nul = encoding_problem(b"---\nname: a\0\n");
+        assert!(nul.starts_with("skills/s/SKILL.md:2:8: encoding:"), "{nul}");
+    }
+
+    #[test]
+    fn delimiters_are_line_anchored() {
+        let cases = [
+            (
+                "name: a\n",
+                Rule::FrontmatterStart,
+                1,
+                "must start with a `---` line",
+            ),
+            (
+                "\n---\nname: a\n---\n",
+                Rule::FrontmatterStart,
+                1,
+                "blank lines",
+            ),
+            (
+                "--- \nname: a\n---\n",
+                Rule::FrontmatterStart,
+                1,
+                "trailing whitespace",
+            ),
+            ("---\rname: a\r---\r", Rule::FrontmatterStart, 1, "bare CR"),
+            ("---\nname: a\n", Rule::FrontmatterEnd, 1, "never closed"),
+            (
+                "---\nname: a\n---  \n",
+                Rule::FrontmatterEnd,
+                3,
+                "trailing whitespace",
+            ),
+        ];
+        for (text, rule, line, words) in cases {
+            let found = problems(text);
+            assert_eq!(found.len(), 1, "{text:?}: {found:?}");
+            assert_eq!((found[0].0, found[0].1), (rule, Some(line)), "{text:?}");
+            assert!(found[0].3.contains(words), "{text:?}: {}", found[0].3);
+        }
+    }
+
+    #[test]
+    fn syntax_errors_point_into_the_file_with_a_hint_for_colons() {
+        let found =
+            problems("---\nname: a\ndescription: Use this skill when: the user asks\n---\n");
+        assert_eq!(found.len(), 1);
+        let (rule, line, _, rendered) = &found[0];
+        assert_eq!((*rule, *line), (Rule::YamlSyntax, Some(3)));
+        assert!(
+            rendered.contains("help: the value of `description` contains `: `"),
+            "{rendered}"
+        );
+
+        let tab = problems("---\nname: a\n\tdescription: b\n---\n");
+        assert_eq!((tab[0].0, tab[0].1), (Rule::YamlSyntax, Some(3)));
+    }
+
+    #[test]
+    fn refuses_yaml_features_hosts_read_differently() {
+        let found = problems(
+            "---\nname: &n a\ndescription: *n\nlicense: !!str MIT\nname: b\n<<: {x: y}\nbeta: yes\nbuild: 0123\nwhen: 2024-01-01\n? [a]\n: b\n1: one\n---\n",
+        );
+        let rules: Vec<(Rule, Option<u32>)> = found.iter().map(|p| (p.0, p.1)).collect();
+        assert_eq!(
+            rules,
+            [
+                (Rule::YamlAnchor, Some(2)),
+                (Rule::YamlAnchor, Some(3)),
+                (Rule::YamlTag, Some(4)),
+                (Rule::DuplicateKey, Some(5)),
+                (Rule::MergeKey, Some(6)),
+                (Rule::AmbiguousScalar, Some(7)),
+                (Rule::AmbiguousScalar, Some(8)),
+                (Rule::AmbiguousScalar, Some(9)),
+                (Rule::ComplexKey, Some(10)),
+                (Rule::ComplexKey, Some(12)),
+            ]
+        );
+        assert!(
+            found[3].3.contains("`name` is set twice (first on line 2)"),
+            "{}",
+            found[3].3
+        );
+        assert!(
+            found[5]
+                .3
+                .contains("`yes` is read as a boolean by YAML 1.1"),
+            "{}",
+            found[5].3
+        );
+    }
+
+    #[test]
+    fn the_frontmatter_must_be_a_non_empty_mapping() {
+        assert_eq!(problems("---\n---\nbody\n")[0].0, Rule::NotAMapping);
+        assert_eq!(
+            problems("---\n# only a comment\n---\n")[0].0,
+            Rule::NotAMapping
+        );
+        assert_eq!(problems("---\n- a\n- b\n---\n")[0].0, Rule::NotAMapping);
+        assert_eq!(problems("---\njust text\n---\n")[0].0, Rule::NotAMapping);
+        assert_eq!(
+            problems("---\nname: a\n...\nname: b\n---\n")[0].0,
+            Rule::YamlSyntax
+        );
+        assert_eq!(
+            problems("---\n%YAML 1.2\nname: a\n---\n")[0].0,
+            Rule::YamlSyntax
+        );
+    }
+}

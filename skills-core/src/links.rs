@@ -1,0 +1,362 @@
+//! Validate step for the body: a skill that tells the agent to open a file
+//! it does not ship is broken.
+//!
+//! Checked: relative Markdown links and images (`[x](references/a.md)`,
+//! reference definitions) and inline code spans that name a path whose first
+//! segment is `scripts`, `references`, `assets` or a folder the skill has.
+//! Not checked, because they are not promises about the skill's files: URLs
+//! and other schemes, anchors, absolute paths, globs (`reference/*.md`),
+//! placeholders (`<file>`, `{name}`, `$VAR`, `...`), links that leave the skill
+//! folder, text inside fenced code blocks, and code spans with spaces.
+
+use crate::diagnostic::{Diagnostic, Diagnostics, Position, Rule};
+use crate::model::SkillFile;
+
+/// Folders that conventionally hold a skill's supporting files.
+const CONVENTIONAL_DIRS: [&str; 3] = ["scripts", "references", "assets"];
+
+/// A path the body refers to, and where.
+#[derive(Debug, PartialEq, Eq)]
+struct Reference<'a> {
+    target: &'a str,
+    offset: usize,
+    from_link: bool,
+}
+
+/// Reports every relative reference in `text`'s body (which starts at
+/// `body_offset`) that names no file or folder of the skill.
+pub(crate) fn check(
+    text: &str,
+    body_offset: usize,
+    files: &[SkillFile],
+    file: &str,
+    diagnostics: &mut Diagnostics,
+) {
+    let body = &text[body_offset.min(text.len())..];
+    for reference in references(body) {
+        let Some(path) = candidate(reference.target, reference.from_link, files) else {
+            continue;
+        };
+        if exists(&path, files) || strip_line_suffix(&path).is_some_and(|p| exists(p, files)) {
+            continue;
+        }
+        let at = Position::of_offset(text, body_offset + reference.offset);
+        let mut hint = "add the file to the skill, fix the path, or turn the check off with `check_links = false`".to_owned();
+        let wanted_name = path.rsplit('/').next().unwrap_or(&path);
+        if let Some(similar) = files
+            .iter()
+            .find(|file| file.path().rsplit('/').next() == Some(wanted_name))
+        {
+            hint = format!("did you mean `{}`?", similar.path());
+        }
+        diagnostics.push(
+            Diagnostic::new(
+                Rule::BrokenLink,
+                file,
+                format!(
+                    "SKILL.md refers to `{}`, which is not a file or folder of this skill",
+                    reference.target
+                ),
+            )
+            .at(at.line, at.column)
+            .hint(hint),
+        );
+    }
+}
+
+/// Every link target, reference definition and code span outside fenced code.
+fn references(body: &str) -> Vec<Reference<'_>> {
+    let mut found = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start_matches(' ');
+        let indent = line.len() - trimmed.len();
+        let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
+        if let Some(marker) = marker.filter(|_| indent < 4) {
+            let run = trimmed.chars().take_while(|c| *c == marker).count();
+            if run >= 3 {
+                match fence {
+                    None => fence = Some((marker, run)),
+                    Some((open, length)) if open == marker && run >= length => fence = None,
+                    Some(_) => {}
+                }
+                continue;
+            }
+        }
+        if fence.is_some() {
+            continue;
+        }
+        scan_line(line, start, &mut found);
+    }
+    found
+}
+
+fn scan_line<'a>(line: &'a str, start: usize, found: &mut Vec<Reference<'a>>) {
+    // A reference definition: `[label]: target`.
+    let trimmed = line.trim_start();
+    if trimmed.starts_with('[')
+        && let Some(close) = trimmed.find("]:")
+    {
+        let after = &trimmed[close + 2..];
+        let target = after.trim_start();
+        let target = target.split_whitespace().next().unwrap_or_default();
+        let target = target.trim_start_matches('<').trim_end_matches('>');
+        if !target.is_empty() {
+            let offset = start
+                + (line.len() - trimmed.len())
+                + close
+                + 2
+                + (after.len() - after.trim_start().len());
+            found.push(Reference {
+                target,
+                offset,
+                from_link: true,
+            });
+            return;
+        }
+    }
+    let bytes = line.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'`' => {
+                let run = bytes[index..].iter().take_while(|b| **b == b'`').count();
+                let content_start = index + run;
+                let closing = "`".repeat(run);
+                match line[content_start..].find(&closing) {
+                    Some(length) => {
+                        let content = &line[content_start..content_start + length];
+                        let target = content.trim();
+                        if !target.is_empty() {
+                            let lead = content.len() - content.trim_start().len();
+                            found.push(Reference {
+                                target,
+                                offset: start + content_start + lead,
+                                from_link: false,
+                            });
+                        }
+                        index = content_start + length + run;
+                    }
+                    None => index = content_start,
+                }
+            }
+            b']' if bytes.get(index + 1) == Some(&b'(') => {
+                let target_start = index + 2;
+                let mut depth = 0usize;
+                let mut end = None;
+                for (at, byte) in bytes[target_start..].iter().enumerate() {
+                    match byte {
+                        b'(' => depth += 1,
+                        b')' if depth == 0 => {
+                            end = Some(target_start + at);
+                            break;
+                        }
+                        b')' => depth -= 1,
+                        _ => {}
+                    }
+                }
+                let Some(end) = end else {
+                    index += 1;
+                    continue;
+                };
+                let raw = &line[target_start..end];
+                let target = raw.trim();
+                let target = if let Some(angled) = target.strip_prefix('<') {
+                    angled.split('>').next().unwrap_or_default()
+                } else {
+                    // Drop an optional title: `(path "title")`.
+                    target.split_whitespace().next().unwrap_or_default()
+                };
+                if !target.is_empty() {
+                    let lead = raw.find(target).unwrap_or(0);
+                    found.push(Reference {
+                        target,
+                        offset: start + target_start + lead,
+                        from_link: true,
+                    });
+                }
+                index = end + 1;
+            }
+            _ => index += 1,
+        }
+    }
+}
+
+/// The skill-relative path a reference names, if it is one we check.
+fn candidate(target: &str, from_link: bool, files: &[SkillFile]) -> Option<String> {
+    // Glob and placeholder characters; links may also be percent-encoded.
+    const PLACEHOLDER: [char; 11] = ['*', '?', '[', ']', '{', '}', '<', '>', '$', '|', ' '];
+    if target.starts_with(['#', '/', '~', '-', '\\'])
+        || has_scheme(target)
+        || target.contains("...")
+        || target.contains(PLACEHOLDER)
+        || target.contains(char::is_whitespace)
+        || (!from_link && target.contains('%'))
+    {
+        return None;
+    }
+    let target = target.split('#').next().unwrap_or_default();
+    let decoded = if from_link {
+        percent_decode(target)?
+    } else {
+        target.to_owned()
+    };
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in decoded.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                // Leaving the skill folder: a pointer to another skill, not ours to check.
+                segments.pop()?;
+            }
+            other => segments.push(other),
+        }
+    }
+    let first = *segments.first()?;
+    if from_link {
+        // `[x](url)`, `[x](name)`: placeholders unless they look like a path.
+        if segments.len() == 1 && !first.contains('.') {
+            return None;
+        }
+    } else {
+        let names_a_folder = CONVENTIONAL_DIRS.contains(&first)
+            || files.iter().any(|file| {
+                file.path().starts_with(first) && file.path()[first.len()..].starts_with('/')
+            });
+        if !names_a_folder || (segments.len() == 1 && !decoded.ends_with('/')) {
+            return None;
+        }
+    }
+    Some(segments.join("/"))
+}
+
+fn has_scheme(target: &str) -> bool {
+    let Some((scheme, _)) = target.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = text.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `scripts/run.py:12` or `scripts/run.py:12:3` → `scripts/run.py`.
+fn strip_line_suffix(path: &str) -> Option<&str> {
+    let (head, tail) = path.rsplit_once(':')?;
+    if tail.is_empty() || !tail.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    strip_line_suffix(head).or(Some(head))
+}
+
+fn exists(path: &str, files: &[SkillFile]) -> bool {
+    let path = path.trim_end_matches('/');
+    files.iter().any(|file| {
+        file.path() == path
+            || (file.path().starts_with(path) && file.path()[path.len()..].starts_with('/'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+
+    fn file(path: &'static str) -> SkillFile {
+        SkillFile::from_parts(
+            Cow::Borrowed(path),
+            Cow::Borrowed(""),
+            Cow::Borrowed(b""),
+            Cow::Borrowed(""),
+            Cow::Borrowed("text/plain"),
+            true,
+            false,
+        )
+    }
+
+    fn broken(body: &str) -> Vec<String> {
+        let files = [
+            file("SKILL.md"),
+            file("references/api.md"),
+            file("references/my notes.md"),
+            file("scripts/run.py"),
+            file("templates/base.html"),
+            file("LICENSE.txt"),
+        ];
+        let text = format!("---\nname: s\n---\n{body}");
+        let mut diagnostics = Diagnostics::new();
+        check(&text, 16, &files, "s/SKILL.md", &mut diagnostics);
+        match diagnostics.finish("skills", ()) {
+            Ok(()) => Vec::new(),
+            Err(report) => report.rendered().collect(),
+        }
+    }
+
+    #[test]
+    fn existing_references_pass() {
+        let body = "See [API](references/api.md), [notes](references/my%20notes.md#top), \
+                    [licence](./LICENSE.txt \"terms\"), ![x](<references/my notes.md>).\n\
+                    Run `scripts/run.py`, `scripts/run.py:12`, browse `references/` and `templates/base.html`.\n\
+                    [def]: references/api.md\n";
+        assert_eq!(broken(body), Vec::<String>::new());
+    }
+
+    #[test]
+    fn placeholders_urls_globs_and_code_blocks_are_not_links() {
+        let body = "[site](https://example.com) [mail](mailto:a@b.c) [top](#usage) [x](url)\n\
+                    `reference/*-database.md` `scripts/<name>.py` `references/{topic}.md` `$HOME/x`\n\
+                    `output/report.md` `python scripts/missing.py` `scripts/...` [up](../other/SKILL.md)\n\
+                    `ghp_xxx` `sk-...` [abs](/etc/passwd)\n\
+                    ```bash\npython scripts/missing.py\n[x](references/missing.md)\n```\n";
+        assert_eq!(broken(body), Vec::<String>::new());
+    }
+
+    #[test]
+    fn missing_files_are_reported_where_they_are_named() {
+        let found = broken(
+            "Read [the guide](references/guide.md).\nThen run `scripts/missing.py` and `templates/x.html`.\n![logo](assets/api.md)\n",
+        );
+        assert_eq!(found.len(), 4, "{found:#?}");
+        assert!(
+            found[0].starts_with(
+                "skills/s/SKILL.md:4:18: broken-link: SKILL.md refers to `references/guide.md`"
+            ),
+            "{}",
+            found[0]
+        );
+        assert!(
+            found[1].starts_with("skills/s/SKILL.md:5:11:"),
+            "{}",
+            found[1]
+        );
+        assert!(found[2].contains("`templates/x.html`"), "{}", found[2]);
+        assert!(
+            found[3].contains("help: did you mean `references/api.md`?"),
+            "{}",
+            found[3]
+        );
+    }
+}

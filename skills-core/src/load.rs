@@ -1,0 +1,681 @@
+//! The whole journey from a folder on disk to a validated [`Skills`] set:
+//! walk → layout rules → read → parse → validate → digest → tables.
+//!
+//! `embed_skills!` runs this inside rustc; the runtime's live loader and the
+//! CLI run the very same function, so a tree that embeds also loads, with the
+//! same messages.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
+use crate::model::{FileRef, Skill, SkillFile, Skills};
+use crate::walk::{self, Entry, Kind};
+use crate::{
+    MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, MAX_SKILL_MD_BYTES, SKILL_MD,
+    digest, fields, frontmatter, links, mime, secrets, uri,
+};
+
+/// Choices a caller makes about a tree. The defaults are the strict rules.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Options {
+    /// How the root is named in messages (`skills`, `$SKILLS_DIR`); the
+    /// root's path as given when `None`.
+    pub display_root: Option<String>,
+    /// Top-level frontmatter keys to accept besides the six the specification
+    /// defines (`disable-model-invocation`, `dependencies`, …).
+    pub allow_fields: Vec<String>,
+    /// Whether relative links and paths in `SKILL.md` bodies must name files
+    /// of the skill.
+    pub check_links: bool,
+    /// Files (relative to the root) that may contain credential-shaped text,
+    /// such as a deliberately fake key in a tutorial.
+    pub allow_secrets_in: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            display_root: None,
+            allow_fields: Vec::new(),
+            check_links: true,
+            allow_secrets_in: Vec::new(),
+        }
+    }
+}
+
+/// A loaded tree: the skills, and where each file came from on disk.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    skills: Skills,
+    root: PathBuf,
+    /// Each skill's folder relative to the root, in the order of `skills`.
+    folders: Vec<String>,
+}
+
+impl Loaded {
+    /// The validated skills.
+    pub fn skills(&self) -> &Skills {
+        &self.skills
+    }
+
+    /// Takes the skills out.
+    pub fn into_skills(self) -> Skills {
+        self.skills
+    }
+
+    /// The root the tree was loaded from.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The file on disk that `file` of the skill at `index` was read from.
+    pub fn source_path(&self, index: usize, file: &SkillFile) -> PathBuf {
+        let mut path = self.root.clone();
+        for segment in self.folders[index].split('/').filter(|s| !s.is_empty()) {
+            path.push(segment);
+        }
+        for segment in file.path().split('/') {
+            path.push(segment);
+        }
+        path
+    }
+}
+
+/// Loads, validates and digests every skill under `root`.
+///
+/// Every problem in every skill is reported at once in the [`Report`]; a
+/// tree with any problem yields no skills.
+pub fn load(root: &Path, options: &Options) -> Result<Loaded, Report> {
+    let display = options
+        .display_root
+        .clone()
+        .unwrap_or_else(|| root.display().to_string());
+    let mut diagnostics = Diagnostics::new();
+    let loaded = Loader {
+        root,
+        options,
+        diagnostics: &mut diagnostics,
+    }
+    .run();
+    let loaded = loaded.unwrap_or_else(|| Loaded {
+        skills: Skills::empty(),
+        root: root.to_path_buf(),
+        folders: Vec::new(),
+    });
+    diagnostics.finish(&display, loaded)
+}
+
+struct Loader<'a> {
+    root: &'a Path,
+    options: &'a Options,
+    diagnostics: &'a mut Diagnostics,
+}
+
+/// A skill folder found by the walk.
+struct Found {
+    /// Folder relative to the root (`""` when the root is the skill).
+    folder: String,
+    /// The SEP-2640 skill path (the root's own name prefixes it when the root is a skill).
+    path: String,
+}
+
+impl Loader<'_> {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn run(mut self) -> Option<Loaded> {
+        let metadata = std::fs::metadata(self.root);
+        if !metadata.as_ref().is_ok_and(|m| m.is_dir()) {
+            let message = match metadata {
+                Ok(_) => "the skills root is a file, not a folder".to_owned(),
+                Err(error) => format!("the skills root cannot be read: {error}"),
+            };
+            self.report(
+                Diagnostic::new(Rule::RootMissing, "", message)
+                    .hint("point at the folder that holds your skill folders"),
+            );
+            return None;
+        }
+        let entries = match walk::walk(self.root) {
+            Ok(entries) => entries,
+            Err(error) => {
+                self.report(Diagnostic::new(
+                    Rule::Io,
+                    "",
+                    format!("the skills root cannot be listed: {error}"),
+                ));
+                return None;
+            }
+        };
+        let found = self.find_skills(&entries)?;
+        self.check_layout(&entries, &found);
+        let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
+        let embedded: Vec<&Entry> = entries
+            .iter()
+            .filter(|entry| {
+                matches!(entry.kind, Kind::File { .. })
+                    && ancestors(&entry.rel).any(|dir| folders.contains(dir))
+            })
+            .collect();
+        self.check_sizes(&embedded, &found);
+        let allowed_secrets = self.allowed_secrets(&embedded);
+        if self.diagnostics.has_errors() {
+            // Layout problems make reading and parsing meaningless; report them alone.
+            return None;
+        }
+        let contents = self.read(&embedded, &allowed_secrets);
+        let skills = self.build(&found, &contents);
+        (!self.diagnostics.has_errors()).then(|| self.tables(&found, skills))
+    }
+
+    /// Every folder holding a `SKILL.md`, and whether the root is one.
+    fn find_skills(&mut self, entries: &[Entry]) -> Option<Vec<Found>> {
+        let root_name = self.root_name();
+        let folders: BTreeSet<&str> = entries
+            .iter()
+            .filter(|entry| entry.name() == SKILL_MD && matches!(entry.kind, Kind::File { .. }))
+            .map(Entry::parent)
+            .collect();
+        let single = folders.contains("");
+        if folders.is_empty() {
+            let hint = match entries
+                .iter()
+                .find(|e| e.name().eq_ignore_ascii_case(SKILL_MD))
+            {
+                Some(misnamed) => format!(
+                    "found `{}`: the file must be named exactly `SKILL.md`",
+                    misnamed.rel
+                ),
+                None => {
+                    "each skill is a folder holding a SKILL.md; put skill folders here".to_owned()
+                }
+            };
+            self.report(
+                Diagnostic::new(
+                    Rule::NoSkills,
+                    "",
+                    "no SKILL.md was found under the skills root",
+                )
+                .hint(hint),
+            );
+            return None;
+        }
+        let found = folders
+            .into_iter()
+            .map(|folder| {
+                let path = match (single, folder.is_empty()) {
+                    (true, true) => root_name.clone(),
+                    (true, false) => format!("{root_name}/{folder}"),
+                    (false, _) => folder.to_owned(),
+                };
+                Found {
+                    folder: folder.to_owned(),
+                    path,
+                }
+            })
+            .collect();
+        Some(found)
+    }
+
+    fn root_name(&self) -> String {
+        let canonical = self
+            .root
+            .canonicalize()
+            .unwrap_or_else(|_| self.root.to_path_buf());
+        canonical
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Names, links, special files, folders without skills, case collisions.
+    fn check_layout(&mut self, entries: &[Entry], found: &[Found]) {
+        let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
+        // Every folder that is a skill or holds one, the root included.
+        let holders: HashSet<&str> = found
+            .iter()
+            .flat_map(|skill| ancestors(&skill.folder))
+            .collect();
+        let inside = |rel: &str| ancestors(rel).any(|dir| folders.contains(dir));
+        let holds_skill = |rel: &str| holders.contains(rel);
+        let mut siblings: HashMap<(String, String), &str> = HashMap::new();
+        for entry in entries {
+            if !inside(&entry.rel) && !holds_skill(&entry.rel) {
+                // Outside every skill, loose files are ignored; a folder (or a
+                // link to one) that holds no skill is reported once, at its top.
+                if holds_skill(entry.parent()) {
+                    match entry.kind {
+                        Kind::Dir => self.not_a_skill(entry, entries),
+                        Kind::Unreadable(_) | Kind::Symlink { to_dir: true, .. } => {
+                            self.check_entry(entry);
+                        }
+                        _ => {}
+                    }
+                }
+                continue;
+            }
+            self.check_entry(entry);
+            if entry.kind == Kind::NonUtf8 {
+                continue;
+            }
+            let key = (entry.parent().to_owned(), fold_case(entry.name()));
+            if let Some(first) = siblings.insert(key, &entry.rel) {
+                self.report(
+                    Diagnostic::new(
+                        Rule::CaseCollision,
+                        entry.rel.clone(),
+                        format!("`{}` and `{first}` differ only in letter case or Unicode normalization; they collide on macOS, on Windows and on hosts that compare paths case-insensitively", entry.rel),
+                    )
+                    .hint("rename one of them"),
+                );
+            }
+        }
+    }
+
+    fn not_a_skill(&mut self, entry: &Entry, entries: &[Entry]) {
+        let misnamed = entries.iter().find(|other| {
+            walk::is_within(&other.rel, &entry.rel) && other.name().eq_ignore_ascii_case(SKILL_MD)
+        });
+        let hint = match misnamed {
+            Some(other) => format!(
+                "`{}` must be named exactly `SKILL.md` (upper case, `.md` lower case)",
+                other.rel
+            ),
+            None => {
+                "add a SKILL.md to make it a skill, or move it out of the skills root".to_owned()
+            }
+        };
+        self.report(
+            Diagnostic::new(
+                Rule::NotASkill,
+                entry.rel.clone(),
+                format!(
+                    "the folder `{}` holds no SKILL.md, so it is not a skill",
+                    entry.rel
+                ),
+            )
+            .hint(hint),
+        );
+    }
+
+    fn check_entry(&mut self, entry: &Entry) {
+        let rel = entry.rel.clone();
+        match &entry.kind {
+            Kind::NonUtf8 => self.report(
+                Diagnostic::new(Rule::NonUtf8Name, rel, "this name is not valid UTF-8, so no URI can carry it")
+                    .hint("rename it using UTF-8 characters"),
+            ),
+            Kind::Symlink { target, .. } => self.report(
+                Diagnostic::new(
+                    Rule::Symlink,
+                    rel,
+                    format!("this is a symbolic link (to `{target}`); links are never followed, so its content would be missing"),
+                )
+                .hint("replace the link with a copy of what it points to"),
+            ),
+            Kind::Special => self.report(
+                Diagnostic::new(Rule::SpecialFile, rel, "this is a FIFO, socket or device, not a regular file")
+                    .hint("remove it from the skills tree"),
+            ),
+            Kind::Unreadable(error) => self.report(Diagnostic::new(
+                Rule::Io,
+                rel,
+                format!("this entry cannot be read: {error}"),
+            )),
+            Kind::File { .. } | Kind::Dir => {
+                if let Some(problem) = walk::unportable(entry.name()) {
+                    self.report(
+                        Diagnostic::new(Rule::UnportableName, rel, format!("the name `{}` {problem}", entry.name()))
+                            .hint("rename it using letters, digits, `-`, `_`, `.` and spaces"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Per-file and per-skill limits, judged from sizes on disk before reading.
+    fn check_sizes(&mut self, embedded: &[&Entry], found: &[Found]) {
+        for entry in embedded {
+            let Kind::File { len, .. } = entry.kind else {
+                continue;
+            };
+            if len > MAX_FILE_BYTES {
+                self.report(
+                    Diagnostic::new(
+                        Rule::FileTooLarge,
+                        entry.rel.clone(),
+                        format!(
+                            "this file is {} bytes, {} over the {} bytes (12 MiB) one resources/read answer can carry once base64-encoded",
+                            len,
+                            len - MAX_FILE_BYTES,
+                            MAX_FILE_BYTES
+                        ),
+                    )
+                    .hint("split it, compress it, or serve it from somewhere else"),
+                );
+            }
+            if entry.name() == SKILL_MD && len > MAX_SKILL_MD_BYTES {
+                self.report(
+                    Diagnostic::new(
+                        Rule::FileTooLarge,
+                        entry.rel.clone(),
+                        format!("SKILL.md is {len} bytes; hosts refuse a SKILL.md over {MAX_SKILL_MD_BYTES} bytes (256 KiB)"),
+                    )
+                    .hint("move detail into references/ files the SKILL.md links to"),
+                );
+            }
+        }
+        for skill in found {
+            let mut count = 0usize;
+            let mut bytes = 0u64;
+            for entry in within(embedded, |entry| &entry.rel, &skill.folder) {
+                let Kind::File { len, .. } = entry.kind else {
+                    continue;
+                };
+                count += 1;
+                bytes += len;
+                let within = entry.rel[skill.folder.len()..].trim_start_matches('/');
+                let chars = within.chars().count();
+                if chars > MAX_PATH_CHARS {
+                    self.report(Diagnostic::new(
+                        Rule::PathTooLong,
+                        entry.rel.clone(),
+                        format!("this path is {chars} characters inside its skill; hosts refuse paths over {MAX_PATH_CHARS}"),
+                    ));
+                }
+            }
+            let file = skill_md_rel(&skill.folder);
+            if count > MAX_SKILL_FILES {
+                self.report(
+                    Diagnostic::new(
+                        Rule::TooManyFiles,
+                        file.clone(),
+                        format!(
+                            "the skill `{}` has {count} files, {} more than the {MAX_SKILL_FILES} SEP-2640 allows per skill",
+                            skill.path,
+                            count - MAX_SKILL_FILES
+                        ),
+                    )
+                    .hint("split it into several skills, or bundle small files into an archive"),
+                );
+            }
+            if bytes > MAX_SKILL_BYTES {
+                self.report(
+                    Diagnostic::new(
+                        Rule::SkillTooLarge,
+                        file,
+                        format!(
+                            "the skill `{}` holds {bytes} bytes, {} over the {MAX_SKILL_BYTES} bytes (16 MiB) SEP-2640 allows per skill",
+                            skill.path,
+                            bytes - MAX_SKILL_BYTES
+                        ),
+                    )
+                    .hint("split it into several skills, or move large assets out of it"),
+                );
+            }
+        }
+    }
+
+    fn allowed_secrets(&mut self, embedded: &[&Entry]) -> BTreeSet<String> {
+        let mut allowed = BTreeSet::new();
+        for path in &self.options.allow_secrets_in {
+            let path = path.trim_start_matches("./").to_owned();
+            if embedded.iter().any(|entry| entry.rel == path) {
+                allowed.insert(path);
+            } else {
+                self.report(
+                    Diagnostic::new(
+                        Rule::Secret,
+                        "",
+                        format!("`allow_secrets_in` names `{path}`, which is not a file of any skill"),
+                    )
+                    .hint("give the path relative to the skills root, like `my-skill/references/example.pem`"),
+                );
+            }
+        }
+        allowed
+    }
+
+    /// Reads, hashes and scans each embedded file once.
+    fn read(
+        &mut self,
+        embedded: &[&Entry],
+        allowed_secrets: &BTreeSet<String>,
+    ) -> BTreeMap<String, Content> {
+        let mut contents = BTreeMap::new();
+        for entry in embedded {
+            let Kind::File { executable, .. } = entry.kind else {
+                continue;
+            };
+            let path = self.source(&entry.rel);
+            let bytes = match std::fs::read(&path) {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    self.report(Diagnostic::new(
+                        Rule::Io,
+                        entry.rel.clone(),
+                        format!("cannot read this file: {error}"),
+                    ));
+                    continue;
+                }
+            };
+            if bytes.len() as u64 > MAX_FILE_BYTES {
+                continue; // Grew while we walked; reported on the next build.
+            }
+            let is_text = mime::is_text(&bytes);
+            if is_text && !allowed_secrets.contains(&entry.rel) {
+                let text = std::str::from_utf8(&bytes).expect("checked by is_text");
+                for finding in secrets::scan(text) {
+                    let at = Position::of_offset(text, finding.offset);
+                    self.report(
+                        Diagnostic::new(
+                            Rule::Secret,
+                            entry.rel.clone(),
+                            format!("this looks like a real {}; everything in a skill can end up in a model's context and be copied out", finding.kind),
+                        )
+                        .at(at.line, at.column)
+                        .hint(format!("remove it and load credentials at run time; if it is a deliberate fake, allow it: `allow_secrets_in = [\"{}\"]`", entry.rel)),
+                    );
+                }
+            }
+            contents.insert(
+                entry.rel.clone(),
+                Content {
+                    digest: digest::sha256(&bytes),
+                    mime_type: mime::for_file(&entry.rel, &bytes),
+                    is_text,
+                    executable,
+                    bytes,
+                },
+            );
+        }
+        contents
+    }
+
+    fn source(&self, rel: &str) -> PathBuf {
+        let mut path = self.root.to_path_buf();
+        for segment in rel.split('/') {
+            path.push(segment);
+        }
+        path
+    }
+
+    /// Parses and validates each skill's SKILL.md and assembles its files.
+    fn build(
+        &mut self,
+        found: &[Found],
+        contents: &BTreeMap<String, Content>,
+    ) -> Vec<(usize, Skill)> {
+        let mut skills = Vec::new();
+        let mut names: HashMap<String, String> = HashMap::new();
+        for (index, skill) in found.iter().enumerate() {
+            let rel = skill_md_rel(&skill.folder);
+            let Some(content) = contents.get(&rel) else {
+                continue;
+            };
+            let Some(text) = frontmatter::check_encoding(&content.bytes, &rel, self.diagnostics)
+            else {
+                continue;
+            };
+            let Some(parsed) = frontmatter::parse(text, &rel, self.diagnostics) else {
+                continue;
+            };
+            let folder_name = skill.path.rsplit('/').next().unwrap_or(&skill.path);
+            let identity = fields::check(
+                &parsed,
+                folder_name,
+                &self.options.allow_fields,
+                &rel,
+                self.diagnostics,
+            );
+            let files = skill_files(skill, contents);
+            if self.options.check_links {
+                links::check(text, parsed.body_offset, &files, &rel, self.diagnostics);
+            }
+            let Some(identity) = identity else { continue };
+            if let Some(first) = names.insert(identity.name.clone(), skill.path.clone()) {
+                let at = parsed.get("name").map(|entry| entry.value.at);
+                self.report(
+                    Diagnostic::new(
+                        Rule::DuplicateName,
+                        rel.clone(),
+                        format!("the skill name `{}` is also used by `{first}`; hosts key skills by name", identity.name),
+                    )
+                    .at_position(at)
+                    .hint("give one of them another name (and folder)"),
+                );
+            }
+            let uri = uri::for_file(&skill.path, SKILL_MD);
+            let version = digest::revision(files.iter().map(|file| (file.uri(), file.digest())));
+            skills.push((
+                index,
+                Skill::from_parts(
+                    identity.name.into(),
+                    identity.description.into(),
+                    skill.path.clone().into(),
+                    uri.into(),
+                    parsed.json.into(),
+                    version.into(),
+                    parsed.body_offset,
+                    files.into(),
+                ),
+            ));
+        }
+        skills
+    }
+
+    /// Sorted tables and the lookup index.
+    fn tables(&self, found: &[Found], mut skills: Vec<(usize, Skill)>) -> Loaded {
+        skills.sort_by(|a, b| a.1.path().cmp(b.1.path()));
+        // Each URI points at the innermost skill that holds the file.
+        let mut by_uri: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for (position, (_, skill)) in skills.iter().enumerate() {
+            for (file_index, file) in skill.files().iter().enumerate() {
+                let entry = by_uri.entry(file.uri()).or_insert((position, file_index));
+                if skill.path().len() > skills[entry.0].1.path().len() {
+                    *entry = (position, file_index);
+                }
+            }
+        }
+        let files_by_uri: Vec<FileRef> = by_uri
+            .into_values()
+            .map(|(skill, file)| FileRef::new(index_u32(skill), index_u32(file)))
+            .collect();
+        let fingerprint = digest::fingerprint(
+            skills
+                .iter()
+                .map(|(_, skill)| (skill.uri(), skill.version())),
+        );
+        let folders = skills
+            .iter()
+            .map(|(index, _)| found[*index].folder.clone())
+            .collect();
+        let skills: Vec<Skill> = skills.into_iter().map(|(_, skill)| skill).collect();
+        Loaded {
+            skills: Skills::from_parts(skills.into(), files_by_uri.into(), fingerprint.into()),
+            root: self.root.to_path_buf(),
+            folders,
+        }
+    }
+}
+
+fn index_u32(index: usize) -> u32 {
+    u32::try_from(index).expect("a skills set holds fewer than 2^32 files")
+}
+
+/// A file's bytes and what was derived from them.
+struct Content {
+    bytes: Vec<u8>,
+    digest: String,
+    mime_type: &'static str,
+    is_text: bool,
+    executable: bool,
+}
+
+fn skill_md_rel(folder: &str) -> String {
+    if folder.is_empty() {
+        SKILL_MD.to_owned()
+    } else {
+        format!("{folder}/{SKILL_MD}")
+    }
+}
+
+/// Every file below the skill's folder, ordered by its path inside the skill.
+fn skill_files(skill: &Found, contents: &BTreeMap<String, Content>) -> Vec<SkillFile> {
+    let range = if skill.folder.is_empty() {
+        contents.range::<str, _>(..)
+    } else {
+        // Paths below `folder/` sort between `folder/` and `folder0` ('0' follows '/').
+        contents.range::<str, _>((
+            std::ops::Bound::Included(format!("{}/", skill.folder).as_str()),
+            std::ops::Bound::Excluded(format!("{}0", skill.folder).as_str()),
+        ))
+    };
+    let mut files: Vec<SkillFile> = range
+        .map(|(rel, content)| {
+            let within = rel[skill.folder.len()..].trim_start_matches('/').to_owned();
+            let file_uri = uri::for_file(&skill.path, &within);
+            SkillFile::from_parts(
+                Cow::Owned(within),
+                Cow::Owned(file_uri),
+                Cow::Owned(content.bytes.clone()),
+                Cow::Owned(content.digest.clone()),
+                Cow::Borrowed(content.mime_type),
+                content.is_text,
+                content.executable,
+            )
+        })
+        .collect();
+    files.sort_by(|a, b| a.path().cmp(b.path()));
+    files
+}
+
+/// `rel`, then each folder above it, up to the root (`""`).
+fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
+    std::iter::successors(Some(rel), |dir| {
+        (!dir.is_empty()).then(|| walk::parent(dir))
+    })
+}
+
+/// The entries of `sorted` (ordered by path) that lie below `folder`.
+fn within<'s, T>(sorted: &'s [T], path: impl Fn(&T) -> &str, folder: &str) -> &'s [T] {
+    if folder.is_empty() {
+        return sorted;
+    }
+    let start = format!("{folder}/");
+    let end = format!("{folder}0");
+    let first = sorted.partition_point(|item| path(item) < start.as_str());
+    let last = sorted.partition_point(|item| path(item) < end.as_str());
+    &sorted[first..last.max(first)]
+}
+
+/// A key under which names that differ only in case or normalization collide.
+fn fold_case(name: &str) -> String {
+    name.nfc().flat_map(char::to_lowercase).collect()
+}

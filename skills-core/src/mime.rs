@@ -1,0 +1,109 @@
+//! MIME types and the text-or-binary decision, made once when a file is loaded.
+
+/// The MIME type of `SKILL.md` (SEP-2640 §Resource Mapping).
+pub const MARKDOWN: &str = "text/markdown";
+
+/// The MIME type for a file at `path` with these `bytes`.
+///
+/// Known extensions map to their registered type. An unknown extension is
+/// `text/plain` when the bytes are text and `application/octet-stream` otherwise,
+/// so every resource carries a `mimeType`.
+pub fn for_file(path: &str, bytes: &[u8]) -> &'static str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if name == crate::SKILL_MD {
+        return MARKDOWN;
+    }
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+        return "application/gzip";
+    }
+    let extension = lower.rsplit_once('.').map(|(_, extension)| extension);
+    let known = match extension {
+        Some("md" | "markdown") => MARKDOWN,
+        Some("txt" | "text") => "text/plain",
+        Some("csv") => "text/csv",
+        Some("tsv") => "text/tab-separated-values",
+        Some("html" | "htm") => "text/html",
+        Some("css") => "text/css",
+        Some("js" | "mjs" | "cjs") => "text/javascript",
+        Some("ts" | "tsx") => "text/x-typescript",
+        Some("jsx") => "text/jsx",
+        Some("py") => "text/x-python",
+        Some("rb") => "text/x-ruby",
+        Some("rs") => "text/x-rust",
+        Some("go") => "text/x-go",
+        Some("java") => "text/x-java",
+        Some("c" | "h") => "text/x-c",
+        Some("cpp" | "cc" | "hpp") => "text/x-c++",
+        Some("cs") => "text/x-csharp",
+        Some("sql") => "application/sql",
+        Some("sh" | "bash") => "application/x-sh",
+        Some("ps1") => "text/plain",
+        Some("json") => "application/json",
+        Some("jsonl" | "ndjson") => "application/jsonl",
+        Some("yaml" | "yml") => "application/yaml",
+        Some("toml") => "application/toml",
+        Some("xml" | "xsd" | "xsl" | "xslt") => "application/xml",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("gif") => "image/gif",
+        Some("webp") => "image/webp",
+        Some("ico") => "image/vnd.microsoft.icon",
+        Some("pdf") => "application/pdf",
+        Some("zip") => "application/zip",
+        Some("gz") => "application/gzip",
+        Some("tar") => "application/x-tar",
+        Some("ttf") => "font/ttf",
+        Some("otf") => "font/otf",
+        Some("woff") => "font/woff",
+        Some("woff2") => "font/woff2",
+        Some("wasm") => "application/wasm",
+        _ => "",
+    };
+    if !known.is_empty() {
+        known
+    } else if is_text(bytes) {
+        "text/plain"
+    } else {
+        "application/octet-stream"
+    }
+}
+
+/// Whether `bytes` can travel as MCP `text` and come back byte for byte:
+/// UTF-8 and no NUL (the rule agentskills-mcp-server and rmcp apply).
+pub fn is_text(bytes: &[u8]) -> bool {
+    !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_extensions_and_falls_back_on_content() {
+        let cases: [(&str, &[u8], &str); 9] = [
+            ("SKILL.md", b"---", "text/markdown"),
+            ("references/API.MD", b"x", "text/markdown"),
+            ("fonts/a.ttf", b"\0\x01", "font/ttf"),
+            ("scripts/shadcn.tar.gz", b"\x1f\x8b", "application/gzip"),
+            ("assets/logo.png", b"\x89PNG", "image/png"),
+            ("schemas/a.xsd", b"<x/>", "application/xml"),
+            ("LICENSE", b"MIT", "text/plain"),
+            ("data/blob", b"\xff\xfe\0", "application/octet-stream"),
+            ("notes.unknown", b"hello", "text/plain"),
+        ];
+        for (path, bytes, expected) in cases {
+            assert_eq!(for_file(path, bytes), expected, "{path}");
+        }
+    }
+
+    #[test]
+    fn text_means_utf8_without_nul() {
+        assert!(is_text(b"plain"));
+        assert!(is_text("\u{feff}bom and \r\n".as_bytes()));
+        assert!(!is_text(b"a\0b"));
+        assert!(!is_text(b"\xff"));
+        assert!(is_text(b""));
+    }
+}

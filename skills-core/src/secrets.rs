@@ -1,0 +1,351 @@
+//! Validate step for content: credentials do not belong in skills.
+//!
+//! Whatever a host loads into a model's context can be copied out of it, so a
+//! key in a skill is a key published. Only high-confidence shapes are
+//! reported: PEM private-key blocks with a real body, and well-known token
+//! formats at their exact length and alphabet. Placeholders (`ghp_xxx`,
+//! `sk-...`, `AKIAIOSFODNN7EXAMPLE`, runs of one character) pass.
+//!
+//! Prefixes are found with `str::match_indices`, which is fast even when the
+//! macro runs unoptimised, so scanning every text file stays cheap.
+
+/// A credential found in a file: what it looks like and where it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finding {
+    pub kind: &'static str,
+    pub offset: usize,
+}
+
+/// What follows a prefix: runs of characters from a class, each with a length range.
+struct Shape {
+    kind: &'static str,
+    prefix: &'static str,
+    body: &'static [(Class, usize, usize)],
+}
+
+#[derive(Clone, Copy)]
+enum Class {
+    /// `[A-Za-z0-9]`
+    Alnum,
+    /// `[A-Z0-9]`
+    UpperAlnum,
+    /// `[0-9]`
+    Digit,
+    /// `[A-Za-z0-9_-]` (URL-safe base64)
+    UrlSafe,
+    /// `[A-Za-z]`
+    Alpha,
+    /// One literal character.
+    Literal(u8),
+}
+
+impl Class {
+    fn matches(self, byte: u8) -> bool {
+        match self {
+            Self::Alnum => byte.is_ascii_alphanumeric(),
+            Self::UpperAlnum => byte.is_ascii_uppercase() || byte.is_ascii_digit(),
+            Self::Digit => byte.is_ascii_digit(),
+            Self::UrlSafe => byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-',
+            Self::Alpha => byte.is_ascii_alphabetic(),
+            Self::Literal(literal) => byte == literal,
+        }
+    }
+}
+
+use Class::{Alnum, Alpha, Digit, Literal, UpperAlnum, UrlSafe};
+
+/// Token formats with a fixed, documented shape.
+const SHAPES: &[Shape] = &[
+    Shape {
+        kind: "GitHub personal access token",
+        prefix: "ghp_",
+        body: &[(Alnum, 36, 36)],
+    },
+    Shape {
+        kind: "GitHub OAuth token",
+        prefix: "gho_",
+        body: &[(Alnum, 36, 36)],
+    },
+    Shape {
+        kind: "GitHub user-to-server token",
+        prefix: "ghu_",
+        body: &[(Alnum, 36, 36)],
+    },
+    Shape {
+        kind: "GitHub server-to-server token",
+        prefix: "ghs_",
+        body: &[(Alnum, 36, 36)],
+    },
+    Shape {
+        kind: "GitHub refresh token",
+        prefix: "ghr_",
+        body: &[(Alnum, 36, 36)],
+    },
+    Shape {
+        kind: "GitHub fine-grained token",
+        prefix: "github_pat_",
+        body: &[(Alnum, 22, 22), (Literal(b'_'), 1, 1), (Alnum, 59, 59)],
+    },
+    Shape {
+        kind: "GitLab personal access token",
+        prefix: "glpat-",
+        body: &[(UrlSafe, 20, 20)],
+    },
+    Shape {
+        kind: "AWS access key ID",
+        prefix: "AKIA",
+        body: &[(UpperAlnum, 16, 16)],
+    },
+    Shape {
+        kind: "AWS temporary access key ID",
+        prefix: "ASIA",
+        body: &[(UpperAlnum, 16, 16)],
+    },
+    Shape {
+        kind: "Anthropic API key",
+        prefix: "sk-ant-api03-",
+        body: &[(UrlSafe, 93, 93), (Literal(b'A'), 2, 2)],
+    },
+    Shape {
+        kind: "Anthropic admin key",
+        prefix: "sk-ant-admin01-",
+        body: &[(UrlSafe, 93, 93), (Literal(b'A'), 2, 2)],
+    },
+    Shape {
+        kind: "OpenAI project key",
+        prefix: "sk-proj-",
+        body: &[(UrlSafe, 74, 200)],
+    },
+    Shape {
+        kind: "OpenAI service account key",
+        prefix: "sk-svcacct-",
+        body: &[(UrlSafe, 74, 200)],
+    },
+    Shape {
+        kind: "OpenAI API key",
+        prefix: "sk-",
+        body: &[
+            (Alnum, 20, 20),
+            (Literal(b'T'), 1, 1),
+            (Literal(b'3'), 1, 1),
+            (Literal(b'B'), 1, 1),
+            (Literal(b'l'), 1, 1),
+            (Literal(b'b'), 1, 1),
+            (Literal(b'k'), 1, 1),
+            (Literal(b'F'), 1, 1),
+            (Literal(b'J'), 1, 1),
+            (Alnum, 20, 20),
+        ],
+    },
+    Shape {
+        kind: "Stripe live secret key",
+        prefix: "sk_live_",
+        body: &[(Alnum, 24, 99)],
+    },
+    Shape {
+        kind: "Stripe live restricted key",
+        prefix: "rk_live_",
+        body: &[(Alnum, 24, 99)],
+    },
+    Shape {
+        kind: "Google API key",
+        prefix: "AIza",
+        body: &[(UrlSafe, 35, 35)],
+    },
+    Shape {
+        kind: "Slack bot token",
+        prefix: "xoxb-",
+        body: &[
+            (Digit, 10, 13),
+            (Literal(b'-'), 1, 1),
+            (Digit, 10, 13),
+            (Literal(b'-'), 1, 1),
+            (Alnum, 24, 24),
+        ],
+    },
+    Shape {
+        kind: "Slack user token",
+        prefix: "xoxp-",
+        body: &[
+            (Digit, 10, 13),
+            (Literal(b'-'), 1, 1),
+            (Digit, 10, 13),
+            (Literal(b'-'), 1, 1),
+            (Digit, 10, 13),
+            (Literal(b'-'), 1, 1),
+            (Alnum, 32, 32),
+        ],
+    },
+    Shape {
+        kind: "Slack webhook URL",
+        prefix: "https://hooks.slack.com/services/T",
+        body: &[
+            (UpperAlnum, 8, 12),
+            (Literal(b'/'), 1, 1),
+            (Literal(b'B'), 1, 1),
+            (UpperAlnum, 8, 12),
+            (Literal(b'/'), 1, 1),
+            (Alnum, 24, 24),
+        ],
+    },
+    Shape {
+        kind: "npm access token",
+        prefix: "npm_",
+        body: &[(Alnum, 36, 36)],
+    },
+    Shape {
+        kind: "Hugging Face token",
+        prefix: "hf_",
+        body: &[(Alpha, 34, 34)],
+    },
+    Shape {
+        kind: "PyPI API token",
+        prefix: "pypi-AgEIcHlwaS5vcmc",
+        body: &[(UrlSafe, 50, 300)],
+    },
+];
+
+/// Every credential in `text`, in order.
+pub(crate) fn scan(text: &str) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let bytes = text.as_bytes();
+    for shape in SHAPES {
+        for (offset, _) in text.match_indices(shape.prefix) {
+            let boundary_before = offset == 0 || !is_token_byte(bytes[offset - 1]);
+            if !boundary_before {
+                continue;
+            }
+            let start = offset + shape.prefix.len();
+            if let Some(end) = match_body(bytes, start, shape.body) {
+                let boundary_after = bytes.get(end).is_none_or(|b| !is_token_byte(*b));
+                if boundary_after && !is_placeholder(&text[start..end]) {
+                    findings.push(Finding {
+                        kind: shape.kind,
+                        offset,
+                    });
+                }
+            }
+        }
+    }
+    findings.extend(private_keys(text));
+    findings.sort_by_key(|finding| finding.offset);
+    findings.dedup_by_key(|finding| finding.offset);
+    findings
+}
+
+fn is_token_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'
+}
+
+/// Greedy match of `body` at `start`; the end offset on success.
+fn match_body(bytes: &[u8], start: usize, body: &[(Class, usize, usize)]) -> Option<usize> {
+    let mut at = start;
+    for &(class, min, max) in body {
+        let run = bytes[at.min(bytes.len())..]
+            .iter()
+            .take(max)
+            .take_while(|b| class.matches(**b))
+            .count();
+        if run < min {
+            return None;
+        }
+        at += run;
+    }
+    Some(at)
+}
+
+/// Documentation examples and filler: `EXAMPLE`, `xxxx`, one repeated character,
+/// or too few distinct characters to be random.
+fn is_placeholder(body: &str) -> bool {
+    let lower = body.to_ascii_lowercase();
+    if [
+        "example", "xxxx", "0000", "1234", "abcd", "your", "dummy", "fake", "test", "sample",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
+    {
+        return true;
+    }
+    let mut seen = [false; 128];
+    let distinct = body
+        .bytes()
+        .filter(|b| b.is_ascii() && !std::mem::replace(&mut seen[usize::from(*b)], true))
+        .count();
+    distinct < 10
+}
+
+/// PEM private-key blocks whose body is real base64, not `...`.
+fn private_keys(text: &str) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for (offset, _) in text.match_indices("-----BEGIN ") {
+        let rest = &text[offset + "-----BEGIN ".len()..];
+        let Some(label_end) = rest.find("-----") else {
+            continue;
+        };
+        let label = &rest[..label_end];
+        if !label.ends_with("PRIVATE KEY") && !label.ends_with("PRIVATE KEY BLOCK") {
+            continue;
+        }
+        let body = &rest[label_end + 5..];
+        let body = body.split("-----END").next().unwrap_or(body);
+        let base64 = body
+            .bytes()
+            .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+            .count();
+        let filler = body.contains("...") || is_placeholder(body.trim());
+        if base64 >= 64 && !filler {
+            findings.push(Finding {
+                kind: "private key",
+                offset,
+            });
+        }
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<&'static str> {
+        scan(text).into_iter().map(|finding| finding.kind).collect()
+    }
+
+    #[test]
+    fn finds_real_shapes() {
+        let github = format!("token: ghp_{}\n", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5");
+        assert_eq!(kinds(&github), ["GitHub personal access token"]);
+        assert_eq!(scan(&github)[0].offset, 7);
+        assert_eq!(kinds("key=AKIAZ7Q4MR2VD9WPLX3N;"), ["AWS access key ID"]);
+        let openai = format!(
+            "sk-{}T3BlbkFJ{}",
+            "a1B2c3D4e5F6g7H8i9J0", "k1L2m3N4o5P6q7R8s9T0"
+        );
+        assert_eq!(kinds(&openai), ["OpenAI API key"]);
+        let slack = "xoxb-5820193746251-9876503210987-Zq8wNc3VrT6yLp2KdX9mHs4J";
+        assert_eq!(kinds(slack), ["Slack bot token"]);
+        let pem = format!(
+            "-----BEGIN RSA PRIVATE KEY-----\n{}\n{}\n-----END RSA PRIVATE KEY-----\n",
+            "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+            "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK"
+        );
+        assert_eq!(kinds(&pem), ["private key"]);
+    }
+
+    #[test]
+    fn placeholders_and_near_misses_pass() {
+        for text in [
+            "export GITHUB_TOKEN=ghp_xxx",
+            "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "OPENAI_API_KEY=sk-...",
+            "sk-your-key-here",
+            "AKIAIOSFODNN7EXAMPLE",
+            "AKIAZ7Q4MR2VD9WPLX3N0 (one character too long)",
+            "myghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5",
+            "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+            "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7\n-----END PUBLIC KEY-----",
+        ] {
+            assert_eq!(kinds(text), Vec::<&str>::new(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! Generate step: a loaded tree → one expression that builds `Skills` in a
+//! `const` context.
+//!
+//! Every distinct file content is emitted once, as a `const` the file
+//! entries share (about a fifth of real corpora is duplicated bytes). Text
+//! goes out as a string literal of the very buffer that was validated and
+//! hashed; binary files larger than [`INLINE_BINARY_MAX`] go out as
+//! `include_bytes!`, which rustc reads far faster than an escaped literal,
+//! guarded by a compile-time length check.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use skills_core::{Loaded, SkillFile};
+
+/// Binary files up to this size are inlined as byte strings.
+pub(crate) const INLINE_BINARY_MAX: usize = 1024;
+
+/// How the bytes of one distinct content are emitted.
+enum Bytes<'a> {
+    /// A `"…"` literal of UTF-8 text.
+    Text(&'a str),
+    /// A `b"…"` literal.
+    Inline(&'a [u8]),
+    /// `include_bytes!` of this absolute path, expected to hold `len` bytes.
+    Include { path: String, len: usize },
+}
+
+fn choose<'a>(file: &'a SkillFile, source: &Path) -> Bytes<'a> {
+    if let Some(text) = file.text() {
+        return Bytes::Text(text);
+    }
+    match source.to_str() {
+        Some(path) if file.bytes().len() > INLINE_BINARY_MAX => Bytes::Include {
+            path: path.to_owned(),
+            len: file.bytes().len(),
+        },
+        _ => Bytes::Inline(file.bytes()),
+    }
+}
+
+/// The expression that builds the embedded `Skills`.
+///
+/// `env_vars` are read through `option_env!` so that rustc rebuilds the crate
+/// when they change; with `untracked`, every file is also referenced through
+/// `include_bytes!` so that at least edits to existing files rebuild.
+pub(crate) fn skills(
+    krate: &TokenStream,
+    loaded: &Loaded,
+    env_vars: &[String],
+    untracked: bool,
+) -> TokenStream {
+    let private = quote!(#krate::__private);
+    let site = Span::mixed_site();
+    let mut contents: Vec<TokenStream> = Vec::new();
+    let mut content_ident: HashMap<&str, proc_macro2::Ident> = HashMap::new();
+    let mut skill_consts = Vec::new();
+    let mut skill_values = Vec::new();
+
+    for (index, skill) in loaded.skills().skills().iter().enumerate() {
+        let mut files = Vec::with_capacity(skill.files().len());
+        for file in skill.files() {
+            let content = match content_ident.get(file.digest()) {
+                Some(ident) => ident.clone(),
+                None => {
+                    let ident = format_ident!("__SKILLS_CONTENT_{}", contents.len(), span = site);
+                    let source = loaded.source_path(index, file);
+                    contents.push(content_const(&private, &ident, choose(file, &source)));
+                    if untracked
+                        && file.is_text()
+                        && let Some(path) = source.to_str()
+                    {
+                        contents.push(quote!(const _: &[u8] = #private::include_bytes!(#path);));
+                    }
+                    content_ident.insert(file.digest(), ident.clone());
+                    ident
+                }
+            };
+            let (path, uri, digest, mime) = (
+                Literal::string(file.path()),
+                Literal::string(file.uri()),
+                Literal::string(file.digest()),
+                Literal::string(file.mime_type()),
+            );
+            let (is_text, executable) = (file.is_text(), file.is_executable());
+            files.push(quote! {
+                #private::SkillFile::from_parts(
+                    #private::Cow::Borrowed(#path),
+                    #private::Cow::Borrowed(#uri),
+                    #private::Cow::Borrowed(#content),
+                    #private::Cow::Borrowed(#digest),
+                    #private::Cow::Borrowed(#mime),
+                    #is_text,
+                    #executable,
+                )
+            });
+        }
+        let files_ident = format_ident!("__SKILLS_FILES_{}", index, span = site);
+        skill_consts.push(quote! {
+            const #files_ident: &[#private::SkillFile] = &[#(#files),*];
+        });
+        let strings = [
+            skill.name(),
+            skill.description(),
+            skill.path(),
+            skill.uri(),
+            skill.frontmatter_json(),
+            skill.version(),
+        ]
+        .map(Literal::string);
+        let [name, description, path, uri, frontmatter, version] = strings;
+        let body_offset = Literal::usize_unsuffixed(skill.body_offset());
+        skill_values.push(quote! {
+            #private::Skill::from_parts(
+                #private::Cow::Borrowed(#name),
+                #private::Cow::Borrowed(#description),
+                #private::Cow::Borrowed(#path),
+                #private::Cow::Borrowed(#uri),
+                #private::Cow::Borrowed(#frontmatter),
+                #private::Cow::Borrowed(#version),
+                #body_offset,
+                #private::Cow::Borrowed(#files_ident),
+            )
+        });
+    }
+
+    let index = file_index(loaded);
+    let index = index.iter().map(|(skill, file)| {
+        let (skill, file) = (
+            Literal::u32_unsuffixed(*skill),
+            Literal::u32_unsuffixed(*file),
+        );
+        quote!(#private::FileRef::new(#skill, #file))
+    });
+    let fingerprint = Literal::string(loaded.skills().fingerprint());
+    let env_tracking = env_vars
+        .iter()
+        .map(|var| quote!(const _: #private::Option<&str> = #private::option_env!(#var);));
+    let skills_ident = format_ident!("__SKILLS_SKILLS", span = site);
+    let index_ident = format_ident!("__SKILLS_INDEX", span = site);
+    quote! {{
+        #(#env_tracking)*
+        #(#contents)*
+        #(#skill_consts)*
+        const #skills_ident: &[#private::Skill] = &[#(#skill_values),*];
+        const #index_ident: &[#private::FileRef] = &[#(#index),*];
+        #private::Skills::from_parts(
+            #private::Cow::Borrowed(#skills_ident),
+            #private::Cow::Borrowed(#index_ident),
+            #private::Cow::Borrowed(#fingerprint),
+        )
+    }}
+}
+
+fn content_const(private: &TokenStream, ident: &proc_macro2::Ident, bytes: Bytes) -> TokenStream {
+    match bytes {
+        Bytes::Text(text) => {
+            let literal = Literal::string(text);
+            quote!(const #ident: &[u8] = #literal.as_bytes();)
+        }
+        Bytes::Inline(bytes) => {
+            let literal = Literal::byte_string(bytes);
+            quote!(const #ident: &[u8] = #literal;)
+        }
+        Bytes::Include { path, len } => {
+            let len = Literal::usize_unsuffixed(len);
+            let message = Literal::string(&format!(
+                "{path} changed while it was being embedded; build again"
+            ));
+            quote! {
+                const #ident: &[u8] = #private::include_bytes!(#path);
+                const _: () = #private::assert!(#ident.len() == #len, #message);
+            }
+        }
+    }
+}
+
+/// `(skill index, file index)` for every distinct URI, sorted by URI, as the
+/// loader computed it.
+fn file_index(loaded: &Loaded) -> Vec<(u32, u32)> {
+    let skills = loaded.skills();
+    let positions: HashMap<&str, usize> = skills
+        .skills()
+        .iter()
+        .enumerate()
+        .map(|(index, skill)| (skill.path(), index))
+        .collect();
+    skills
+        .files()
+        .map(|(skill, file)| {
+            let skill_index = positions[skill.path()];
+            let file_index = skill
+                .files()
+                .binary_search_by(|candidate| candidate.path().cmp(file.path()))
+                .expect("the file belongs to its skill");
+            (to_u32(skill_index), to_u32(file_index))
+        })
+        .collect()
+}
+
+fn to_u32(index: usize) -> u32 {
+    u32::try_from(index).expect("fewer than 2^32 skills and files")
+}
