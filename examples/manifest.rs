@@ -1,13 +1,31 @@
-//! Prints the SEP-2640 entries of the embedded skills as JSON.
-static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!("${SKILLS_DIR:-skills}");
+//! Prints the SEP-2640 entries of the skills this binary embedded, as JSON:
+//! for each skill its `uri`, its `frontmatter`, and every file's `uri`,
+//! `digest` and `size` — exactly what `skills/list` answers.
+//!
+//! ```sh
+//! cargo run --example manifest                              # the repository's skills/
+//! SKILLS_DIR=/abs/path/to/skills cargo run --example manifest
+//! ```
 
-fn main() {
-    for skill in SKILLS.skills() {
-        println!(
-            "{} {} {}",
-            skill.uri(),
-            skill.files().len(),
-            skill.version()
-        );
+use std::io::Write as _;
+
+use skills_runtime::{Skills, embed_skills, server::skill_entry};
+
+static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
+
+#[derive(serde::Serialize)]
+struct Listing {
+    skills: Vec<rmcp::model::Skill>,
+}
+
+fn main() -> std::io::Result<()> {
+    let listing = Listing {
+        skills: SKILLS.skills().iter().map(skill_entry).collect(),
+    };
+    let json = serde_json::to_string_pretty(&listing)?;
+    match writeln!(std::io::stdout().lock(), "{json}") {
+        // `| head` closing the pipe early is not an error worth a panic.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
     }
 }

@@ -21,18 +21,21 @@ fn push_hex(out: &mut String, bytes: &[u8]) {
     }
 }
 
-/// A skill's revision, as fast-agent computes it (`McpRegistrySkill.revision`):
-/// `sha256:` over the compact JSON of its `{"digest", "uri"}` pairs sorted by
-/// URI. Any changed byte in any file changes it.
+/// A skill's revision, as fast-agent computes it (`McpRegistrySkill.revision`
+/// in fast-agent 0.10.48): `sha256:` over the compact JSON of its
+/// `{"digest", "size", "uri"}` items sorted by URI. Any changed byte in any
+/// file changes it.
 ///
-/// `files` are `(uri, digest)` pairs; URIs are ASCII (percent-encoded), so the
+/// `files` are `(uri, digest, size)`; URIs are ASCII (percent-encoded), so the
 /// JSON needs no escaping beyond what `serde_json` does.
-pub fn revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let mut pairs: Vec<(&str, &str)> = files.into_iter().collect();
-    pairs.sort_unstable();
-    let list: Vec<serde_json::Value> = pairs
+pub fn revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str, u64)>) -> String {
+    let mut items: Vec<(&str, &str, u64)> = files.into_iter().collect();
+    items.sort_unstable();
+    let list: Vec<serde_json::Value> = items
         .into_iter()
-        .map(|(uri, digest)| serde_json::json!({ "digest": digest, "uri": uri }))
+        .map(
+            |(uri, digest, size)| serde_json::json!({ "digest": digest, "size": size, "uri": uri }),
+        )
         .collect();
     sha256(
         serde_json::to_string(&list)
@@ -68,14 +71,23 @@ mod tests {
 
     #[test]
     fn revision_matches_fast_agents_formula() {
-        // json.dumps(sorted([{"uri":u,"digest":d}], key=uri), sort_keys=True, separators=(",",":"))
-        let canonical = r#"[{"digest":"sha256:aa","uri":"skill://a/SKILL.md"},{"digest":"sha256:bb","uri":"skill://a/b.md"}]"#;
+        // json.dumps(sorted([{"uri","digest","size"}], key=uri), sort_keys=True, separators=(",",":"))
+        let canonical = r#"[{"digest":"sha256:aa","size":3,"uri":"skill://a/SKILL.md"},{"digest":"sha256:bb","size":10,"uri":"skill://a/b.md"}]"#;
         assert_eq!(
             revision([
-                ("skill://a/b.md", "sha256:bb"),
-                ("skill://a/SKILL.md", "sha256:aa")
+                ("skill://a/b.md", "sha256:bb", 10),
+                ("skill://a/SKILL.md", "sha256:aa", 3)
             ]),
             sha256(canonical.as_bytes())
+        );
+        // The test vector fast-agent 0.10.48 printed for the captured git-workflow skill.
+        assert_eq!(
+            revision([(
+                "skill://git-workflow/SKILL.md",
+                "sha256:7f4852a385629549083631ce9fe8a0d5970bc0eaacbae2ef0d1061c9d49d7d2b",
+                188,
+            )]),
+            "sha256:c642f37250b6e26f606b0bc7a0e1fd55c8255fc0627468f5c4dcbe03800c3661"
         );
     }
 }

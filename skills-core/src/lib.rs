@@ -59,9 +59,6 @@ pub const MAX_SKILL_BYTES: u64 = 16 * 1024 * 1024;
 /// adds a third, so a file must stay under 12 MiB to fit one `resources/read`.
 pub const MAX_FILE_BYTES: u64 = 12 * 1024 * 1024;
 
-/// Most bytes in one `SKILL.md`; fast-agent refuses to install a larger one.
-pub const MAX_SKILL_MD_BYTES: u64 = 256 * 1024;
-
 /// Longest path of a file inside its skill, in characters (fast-agent's limit).
 pub const MAX_PATH_CHARS: usize = 1024;
 

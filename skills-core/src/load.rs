@@ -15,8 +15,8 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
 use crate::model::{FileRef, Skill, SkillFile, Skills};
 use crate::walk::{self, Entry, Kind};
 use crate::{
-    MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, MAX_SKILL_MD_BYTES, SKILL_MD,
-    digest, fields, frontmatter, links, mime, secrets, uri,
+    MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, fields,
+    frontmatter, links, mime, secrets, uri,
 };
 
 /// Choices a caller makes about a tree. The defaults are the strict rules.
@@ -360,16 +360,6 @@ impl Loader<'_> {
                     .hint("split it, compress it, or serve it from somewhere else"),
                 );
             }
-            if entry.name() == SKILL_MD && len > MAX_SKILL_MD_BYTES {
-                self.report(
-                    Diagnostic::new(
-                        Rule::FileTooLarge,
-                        entry.rel.clone(),
-                        format!("SKILL.md is {len} bytes; hosts refuse a SKILL.md over {MAX_SKILL_MD_BYTES} bytes (256 KiB)"),
-                    )
-                    .hint("move detail into references/ files the SKILL.md links to"),
-                );
-            }
         }
         for skill in found {
             let mut count = 0usize;
@@ -552,7 +542,11 @@ impl Loader<'_> {
                 );
             }
             let uri = uri::for_file(&skill.path, SKILL_MD);
-            let version = digest::revision(files.iter().map(|file| (file.uri(), file.digest())));
+            let version = digest::revision(
+                files
+                    .iter()
+                    .map(|file| (file.uri(), file.digest(), file.size())),
+            );
             skills.push((
                 index,
                 Skill::from_parts(
@@ -598,7 +592,12 @@ impl Loader<'_> {
             .collect();
         let skills: Vec<Skill> = skills.into_iter().map(|(_, skill)| skill).collect();
         Loaded {
-            skills: Skills::from_parts(skills.into(), files_by_uri.into(), fingerprint.into()),
+            skills: Skills::from_parts(
+                skills.into(),
+                files_by_uri.into(),
+                fingerprint.into(),
+                None,
+            ),
             root: self.root.to_path_buf(),
             folders,
         }

@@ -17,6 +17,7 @@ pub struct Skills {
     skills: Cow<'static, [Skill]>,
     files_by_uri: Cow<'static, [FileRef]>,
     fingerprint: Cow<'static, str>,
+    package: Option<(Cow<'static, str>, Cow<'static, str>)>,
 }
 
 /// Where a file lives in [`Skills`]: the skill's index and the file's index in it.
@@ -72,11 +73,13 @@ impl Skills {
         skills: Cow<'static, [Skill]>,
         files_by_uri: Cow<'static, [FileRef]>,
         fingerprint: Cow<'static, str>,
+        package: Option<(Cow<'static, str>, Cow<'static, str>)>,
     ) -> Self {
         Self {
             skills,
             files_by_uri,
             fingerprint,
+            package,
         }
     }
 
@@ -86,7 +89,23 @@ impl Skills {
             skills: Cow::Borrowed(&[]),
             files_by_uri: Cow::Borrowed(&[]),
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
+            package: None,
         }
+    }
+
+    /// The name and version of the crate that embedded the set
+    /// (`CARGO_PKG_NAME`, `CARGO_PKG_VERSION`), so a server can introduce
+    /// itself as the author's crate rather than as its SDK.
+    pub fn package(&self) -> Option<(&str, &str)> {
+        self.package
+            .as_ref()
+            .map(|(name, version)| (name.as_ref(), version.as_ref()))
+    }
+
+    /// The same set, introduced as `name` `version`.
+    pub fn with_package(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.package = Some((Cow::Owned(name.into()), Cow::Owned(version.into())));
+        self
     }
 
     /// Every skill, ordered by path.
@@ -220,8 +239,8 @@ impl Skill {
         &self.frontmatter
     }
 
-    /// `sha256:` over the skill's sorted `{uri, digest}` list (fast-agent's
-    /// revision): changing any byte of any file changes it.
+    /// `sha256:` over the skill's sorted `{uri, digest, size}` list (the
+    /// revision fast-agent computes): changing any byte of any file changes it.
     pub fn version(&self) -> &str {
         &self.version
     }

@@ -150,6 +150,10 @@ pub(crate) fn skills(
             #private::Cow::Borrowed(#skills_ident),
             #private::Cow::Borrowed(#index_ident),
             #private::Cow::Borrowed(#fingerprint),
+            #private::Option::Some((
+                #private::Cow::Borrowed(#private::env!("CARGO_PKG_NAME")),
+                #private::Cow::Borrowed(#private::env!("CARGO_PKG_VERSION")),
+            )),
         )
     }}
 }

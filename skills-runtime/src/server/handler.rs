@@ -1,0 +1,489 @@
+//! `ServerHandler` implementations: [`SkillsServer`] on its own, and
+//! [`WithSkills`], which adds skills to any existing handler.
+
+use std::borrow::Cow;
+
+#[allow(deprecated)] // SetLevelRequestParams: logging is deprecated, yet still forwarded.
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
+    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
+    DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
+    GetSkillResult, GetTaskParams, GetTaskResult, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+use super::SkillsServer;
+use super::cursor::{self, Kind, Position};
+
+impl ServerHandler for SkillsServer {
+    fn get_info(&self) -> ServerConfig {
+        self.server_config()
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        SkillsServer::list_skills(self, request, &context)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        SkillsServer::get_skill(self, request, &context)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        SkillsServer::read_resource_directory(self, request, &context)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        SkillsServer::read_resource(self, &request, &context).map(Into::into)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        SkillsServer::list_resources(self, request, &context)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        SkillsServer::list_resource_templates(self, request, &context)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        SkillsServer::complete(self, &request, &context)
+            .unwrap_or_else(|| Ok(CompleteResult::default()))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match SkillsServer::call_tool(self, &request, &context) {
+            Some(result) => result.map(Into::into),
+            None => Err(ErrorData::invalid_params(
+                format!("no tool named {}", request.name),
+                None,
+            )),
+        }
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools().into_iter().find(|tool| tool.name == name)
+    }
+}
+
+/// Adds skills to an existing `ServerHandler` in one line:
+///
+/// ```ignore
+/// let server = WithSkills::new(MyServer::new(), SkillsServer::new(SKILLS.clone()));
+/// ```
+///
+/// The wrapper answers the skills methods, serves `skill://` resources before
+/// the inner handler's own, lists both, adds the fallback tool to the inner
+/// tools, and merges capabilities and instructions into the inner handler's
+/// `initialize` answer (which it patches, so the inner handler's own
+/// `initialize` still runs). Everything else goes to the inner handler.
+/// `server/discover` is answered from the merged [`ServerHandler::get_info`],
+/// so an inner handler's own `discover` is not called.
+#[derive(Debug, Clone)]
+pub struct WithSkills<H> {
+    inner: H,
+    skills: SkillsServer,
+}
+
+impl<H: ServerHandler> WithSkills<H> {
+    /// Wraps `inner` so that it also serves `skills`.
+    pub fn new(inner: H, skills: SkillsServer) -> Self {
+        Self { inner, skills }
+    }
+
+    /// The wrapped handler.
+    pub fn inner(&self) -> &H {
+        &self.inner
+    }
+
+    /// The skills server.
+    pub fn skills(&self) -> &SkillsServer {
+        &self.skills
+    }
+
+    /// The inner handler's answer with our capabilities and instructions
+    /// merged in, and our server name if the inner one kept rmcp's default.
+    fn merge(&self, mut config: ServerConfig) -> ServerConfig {
+        self.skills.add_capabilities(&mut config.capabilities);
+        let instructions = self
+            .skills
+            .instructions_after(config.instructions.as_deref());
+        config.instructions = (!instructions.is_empty()).then_some(instructions);
+        if config.server_info.name == "rmcp" {
+            config.server_info = self.skills.server_info();
+        }
+        config
+    }
+
+    fn inner_has_resources(&self) -> bool {
+        self.inner.get_info().capabilities.resources.is_some()
+    }
+
+    fn inner_has_tools(&self) -> bool {
+        self.inner.get_info().capabilities.tools.is_some()
+    }
+}
+
+#[allow(deprecated)] // subscribe/unsubscribe are legacy-only but still forwarded.
+#[warn(clippy::missing_trait_methods)] // New rmcp methods must be forwarded too.
+impl<H: ServerHandler> ServerHandler for WithSkills<H> {
+    fn get_info(&self) -> ServerConfig {
+        self.merge(self.inner.get_info())
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.inner
+            .initialize(request, context)
+            .await
+            .map(|result| self.merge(result))
+    }
+
+    fn negotiate_initialize(
+        &self,
+        request: &InitializeRequestParams,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.inner
+            .negotiate_initialize(request)
+            .map(|result| self.merge(result))
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.inner.supported_protocol_versions()
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
+    }
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.inner.ping(context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        match self.skills.complete(&request, &context) {
+            Some(result) => result,
+            None => self.inner.complete(request, context).await,
+        }
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.set_level(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.inner.get_prompt(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.inner.list_prompts(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let cursor = request.as_ref().and_then(|request| request.cursor.clone());
+        let (ours, next) = self.skills.resources_page(cursor, &context)?;
+        let fingerprint = self.skills.skills().fingerprint().to_owned();
+        let wrap =
+            |position: Position| cursor::encode(Kind::Resources, &fingerprint, "", &position);
+        let result = match next {
+            Some(Position::Ours(offset)) => {
+                let mut result = ListResourcesResult::with_all_items(ours);
+                result.next_cursor = Some(wrap(Position::Ours(offset)));
+                result
+            }
+            Some(Position::Inner(inner_cursor)) if self.inner_has_resources() => {
+                let mut inner_request = request.unwrap_or_default();
+                inner_request.cursor = inner_cursor;
+                let mut result = self
+                    .inner
+                    .list_resources(Some(inner_request), context)
+                    .await?;
+                result.next_cursor = result
+                    .next_cursor
+                    .map(|next| wrap(Position::Inner(Some(next))));
+                result
+            }
+            Some(Position::Inner(_)) => ListResourcesResult::default(),
+            None => {
+                let mut result = ListResourcesResult::with_all_items(ours);
+                if self.inner_has_resources() {
+                    result.next_cursor = Some(wrap(Position::Inner(None)));
+                }
+                result
+            }
+        };
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let first_page = request
+            .as_ref()
+            .is_none_or(|request| request.cursor.is_none());
+        let mut result = if self.inner_has_resources() {
+            self.inner
+                .list_resource_templates(request.clone(), context.clone())
+                .await?
+        } else {
+            ListResourceTemplatesResult::default()
+        };
+        if first_page {
+            let mut ours = self.skills.list_resource_templates(request, &context)?;
+            ours.resource_templates
+                .append(&mut result.resource_templates);
+            result.resource_templates = ours.resource_templates;
+        }
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if !self.skills.handles(&request.uri) {
+            return self.inner.read_resource(request, context).await;
+        }
+        match self.skills.read_resource(&request, &context) {
+            Ok(result) => Ok(result.into()),
+            // The inner handler may serve skill:// resources of its own.
+            Err(error) if self.inner_has_resources() => self
+                .inner
+                .read_resource(request, context)
+                .await
+                .map_err(|_| error),
+            Err(error) => Err(error),
+        }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.inner.accepted_subscription_filter(requested)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.inner.listen(context).await
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.subscribe(request, context).await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.unsubscribe(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match self.skills.call_tool(&request, &context) {
+            Some(result) => result.map(Into::into),
+            None => self.inner.call_tool(request, context).await,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let first_page = request
+            .as_ref()
+            .is_none_or(|request| request.cursor.is_none());
+        let mut result = if self.inner_has_tools() {
+            self.inner.list_tools(request, context).await?
+        } else {
+            ListToolsResult::default()
+        };
+        if first_page {
+            result.tools.extend(self.skills.tools());
+        }
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.skills
+            .tools()
+            .into_iter()
+            .find(|tool| tool.name == name)
+            .or_else(|| self.inner.get_tool(name))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        self.inner.on_custom_request(request, context).await
+    }
+
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_cancelled(notification, context).await;
+    }
+
+    async fn on_progress(
+        &self,
+        notification: ProgressNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_progress(notification, context).await;
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_initialized(context).await;
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_roots_list_changed(context).await;
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner
+            .on_custom_notification(notification, context)
+            .await;
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.inner.get_task(request, context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.update_task(request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.cancel_task(request, context).await
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        self.skills.list_skills(request, &context)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.skills.get_skill(request, &context)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.skills.read_resource_directory(request, &context)
+    }
+}

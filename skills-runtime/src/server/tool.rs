@@ -1,0 +1,89 @@
+//! The fallback tool: reads a skill file by URI, for hosts that can call
+//! tools but cannot read resources (the pattern of Figma's `get_figma_skill`).
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::json;
+
+use super::SkillsServer;
+use crate::Skills;
+
+/// The tool's default name.
+pub const DEFAULT_NAME: &str = "read_skill";
+
+/// The tool, describing how to use it and which skills there are.
+pub(super) fn definition(name: &str, skills: &Skills) -> Tool {
+    let mut schema = JsonObject::new();
+    schema.insert("type".to_owned(), json!("object"));
+    schema.insert(
+        "properties".to_owned(),
+        json!({
+            "uri": {
+                "type": "string",
+                "description": "The skill:// URI of the file to read, such as skill://<skill>/SKILL.md, or just a skill's name to read its SKILL.md."
+            }
+        }),
+    );
+    schema.insert("required".to_owned(), json!(["uri"]));
+    let mut description = String::from(
+        "Read a file of an Agent Skill by its skill:// URI. Start with a skill's SKILL.md, then read the files it points to. Use this when you cannot read MCP resources directly.",
+    );
+    let names: Vec<&str> = skills.skills().iter().map(|skill| skill.name()).collect();
+    if !names.is_empty() {
+        description.push_str(" Skills: ");
+        description.push_str(&names.join(", "));
+        description.push('.');
+    }
+    Tool::new(name.to_owned(), description, Arc::new(schema))
+}
+
+/// Reads the file the model asked for. A bad URI is a tool-level error the
+/// model can read and correct, not a protocol error.
+pub(super) fn call(
+    server: &SkillsServer,
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResult, ErrorData> {
+    let Some(uri) = request
+        .arguments
+        .as_ref()
+        .and_then(|arguments| arguments.get("uri"))
+        .and_then(|uri| uri.as_str())
+    else {
+        return Ok(CallToolResult::error(vec![ContentBlock::text(
+            "Pass the skill file to read as `uri`, for example skill://<skill>/SKILL.md.",
+        )]));
+    };
+    let uri = if server.handles(uri) {
+        uri.to_owned()
+    } else {
+        // A bare skill name reads its SKILL.md.
+        match server.skills().by_name(uri) {
+            Some(skill) => skill.uri().to_owned(),
+            None => uri.to_owned(),
+        }
+    };
+    let read = rmcp::model::ReadResourceRequestParams::new(uri.clone());
+    match server.read_resource(&read, context) {
+        Ok(result) => {
+            let content = result
+                .contents
+                .into_iter()
+                .map(|contents| match contents {
+                    rmcp::model::ResourceContents::TextResourceContents { text, .. } => {
+                        ContentBlock::text(text)
+                    }
+                    blob => ContentBlock::resource(blob),
+                })
+                .collect();
+            Ok(CallToolResult::success(content))
+        }
+        Err(error) => Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+            "{} Check the URI against the skills listed in this tool's description.",
+            error.message
+        ))])),
+    }
+}

@@ -1,0 +1,74 @@
+//! Conversion to rmcp's model types, at the wire boundary and nowhere else.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use rmcp::model::{
+    MetaObject, ReadResourceResult, Resource, ResourceContents, SkillFrontmatter, SkillResource,
+    SkillResources,
+};
+use serde_json::json;
+
+use crate::{Skill, SkillFile};
+
+/// `_meta` key (on a skill entry) listing the files that were executable on
+/// disk, relative to the skill folder. Our own key: SEP-2640 has none.
+pub const EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+
+/// The SEP-2640 entry of `skill`: its URI, every frontmatter field, and every
+/// file with digest and size.
+pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
+    let frontmatter = serde_json::from_str::<SkillFrontmatter>(skill.frontmatter_json())
+        .unwrap_or_else(|_| SkillFrontmatter::new(skill.name(), skill.description()));
+    let resources = skill
+        .files()
+        .iter()
+        .map(|file| SkillResource::new(file.uri(), file.digest(), file.size()))
+        .collect();
+    let entry = rmcp::model::Skill::new(skill.uri(), frontmatter, SkillResources::Files(resources));
+    let executable: Vec<&str> = skill
+        .files()
+        .iter()
+        .filter(|file| file.is_executable())
+        .map(SkillFile::path)
+        .collect();
+    if executable.is_empty() {
+        entry
+    } else {
+        let mut meta = MetaObject::new();
+        meta.insert(EXECUTABLE_META_KEY.to_owned(), json!(executable));
+        entry.with_meta(meta)
+    }
+}
+
+/// How a skill's `SKILL.md` appears in `resources/list`: named by its
+/// frontmatter name, described by its description (SEP-2640 §Resource Mapping).
+pub fn skill_md_resource(skill: &Skill) -> Resource {
+    let file = skill.skill_md();
+    Resource::new(skill.uri(), skill.name())
+        .with_description(skill.description())
+        .with_mime_type(file.mime_type())
+        .with_size(file.size())
+}
+
+/// How a supporting file appears in `resources/list`: `<skill name>/<path>`.
+pub fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
+    Resource::new(file.uri(), format!("{}/{}", skill.name(), file.path()))
+        .with_mime_type(file.mime_type())
+        .with_size(file.size())
+}
+
+/// The content of `file`, answering a read of `requested_uri` (echoed exactly):
+/// text when the bytes are UTF-8 without NUL, else a base64 blob, so the
+/// client gets back exactly the bytes the digest covers.
+pub fn contents(file: &SkillFile, requested_uri: &str) -> ResourceContents {
+    match file.text() {
+        Some(text) => ResourceContents::text(text, requested_uri),
+        None => ResourceContents::blob(STANDARD.encode(file.bytes()), requested_uri),
+    }
+    .with_mime_type(file.mime_type())
+}
+
+/// `resources/read` answer for `file`.
+pub fn read_result(file: &SkillFile, requested_uri: &str) -> ReadResourceResult {
+    ReadResourceResult::new(vec![contents(file, requested_uri)])
+}
