@@ -36,9 +36,8 @@ pub fn build(own: Option<&str>, skills: &[&Skill], tool: Option<&str>, budget: u
         "This server provides Agent Skills: instructions to read before a task that matches them. \
          Before such a task, read the skill's SKILL.md resource",
     );
-    match tool {
-        Some(tool) => head.push_str(&format!(" (or call the `{tool}` tool with its URI)")),
-        None => {}
+    if let Some(tool) = tool {
+        head.push_str(&format!(" (or call the `{tool}` tool with its URI)"));
     }
     head.push_str(", then the files it points to.\n");
     let used = head.chars().count();

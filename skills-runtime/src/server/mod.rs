@@ -697,7 +697,7 @@ impl SkillsServer {
         if request.name != name {
             return None;
         }
-        Some(tool::call(self, request, context))
+        Some(tool::call(self, request.arguments.as_ref(), context))
     }
 
     /// `ttlMs` and `cacheScope` for peers on 2026-07-28 or later only.

@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::handler::server::router::tool::ToolRoute;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
@@ -44,12 +45,10 @@ pub(super) fn definition(name: &str, skills: &Skills) -> Tool {
 /// model can read and correct, not a protocol error.
 pub(super) fn call(
     server: &SkillsServer,
-    request: &CallToolRequestParams,
+    arguments: Option<&JsonObject>,
     context: &RequestContext<RoleServer>,
 ) -> Result<CallToolResult, ErrorData> {
-    let Some(uri) = request
-        .arguments
-        .as_ref()
+    let Some(uri) = arguments
         .and_then(|arguments| arguments.get("uri"))
         .and_then(|uri| uri.as_str())
     else {
@@ -85,5 +84,34 @@ pub(super) fn call(
             "{} Check the URI against the skills listed in this tool's description.",
             error.message
         ))])),
+    }
+}
+
+impl SkillsServer {
+    /// The fallback tool as a route for your own `#[tool_router]`, when you
+    /// delegate to this server from your own handler rather than wrapping it
+    /// in [`WithSkills`](super::WithSkills) (which adds the tool itself):
+    ///
+    /// ```ignore
+    /// let mut tool_router = Self::tool_router();
+    /// if let Some(route) = skills.tool_route(|server: &MyServer| &server.skills) {
+    ///     tool_router.add_route(route);
+    /// }
+    /// ```
+    ///
+    /// `None` when the tool is turned off.
+    pub fn tool_route<S: Send + Sync + 'static>(
+        &self,
+        skills_of: fn(&S) -> &SkillsServer,
+    ) -> Option<ToolRoute<S>> {
+        let tool = self.tools().into_iter().next()?;
+        Some(ToolRoute::new_dyn(tool, move |context| {
+            let server = skills_of(context.service).clone();
+            let arguments = context.arguments.clone();
+            let request_context = context.request_context.clone();
+            Box::pin(
+                async move { call(&server, arguments.as_ref(), &request_context).map(Into::into) },
+            )
+        }))
     }
 }
