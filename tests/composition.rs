@@ -1,0 +1,278 @@
+//! Skills next to an author's own tools and resources, in the two documented
+//! shapes: the one-line `WithSkills` wrapper, and delegation from the
+//! author's own `impl ServerHandler`.
+
+mod support;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolRequestParams, Implementation, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
+use serde_json::json;
+use skills_runtime::{Skills, SkillsServer, WithSkills, embed_skills};
+use support::{ERAS, connect};
+
+static SKILLS: Skills = embed_skills!("skills");
+
+/// An author's server: one tool, one resource of its own, its own name and instructions.
+#[derive(Clone)]
+struct Kitchen {
+    tool_router: ToolRouter<Self>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Order {
+    /// What to order.
+    item: String,
+}
+
+#[tool_router]
+impl Kitchen {
+    fn new() -> Self {
+        Self {
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(description = "Order an item.")]
+    async fn order(&self, Parameters(order): Parameters<Order>) -> String {
+        format!("ordered {}", order.item)
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Kitchen {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new("kitchen", "9.9.9"))
+        .with_instructions("Kitchen tools for restaurants.")
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![Resource::new(
+            "memo://today",
+            "today",
+        )]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri == "memo://today" {
+            Ok(ReadResourceResult::new(vec![ResourceContents::text(
+                "Fish delivery at 9.",
+                request.uri,
+            )])
+            .into())
+        } else {
+            Err(ErrorData::resource_not_found(
+                "no such memo",
+                Some(json!({"uri": request.uri})),
+            ))
+        }
+    }
+}
+
+fn wrapped() -> WithSkills<Kitchen> {
+    WithSkills::new(Kitchen::new(), SkillsServer::new(SKILLS.clone()))
+}
+
+#[tokio::test]
+async fn the_wrapper_merges_capabilities_instructions_and_keeps_the_authors_name() {
+    for era in ERAS {
+        let client = connect(wrapped(), era).await;
+        let info = client.peer_info().unwrap();
+        assert!(info.capabilities.supports_skills(), "{era:?}");
+        assert!(info.capabilities.tools.is_some());
+        let server_info = info.server_info.clone().unwrap();
+        assert_eq!(
+            (server_info.name.as_str(), server_info.version.as_str()),
+            ("kitchen", "9.9.9")
+        );
+        let instructions = info.instructions.clone().unwrap();
+        assert!(
+            instructions.starts_with("Kitchen tools for restaurants."),
+            "{instructions}"
+        );
+        assert!(
+            instructions.contains("skill://stock-audit/SKILL.md"),
+            "{instructions}"
+        );
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_wrapper_serves_both_tool_sets_and_both_resource_sets() {
+    for era in ERAS {
+        let client = connect(wrapped(), era).await;
+        let names: Vec<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|tool| tool.name.into_owned())
+            .collect();
+        assert_eq!(names, ["order", "read_skill"]);
+        let ordered = client
+            .call_tool(
+                CallToolRequestParams::new("order")
+                    .with_arguments(json!({"item": "butter"}).as_object().unwrap().clone()),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(&ordered.content[0]).unwrap()["text"],
+            "ordered butter"
+        );
+        let read = client
+            .call_tool(
+                CallToolRequestParams::new("read_skill")
+                    .with_arguments(json!({"uri": "stock-audit"}).as_object().unwrap().clone()),
+            )
+            .await
+            .unwrap();
+        assert_eq!(read.is_error, Some(false));
+
+        // Our resources first, then the author's, across a cursor we issue.
+        let resources = client.list_all_resources().await.unwrap();
+        let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
+        assert!(uris.contains(&"skill://stock-audit/SKILL.md"), "{uris:?}");
+        assert_eq!(uris.last(), Some(&"memo://today"), "{uris:?}");
+        let memo = client
+            .read_resource(ReadResourceRequestParams::new("memo://today"))
+            .await
+            .unwrap();
+        assert_eq!(support::bytes_of(&memo.contents[0]), b"Fish delivery at 9.");
+        let skill = client
+            .read_resource(ReadResourceRequestParams::new(
+                "skill://stock-audit/SKILL.md",
+            ))
+            .await
+            .unwrap();
+        assert_eq!(
+            support::bytes_of(&skill.contents[0]),
+            SKILLS.get("stock-audit").unwrap().skill_md().bytes()
+        );
+        assert_eq!(client.list_all_skills().await.unwrap().len(), 3);
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn an_inner_handler_without_resources_is_not_asked_for_them() {
+    #[derive(Clone)]
+    struct ToolsOnly;
+    impl ServerHandler for ToolsOnly {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+    }
+    let client = connect(
+        WithSkills::new(ToolsOnly, SkillsServer::new(SKILLS.clone())),
+        support::Era::Handshake,
+    )
+    .await;
+    let info = client.peer_info().unwrap();
+    // rmcp's default name is replaced by the crate that embedded the skills.
+    assert_eq!(
+        info.server_info.clone().unwrap().name,
+        env!("CARGO_PKG_NAME")
+    );
+    let resources = client.list_all_resources().await.unwrap();
+    assert!(resources.iter().all(|r| r.uri.starts_with("skill://")));
+    let error = client
+        .read_resource(ReadResourceRequestParams::new("memo://today"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, rmcp::service::ServiceError::McpError(_)),
+        "{error:?}"
+    );
+    client.cancel().await.unwrap();
+}
+
+/// The delegation shape: the author's own handler calls the server's methods.
+#[derive(Clone)]
+struct Delegating {
+    skills: SkillsServer,
+}
+
+impl ServerHandler for Delegating {
+    fn get_info(&self) -> ServerConfig {
+        let mut capabilities = ServerCapabilities::default();
+        self.skills.add_capabilities(&mut capabilities);
+        ServerConfig::new(capabilities).with_server_info(self.skills.server_info())
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListSkillsResult, ErrorData> {
+        self.skills.list_skills(request, &context)
+    }
+
+    async fn get_skill(
+        &self,
+        request: rmcp::model::GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetSkillResult, ErrorData> {
+        self.skills.get_skill(request, &context)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.skills
+            .read_resource(&request, &context)
+            .map(Into::into)
+    }
+}
+
+#[tokio::test]
+async fn delegation_from_the_authors_handler_serves_sep_2640() {
+    for era in ERAS {
+        let client = connect(
+            Delegating {
+                skills: SkillsServer::new(SKILLS.clone()),
+            },
+            era,
+        )
+        .await;
+        let entries = client.list_all_skills().await.unwrap();
+        rmcp::model::validate_skills(&entries).unwrap();
+        assert_eq!(entries.len(), SKILLS.len());
+        for entry in &entries {
+            let rmcp::model::SkillResources::Files(files) = &entry.resources else {
+                panic!()
+            };
+            for file in files {
+                let read = client
+                    .read_resource(ReadResourceRequestParams::new(file.uri.clone()))
+                    .await
+                    .unwrap();
+                file.verify(&support::bytes_of(&read.contents[0])).unwrap();
+            }
+        }
+        client.cancel().await.unwrap();
+    }
+}

@@ -1,0 +1,773 @@
+//! The wire behaviour of `SkillsServer` on both protocol eras, in process:
+//! SEP-2640 methods, reads, listings, cursors, errors, compatibility layers.
+
+mod support;
+
+use rmcp::model::{
+    CallToolRequestParams, ErrorCode, GetSkillRequestParams, PaginatedRequestParams,
+    ReadResourceDirectoryRequestParams, ReadResourceRequestParams, ResourceContents,
+    SkillResources, sha256_digest, validate_skills,
+};
+use rmcp::service::ServiceError;
+use serde_json::{Value, json};
+use skills_runtime::{Skills, SkillsServer, embed_skills};
+use support::{ERAS, Era, bytes_of, connect, raw};
+
+static SKILLS: Skills = embed_skills!("skills");
+
+fn server() -> SkillsServer {
+    SkillsServer::new(SKILLS.clone())
+}
+
+fn mcp_error(error: ServiceError) -> rmcp::ErrorData {
+    match error {
+        ServiceError::McpError(error) => error,
+        other => panic!("expected an MCP error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn both_eras_see_the_extension_and_the_authors_crate() {
+    for era in ERAS {
+        let client = connect(server(), era).await;
+        let info = client.peer_info().expect("connected");
+        let capabilities = &info.capabilities;
+        assert!(capabilities.supports_skills(), "{era:?}");
+        assert!(capabilities.supports_directory_read(), "{era:?}");
+        assert!(capabilities.resources.is_some(), "{era:?}");
+        let name = info.server_info.clone().unwrap_or_default().name;
+        assert_eq!(
+            name,
+            env!("CARGO_PKG_NAME"),
+            "{era:?}: not rmcp's default name"
+        );
+        let expected = if era == Era::Modern {
+            "2026-07-28"
+        } else {
+            "2025-11-25"
+        };
+        assert_eq!(info.protocol_version.as_str(), expected);
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn entries_hold_every_file_and_field_and_pass_rmcps_validation() {
+    for era in ERAS {
+        let client = connect(server(), era).await;
+        let entries = client.list_all_skills().await.unwrap();
+        validate_skills(&entries).unwrap();
+        assert_eq!(entries.len(), SKILLS.len());
+        for (entry, skill) in entries.iter().zip(SKILLS.skills()) {
+            assert_eq!(entry.uri, skill.uri());
+            let frontmatter: Value = serde_json::from_str(skill.frontmatter_json()).unwrap();
+            assert_eq!(
+                serde_json::to_value(&entry.frontmatter).unwrap(),
+                frontmatter
+            );
+            let SkillResources::Files(resources) = &entry.resources else {
+                panic!("embedded skills are never dynamic");
+            };
+            assert_eq!(resources.len(), skill.files().len());
+            for (resource, file) in resources.iter().zip(skill.files()) {
+                assert_eq!(resource.uri, file.uri());
+                assert_eq!(
+                    resource.digest,
+                    sha256_digest(file.bytes()),
+                    "{}",
+                    file.uri()
+                );
+                assert_eq!(resource.size, file.bytes().len() as u64);
+            }
+        }
+        // The multi-segment skill path keeps its organisational prefix.
+        assert!(
+            entries
+                .iter()
+                .any(|entry| entry.uri == "skill://kitchen/recipe-scaling/SKILL.md")
+        );
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn every_file_reads_back_byte_exact_with_the_requested_uri() {
+    for era in ERAS {
+        let client = connect(server(), era).await;
+        for (skill, file) in SKILLS.files() {
+            let read = client
+                .read_resource(ReadResourceRequestParams::new(file.uri()))
+                .await
+                .unwrap();
+            assert_eq!(read.contents.len(), 1);
+            let contents = &read.contents[0];
+            assert_eq!(bytes_of(contents), file.bytes(), "{}", file.uri());
+            let (uri, mime) = match contents {
+                ResourceContents::TextResourceContents { uri, mime_type, .. } => {
+                    assert!(file.is_text());
+                    (uri, mime_type)
+                }
+                ResourceContents::BlobResourceContents { uri, mime_type, .. } => {
+                    assert!(!file.is_text(), "{} should be text", file.uri());
+                    (uri, mime_type)
+                }
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(uri, file.uri());
+            assert_eq!(mime.as_deref(), Some(file.mime_type()));
+            if file.path() == "SKILL.md" {
+                assert_eq!(file.mime_type(), "text/markdown", "{}", skill.path());
+            }
+        }
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_content_uri_echoes_an_equivalent_spelling() {
+    let client = connect(server(), Era::Handshake).await;
+    let spelled = "SKILL://stock-audit/references/counting%2dprocedure.md";
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(spelled))
+        .await
+        .unwrap();
+    let ResourceContents::TextResourceContents { uri, .. } = &read.contents[0] else {
+        panic!("text expected");
+    };
+    assert_eq!(uri, spelled);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn hostile_uris_get_invalid_params_naming_the_uri_on_both_eras() {
+    let hostile = [
+        "skill://stock-audit/../purchase-orders/SKILL.md",
+        "skill://stock-audit/./SKILL.md",
+        "skill://stock-audit/%2e%2e/purchase-orders/SKILL.md",
+        "skill://stock-audit%2fSKILL.md",
+        "skill://stock-audit/references%2Fcounting-procedure.md",
+        "skill://stock-audit/SKILL.md?raw=1",
+        "skill://stock-audit/SKILL.md#top",
+        "skill://stock-audit//SKILL.md",
+        "skill://stock-audit\\SKILL.md",
+        "skill://stock-audit/%zz",
+        "skill://stock-audit/missing.md",
+        "skill://no-such-skill/SKILL.md",
+        "skill://stock-audit",
+        "skill://stock-audit/references",
+        "file:///etc/passwd",
+        "skill://",
+        "",
+    ];
+    for era in ERAS {
+        let requests: Vec<Value> = hostile
+            .iter()
+            .map(|uri| json!({"method": "resources/read", "params": {"uri": uri}}))
+            .collect();
+        let responses = raw(server(), era, &requests).await;
+        for (uri, response) in hostile.iter().zip(responses) {
+            let error = &response["error"];
+            assert_eq!(error["code"], -32602, "{era:?} {uri}: {response}");
+            assert_eq!(error["data"]["uri"], *uri, "{era:?} {uri}: {response}");
+            assert!(response.get("result").is_none());
+        }
+    }
+}
+
+#[tokio::test]
+async fn skills_get_answers_listed_uris_and_refuses_others() {
+    for era in ERAS {
+        let client = connect(server(), era).await;
+        for skill in SKILLS.skills() {
+            let got = client
+                .get_skill(GetSkillRequestParams::new(skill.uri()))
+                .await
+                .unwrap();
+            assert_eq!(got.skill.uri, skill.uri());
+        }
+        let unknown = mcp_error(
+            client
+                .get_skill(GetSkillRequestParams::new("skill://no-such-skill/SKILL.md"))
+                .await
+                .unwrap_err(),
+        );
+        assert_eq!(unknown.code, ErrorCode::INVALID_PARAMS);
+        assert_eq!(
+            unknown.data,
+            Some(json!({"uri": "skill://no-such-skill/SKILL.md"}))
+        );
+        assert!(
+            unknown
+                .message
+                .contains("No skill is served at skill://no-such-skill/SKILL.md")
+        );
+        // A supporting file is not a skill; rmcp refuses it before we are asked.
+        let not_a_skill = mcp_error(
+            client
+                .get_skill(GetSkillRequestParams::new(
+                    "skill://stock-audit/references/discrepancy-codes.md",
+                ))
+                .await
+                .unwrap_err(),
+        );
+        assert_eq!(not_a_skill.code, ErrorCode::INVALID_PARAMS);
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn cache_hints_go_only_to_2026_07_28_peers() {
+    let requests = [
+        json!({"method": "skills/list"}),
+        json!({"method": "skills/get", "params": {"uri": "skill://stock-audit/SKILL.md"}}),
+        json!({"method": "resources/read", "params": {"uri": "skill://stock-audit/SKILL.md"}}),
+        json!({"method": "resources/list"}),
+    ];
+    let legacy = raw(server(), Era::Handshake, &requests).await;
+    for response in &legacy {
+        let result = &response["result"];
+        assert!(result.is_object(), "{response}");
+        for field in ["ttlMs", "cacheScope", "resultType"] {
+            assert!(
+                result.get(field).is_none(),
+                "{field} leaked to 2025-11-25: {response}"
+            );
+        }
+    }
+    let modern = raw(server(), Era::Modern, &requests).await;
+    for response in &modern {
+        let result = &response["result"];
+        assert_eq!(result["resultType"], "complete", "{response}");
+        assert_eq!(result["ttlMs"], 300_000, "{response}");
+        assert_eq!(result["cacheScope"], "public", "{response}");
+    }
+    // skills/list accepts a request with no params at all (mcp 2.3.0 sends none).
+    assert!(
+        legacy[0]["result"]["skills"]
+            .as_array()
+            .is_some_and(|skills| skills.len() == 3)
+    );
+}
+
+#[tokio::test]
+async fn pages_are_atomic_and_cursors_work_on_any_replica() {
+    let paged = || {
+        SkillsServer::builder(SKILLS.clone())
+            .skills_page_size(1)
+            .build()
+    };
+    let first = connect(paged(), Era::Handshake).await;
+    let second = connect(paged(), Era::Modern).await;
+    let mut cursor = None;
+    let mut seen = Vec::new();
+    for turn in 0.. {
+        // Alternate between two independent servers built from the same tables.
+        let client = if turn % 2 == 0 { &first } else { &second };
+        let page = client
+            .list_skills(Some(
+                PaginatedRequestParams::default().with_cursor(cursor.clone()),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(page.skills.len(), 1, "one whole entry per page");
+        seen.extend(page.skills.into_iter().map(|skill| skill.uri));
+        cursor = page.next_cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    let expected: Vec<&str> = SKILLS.skills().iter().map(|skill| skill.uri()).collect();
+    assert_eq!(seen, expected);
+
+    for bogus in ["nope", "", "czE", "cy4wMTIzNDU2Nzg5YWJjZGVmLi0ubzE"] {
+        let error = mcp_error(
+            first
+                .list_skills(Some(
+                    PaginatedRequestParams::default().with_cursor(Some(bogus.into())),
+                ))
+                .await
+                .unwrap_err(),
+        );
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{bogus}");
+        assert_eq!(error.data, Some(json!({"cursor": bogus})));
+    }
+    first.cancel().await.unwrap();
+    second.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_cursor_from_another_skill_set_is_refused() {
+    let root = support::tree(
+        "other-set",
+        &[("solo/SKILL.md", &support::skill_md("solo", "One skill."))],
+    );
+    let paged = SkillsServer::builder(SKILLS.clone())
+        .skills_page_size(1)
+        .build();
+    let client = connect(paged.clone(), Era::Handshake).await;
+    let page = client.list_skills(None).await.unwrap();
+    let cursor = page.next_cursor.expect("three skills, one per page");
+    assert!(
+        paged.replace(support::load(&root)),
+        "a different set changes the fingerprint"
+    );
+    let error = mcp_error(
+        client
+            .list_skills(Some(
+                PaginatedRequestParams::default().with_cursor(Some(cursor)),
+            ))
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    assert!(error.message.contains("changed"), "{}", error.message);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn resources_list_names_skills_and_can_list_every_file() {
+    let client = connect(server(), Era::Handshake).await;
+    let resources = client.list_all_resources().await.unwrap();
+    for skill in SKILLS.skills() {
+        let listed = resources
+            .iter()
+            .find(|resource| resource.uri == skill.uri())
+            .expect("each SKILL.md is listed");
+        assert_eq!(listed.name, skill.name());
+        assert_eq!(listed.description.as_deref(), Some(skill.description()));
+        assert_eq!(listed.mime_type.as_deref(), Some("text/markdown"));
+        assert_eq!(listed.size, Some(skill.skill_md().size()));
+        assert!(
+            resources
+                .iter()
+                .any(|r| r.uri == format!("{}/_manifest", skill.root_uri()))
+        );
+    }
+    assert!(
+        !resources.iter().any(|r| r.uri.ends_with(".png")),
+        "files only on request"
+    );
+    client.cancel().await.unwrap();
+
+    let all = SkillsServer::builder(SKILLS.clone())
+        .list_supporting_files(true)
+        .resources_page_size(4)
+        .build();
+    let client = connect(all, Era::Modern).await;
+    let mut pages = 0;
+    let mut cursor = None;
+    let mut uris = Vec::new();
+    loop {
+        let page = client
+            .list_resources(Some(PaginatedRequestParams::default().with_cursor(cursor)))
+            .await
+            .unwrap();
+        pages += 1;
+        assert!(page.resources.len() <= 4);
+        uris.extend(page.resources.into_iter().map(|resource| resource.uri));
+        cursor = page.next_cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert!(pages > 1);
+    for (_, file) in SKILLS.files() {
+        assert_eq!(
+            uris.iter().filter(|uri| *uri == file.uri()).count(),
+            1,
+            "{}",
+            file.uri()
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn directories_list_their_direct_children() {
+    for era in ERAS {
+        let client = connect(server(), era).await;
+        let children = |uri: &str| {
+            let client = &client;
+            let uri = uri.to_owned();
+            async move {
+                client
+                    .read_resource_directory(ReadResourceDirectoryRequestParams::new(uri))
+                    .await
+                    .map(|result| {
+                        result
+                            .resources
+                            .into_iter()
+                            .map(|r| (r.name, r.mime_type.unwrap_or_default()))
+                            .collect::<Vec<_>>()
+                    })
+            }
+        };
+        let root = children("skill://stock-audit").await.unwrap();
+        assert_eq!(
+            root,
+            [
+                ("SKILL.md".to_owned(), "text/markdown".to_owned()),
+                ("assets".to_owned(), "inode/directory".to_owned()),
+                ("references".to_owned(), "inode/directory".to_owned()),
+                ("scripts".to_owned(), "inode/directory".to_owned()),
+            ]
+        );
+        let scripts = children("skill://stock-audit/scripts").await.unwrap();
+        assert_eq!(
+            scripts,
+            [("variance_report.py".to_owned(), "text/x-python".to_owned())]
+        );
+        let prefix = children("skill://kitchen").await.unwrap();
+        assert_eq!(
+            prefix,
+            [("recipe-scaling".to_owned(), "inode/directory".to_owned())]
+        );
+        for not_a_directory in [
+            "skill://stock-audit/SKILL.md",
+            "skill://nothing",
+            "skill://stock-audit/../x",
+        ] {
+            let error = mcp_error(children(not_a_directory).await.unwrap_err());
+            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{not_a_directory}");
+            assert_eq!(error.data, Some(json!({"uri": not_a_directory})));
+        }
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn fastmcp_manifest_template_and_completion() {
+    let client = connect(server(), Era::Handshake).await;
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(
+            "skill://stock-audit/_manifest",
+        ))
+        .await
+        .unwrap();
+    let ResourceContents::TextResourceContents {
+        text, mime_type, ..
+    } = &read.contents[0]
+    else {
+        panic!("the manifest is JSON text");
+    };
+    assert_eq!(mime_type.as_deref(), Some("application/json"));
+    let manifest: Value = serde_json::from_str(text).unwrap();
+    let skill = SKILLS.get("stock-audit").unwrap();
+    assert_eq!(manifest["skill"], "stock-audit");
+    let files = manifest["files"].as_array().unwrap();
+    assert_eq!(files.len(), skill.files().len());
+    for (entry, file) in files.iter().zip(skill.files()) {
+        assert_eq!(
+            entry,
+            &json!({"path": file.path(), "size": file.size(), "hash": file.digest()})
+        );
+    }
+    assert!(text.starts_with(
+        "{\n  \"skill\": \"stock-audit\",\n  \"files\": [\n    {\n      \"path\": \"SKILL.md\""
+    ));
+
+    let templates = client.list_all_resource_templates().await.unwrap();
+    assert!(
+        templates
+            .iter()
+            .any(|t| t.uri_template == "skill://stock-audit/{path*}")
+    );
+    let completion = client
+        .complete_resource_argument("skill://stock-audit/{path*}", "path", "references/", None)
+        .await
+        .unwrap();
+    assert_eq!(
+        completion.values,
+        [
+            "references/counting-procedure.md",
+            "references/discrepancy-codes.md"
+        ]
+    );
+    assert_eq!(completion.total, Some(2));
+    client.cancel().await.unwrap();
+
+    let off = SkillsServer::builder(SKILLS.clone())
+        .fastmcp_compatible(false)
+        .build();
+    let client = connect(off, Era::Handshake).await;
+    let error = mcp_error(
+        client
+            .read_resource(ReadResourceRequestParams::new(
+                "skill://stock-audit/_manifest",
+            ))
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_legacy_index_is_off_by_default_and_complete_when_on() {
+    let request = [json!({"method": "resources/read", "params": {"uri": "skill://index.json"}})];
+    let off = raw(server(), Era::Handshake, &request).await;
+    assert_eq!(off[0]["error"]["code"], -32602);
+    let on = SkillsServer::builder(SKILLS.clone())
+        .legacy_index(true)
+        .build();
+    let answer = raw(on, Era::Handshake, &request).await;
+    let text = answer[0]["result"]["contents"][0]["text"].as_str().unwrap();
+    let index: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        index["$schema"],
+        "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+    );
+    let entries = index["skills"].as_array().unwrap();
+    assert_eq!(entries.len(), SKILLS.len());
+    for (entry, skill) in entries.iter().zip(SKILLS.skills()) {
+        assert_eq!(entry["name"], skill.name());
+        assert_eq!(entry["type"], "skill-md");
+        assert_eq!(entry["url"], skill.uri());
+        assert_eq!(entry["digest"], skill.skill_md().digest());
+    }
+}
+
+#[tokio::test]
+async fn the_fallback_tool_reads_files_and_explains_mistakes() {
+    let client = connect(server(), Era::Handshake).await;
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0].name, "read_skill");
+    assert!(
+        tools[0]
+            .description
+            .as_deref()
+            .unwrap()
+            .contains("stock-audit")
+    );
+    let call = |arguments: Value| {
+        let client = &client;
+        async move {
+            client
+                .call_tool(
+                    CallToolRequestParams::new("read_skill")
+                        .with_arguments(arguments.as_object().unwrap().clone()),
+                )
+                .await
+                .unwrap()
+        }
+    };
+    let by_uri = call(json!({"uri": "skill://stock-audit/SKILL.md"})).await;
+    assert_eq!(by_uri.is_error, Some(false));
+    let text = serde_json::to_value(&by_uri.content[0]).unwrap();
+    let skill_md =
+        std::str::from_utf8(SKILLS.get("stock-audit").unwrap().skill_md().bytes()).unwrap();
+    assert_eq!(text["text"], skill_md);
+    let by_name = call(json!({"uri": "stock-audit"})).await;
+    assert_eq!(
+        serde_json::to_value(&by_name.content[0]).unwrap()["text"],
+        skill_md
+    );
+    let wrong = call(json!({"uri": "skill://stock-audit/nope.md"})).await;
+    assert_eq!(wrong.is_error, Some(true));
+    let missing = call(json!({})).await;
+    assert_eq!(missing.is_error, Some(true));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn instructions_name_skills_within_the_budget() {
+    let instructions = server().instructions();
+    for skill in SKILLS.skills() {
+        assert!(instructions.contains(skill.uri()), "{instructions}");
+    }
+    assert!(instructions.chars().count() <= 2048);
+
+    // Sixty skills with long descriptions do not fit: descriptions shrink.
+    let long = "Use when the user asks about this topic in any way at all. ".repeat(10);
+    let files: Vec<(String, String)> = (0..60)
+        .map(|n| {
+            (
+                format!("s{n:02}/SKILL.md"),
+                support::skill_md(&format!("s{n:02}"), &long),
+            )
+        })
+        .collect();
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let many = support::load(&support::tree("many", &borrowed));
+    let own = "Always confirm stock changes with the user.";
+    let built = SkillsServer::builder(many.clone())
+        .instructions(own)
+        .build()
+        .instructions();
+    assert!(built.starts_with(own));
+    assert!(
+        built.chars().count() <= 2048,
+        "{} characters",
+        built.chars().count()
+    );
+    assert!(
+        built.contains("skill://s59/SKILL.md") || built.contains("more"),
+        "{built}"
+    );
+
+    // A tight budget keeps URIs only, then says how many are left out.
+    let tight = SkillsServer::builder(many)
+        .instructions_budget(600)
+        .build()
+        .instructions();
+    assert!(
+        tight.chars().count() <= 600,
+        "{} characters",
+        tight.chars().count()
+    );
+    assert!(tight.contains("skill://s00/SKILL.md"));
+    assert!(
+        tight.contains("more: list them with skills/list"),
+        "{tight}"
+    );
+}
+
+#[tokio::test]
+async fn visibility_hides_skills_from_some_callers() {
+    // Callers whose client name is not "admin" do not see purchase orders.
+    let guarded = SkillsServer::builder(SKILLS.clone())
+        .visibility(|skill, context| {
+            let admin = context
+                .peer
+                .peer_info()
+                .is_some_and(|info| info.client_info.name == "admin");
+            admin || skill.name() != "purchase-orders"
+        })
+        .build();
+    let requests = [
+        json!({"method": "skills/list"}),
+        json!({"method": "skills/get", "params": {"uri": "skill://purchase-orders/SKILL.md"}}),
+        json!({"method": "resources/read", "params": {"uri": "skill://purchase-orders/SKILL.md"}}),
+        json!({"method": "resources/read", "params": {"uri": "skill://purchase-orders/_manifest"}}),
+        json!({"method": "resources/list"}),
+    ];
+    let answers = raw(guarded.clone(), Era::Handshake, &requests).await;
+    let listed: Vec<&str> = answers[0]["result"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "skill://kitchen/recipe-scaling/SKILL.md",
+            "skill://stock-audit/SKILL.md"
+        ]
+    );
+    for hidden in &answers[1..4] {
+        assert_eq!(hidden["error"]["code"], -32602, "{hidden}");
+    }
+    let resources = answers[4]["result"]["resources"].to_string();
+    assert!(!resources.contains("purchase-orders"), "{resources}");
+    assert!(
+        !guarded.instructions().contains("purchase-orders"),
+        "instructions go to everyone"
+    );
+
+    let modern = raw(guarded, Era::Modern, &requests[..1]).await;
+    assert_eq!(modern[0]["result"]["cacheScope"], "private");
+}
+
+#[tokio::test]
+async fn replacing_the_set_is_atomic_and_reports_changes() {
+    let server = server();
+    assert!(
+        !server.replace(SKILLS.clone()),
+        "the same set changes nothing"
+    );
+    let root = support::tree(
+        "replacement",
+        &[(
+            "fresh/SKILL.md",
+            &support::skill_md("fresh", "A new skill. Use when testing."),
+        )],
+    );
+    let client = connect(server.clone(), Era::Handshake).await;
+    assert_eq!(client.list_all_skills().await.unwrap().len(), 3);
+    assert!(server.replace(support::load(&root)));
+    let entries = client.list_all_skills().await.unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].uri, "skill://fresh/SKILL.md");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn executable_bits_travel_in_the_skills_meta() {
+    let client = connect(server(), Era::Handshake).await;
+    let got = client
+        .get_skill(GetSkillRequestParams::new("skill://stock-audit/SKILL.md"))
+        .await
+        .unwrap();
+    let meta = serde_json::to_value(got.skill.meta.expect("an executable script")).unwrap();
+    assert_eq!(
+        meta["skills-runtime/executable"],
+        json!(["scripts/variance_report.py"])
+    );
+    let other = client
+        .get_skill(GetSkillRequestParams::new(
+            "skill://purchase-orders/SKILL.md",
+        ))
+        .await
+        .unwrap();
+    assert!(other.skill.meta.is_none());
+    client.cancel().await.unwrap();
+}
+
+/// `../shared` sits beside the repository (see the README); corpus tests read it in place.
+fn shared(path: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(path)
+}
+
+#[tokio::test]
+async fn the_real_corpus_passes_rmcps_checks_end_to_end() {
+    let skills = support::load(&shared("corpus/real"));
+    assert_eq!(skills.len(), 23);
+    let client = connect(
+        SkillsServer::builder(skills).skills_page_size(4).build(),
+        Era::Modern,
+    )
+    .await;
+    let entries = client.list_all_skills().await.unwrap();
+    validate_skills(&entries).unwrap();
+    assert_eq!(entries.len(), 23);
+    let mut verified = 0;
+    for entry in &entries {
+        let SkillResources::Files(files) = &entry.resources else {
+            panic!()
+        };
+        for file in files {
+            let read = client
+                .read_resource(ReadResourceRequestParams::new(file.uri.clone()))
+                .await
+                .unwrap();
+            file.verify(&bytes_of(&read.contents[0])).unwrap();
+            verified += 1;
+        }
+    }
+    assert_eq!(verified, 244);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn digests_match_the_peers_on_the_captured_sample_tree() {
+    // The captures README gives these as cross-implementation test vectors.
+    let skills = support::load(&shared("reference/captures/sample-skills"));
+    let skill = skills.get("pdf-processing").unwrap();
+    assert_eq!(skill.skill_md().size(), 480);
+    assert_eq!(
+        skill.skill_md().digest(),
+        "sha256:4bf0172e508b500e0df02a33b588e4c84e7bc6623c5178456de62fcff58b47b0"
+    );
+    assert_eq!(
+        skill.file("references/my notes.md").unwrap().uri(),
+        "skill://pdf-processing/references/my%20notes.md"
+    );
+    assert!(skills.get("acme/billing/refunds").is_some());
+}

@@ -1,0 +1,148 @@
+//! Connecting servers and clients in one process, over an in-memory pipe.
+#![allow(dead_code)] // Each test binary uses a different part.
+
+use std::path::Path;
+
+use rmcp::model::{ProtocolVersion, ResourceContents};
+use rmcp::service::RunningService;
+use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+pub type Client = RunningService<RoleClient, ()>;
+
+/// The two ways a client starts a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    /// `initialize` handshake, protocol 2025-11-25.
+    Handshake,
+    /// `server/discover`, protocol 2026-07-28.
+    Modern,
+}
+
+pub const ERAS: [Era; 2] = [Era::Handshake, Era::Modern];
+
+/// Serves `handler` on one end of a pipe and connects rmcp's client to the other.
+pub async fn connect(handler: impl ServerHandler, era: Era) -> Client {
+    let (server_end, client_end) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    match era {
+        Era::Handshake => ().serve(client_end).await.expect("initialize"),
+        Era::Modern => ()
+            .serve_with_lifecycle(
+                client_end,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("server/discover"),
+    }
+}
+
+/// The bytes a read returned: text re-encoded, blob decoded.
+pub fn bytes_of(contents: &ResourceContents) -> Vec<u8> {
+    use base64::Engine as _;
+    match contents {
+        ResourceContents::TextResourceContents { text, .. } => text.as_bytes().to_vec(),
+        ResourceContents::BlobResourceContents { blob, .. } => {
+            base64::engine::general_purpose::STANDARD
+                .decode(blob)
+                .expect("blobs are base64")
+        }
+        other => panic!("unexpected content {other:?}"),
+    }
+}
+
+/// A raw JSON-RPC session over stdio-style lines, for exact wire assertions:
+/// sends `requests` (after an `initialize` handshake when `era` is
+/// `Handshake`) and returns the response to each, in order.
+pub async fn raw(handler: impl ServerHandler, era: Era, requests: &[Value]) -> Vec<Value> {
+    let (server_end, client_end) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (read, mut write) = tokio::io::split(client_end);
+    let mut lines = BufReader::new(read).lines();
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    if era == Era::Handshake {
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+        send(&mut write, &initialize).await;
+        let _ = lines
+            .next_line()
+            .await
+            .expect("read")
+            .expect("initialize answered");
+        send(
+            &mut write,
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
+        .await;
+    }
+    let mut responses = Vec::new();
+    for (index, request) in requests.iter().enumerate() {
+        let mut request = request.clone();
+        request["jsonrpc"] = json!("2.0");
+        request["id"] = json!(index + 1);
+        if era == Era::Modern {
+            let params = request
+                .as_object_mut()
+                .expect("a request is an object")
+                .entry("params")
+                .or_insert_with(|| json!({}));
+            params["_meta"] = meta.clone();
+        }
+        send(&mut write, &request).await;
+        loop {
+            let line = lines.next_line().await.expect("read").expect("answered");
+            let message: Value = serde_json::from_str(&line).expect("JSON-RPC");
+            if message.get("id") == Some(&json!(index + 1)) {
+                responses.push(message);
+                break;
+            }
+        }
+    }
+    responses
+}
+
+async fn send(write: &mut (impl AsyncWriteExt + Unpin), message: &Value) {
+    let mut line = serde_json::to_vec(message).expect("serializes");
+    line.push(b'\n');
+    write.write_all(&line).await.expect("write");
+}
+
+/// Writes `files` (path → content) under a fresh temporary folder.
+pub fn tree(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let root =
+        std::env::temp_dir().join(format!("skills-runtime-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for (path, content) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+    root
+}
+
+/// Loads a tree at run time through the same code the macro runs.
+pub fn load(root: &Path) -> skills_runtime::Skills {
+    skills_core::load(root, &skills_core::Options::default())
+        .unwrap_or_else(|report| panic!("{report}"))
+        .into_skills()
+}
+
+/// A `SKILL.md` with this name and description.
+pub fn skill_md(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n")
+}
