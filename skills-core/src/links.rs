@@ -2,18 +2,18 @@
 //! it does not ship is broken.
 //!
 //! Checked: relative Markdown links and images (`[x](references/a.md)`,
-//! reference definitions) and inline code spans that name a path whose first
-//! segment is `scripts`, `references`, `assets` or a folder the skill has.
-//! Not checked, because they are not promises about the skill's files: URLs
-//! and other schemes, anchors, absolute paths, globs (`reference/*.md`),
-//! placeholders (`<file>`, `{name}`, `$VAR`, `...`), links that leave the skill
-//! folder, text inside fenced code blocks, and code spans with spaces.
+//! reference definitions), always; and inline code spans that name a path
+//! under a folder the skill has (`scripts/run.py` when the skill has
+//! `scripts/`). Not checked, because they are not promises about the skill's
+//! files: URLs and other schemes, anchors, absolute paths, globs
+//! (`reference/*.md`), placeholders (`<file>`, `{name}`, `$VAR`, `...`), links
+//! that leave the skill folder, text inside fenced code blocks, code spans
+//! with spaces, and code spans under a folder the skill does not have: skills
+//! that teach how to write skills (`skill-creator`) name `references/finance.md`
+//! as an illustration, and skills name files the agent will create.
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, Rule};
 use crate::model::SkillFile;
-
-/// Folders that conventionally hold a skill's supporting files.
-const CONVENTIONAL_DIRS: [&str; 3] = ["scripts", "references", "assets"];
 
 /// A path the body refers to, and where.
 #[derive(Debug, PartialEq, Eq)]
@@ -222,10 +222,9 @@ fn candidate(target: &str, from_link: bool, files: &[SkillFile]) -> Option<Strin
             return None;
         }
     } else {
-        let names_a_folder = CONVENTIONAL_DIRS.contains(&first)
-            || files.iter().any(|file| {
-                file.path().starts_with(first) && file.path()[first.len()..].starts_with('/')
-            });
+        let names_a_folder = files.iter().any(|file| {
+            file.path().starts_with(first) && file.path()[first.len()..].starts_with('/')
+        });
         if !names_a_folder || (segments.len() == 1 && !decoded.ends_with('/')) {
             return None;
         }
@@ -329,6 +328,7 @@ mod tests {
         let body = "[site](https://example.com) [mail](mailto:a@b.c) [top](#usage) [x](url)\n\
                     `reference/*-database.md` `scripts/<name>.py` `references/{topic}.md` `$HOME/x`\n\
                     `output/report.md` `python scripts/missing.py` `scripts/...` [up](../other/SKILL.md)\n\
+                    Examples: `assets/logo.png` for brand assets; the skill has no assets folder.\n\
                     `ghp_xxx` `sk-...` [abs](/etc/passwd)\n\
                     ```bash\npython scripts/missing.py\n[x](references/missing.md)\n```\n";
         assert_eq!(broken(body), Vec::<String>::new());

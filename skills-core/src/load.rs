@@ -134,7 +134,10 @@ impl Loader<'_> {
         if !metadata.as_ref().is_ok_and(|m| m.is_dir()) {
             let message = match metadata {
                 Ok(_) => "the skills root is a file, not a folder".to_owned(),
-                Err(error) => format!("the skills root cannot be read: {error}"),
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                    "the skills root does not exist".to_owned()
+                }
+                Err(error) => format!("the skills root cannot be read: {}", error.kind()),
             };
             self.report(
                 Diagnostic::new(Rule::RootMissing, "", message)

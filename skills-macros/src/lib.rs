@@ -1,10 +1,10 @@
 //! Implementation detail of [skills-runtime]: the `embed_skills!` macro.
 //! Depend on skills-runtime and call `skills_runtime::embed_skills!`.
 //!
-//! The macro is a thin shell: it parses its arguments ([`args`]), finds the
-//! folder and checks rebuild tracking ([`resolve`]), hands the folder to
+//! The macro is a thin shell: it parses its arguments (`args`), finds the
+//! folder and checks rebuild tracking (`resolve`), hands the folder to
 //! `skills_core::load` — the same code the runtime and the CLI run — turns
-//! each problem into a compile error, and emits the tables ([`generate`]).
+//! each problem into a compile error, and emits the tables (`generate`).
 //!
 //! [skills-runtime]: https://docs.rs/skills-runtime
 
@@ -35,11 +35,20 @@ pub fn embed_skills_impl(input: proc_macro::TokenStream) -> proc_macro::TokenStr
             // Every error, then a harmless value so the rest of the crate type-checks.
             // `compile_error!` is reached through the runtime, so a crate that
             // shadows `core` still sees the messages.
-            let errors = errors.into_iter().map(|error| {
+            // The alias lets each error carry the span of what it is about
+            // (the folder literal, an option); `$crate` keeps the span of the
+            // whole call, which rustc would underline instead.
+            // rustc reports the `compile_error!`s of one block last to first;
+            // emit them reversed so authors read them in file order.
+            let errors = errors.into_iter().rev().map(|error| {
                 let message = error.to_string();
-                quote::quote_spanned!(error.span()=> #krate::__private::compile_error!(#message);)
+                quote::quote_spanned!(error.span()=> __skills_compile_error!(#message);)
             });
-            quote!({ #(#errors)* #krate::__private::Skills::empty() })
+            quote!({
+                use #krate::__private::compile_error as __skills_compile_error;
+                #(#errors)*
+                #krate::__private::Skills::empty()
+            })
         }
     }
     .into()
@@ -57,9 +66,18 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
         |name| std::env::var(name).ok(),
     )
     .map_err(fail)?;
+    if !root.path.is_dir() {
+        return Err(fail(format!(
+            "the skills folder `{}` does not exist or is not a folder\n  help: a relative path starts at the folder holding Cargo.toml; one starting with `./` or `../` starts at the file that calls `embed_skills!`",
+            root.display
+        )));
+    }
     let options = arguments.options;
     if !options.untracked {
-        let out_dir = std::env::var_os("OUT_DIR").map(PathBuf::from);
+        let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+        let out_dir = std::env::var_os("OUT_DIR")
+            .map(PathBuf::from)
+            .filter(|out_dir| resolve::belongs_to(out_dir, &package));
         resolve::check_tracking(&root, &manifest_dir, out_dir.as_deref()).map_err(fail)?;
     }
     let mut load_options = skills_core::Options::default();

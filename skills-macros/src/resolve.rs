@@ -154,6 +154,58 @@ fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// Whether `out_dir` is the build-script output folder of `package`
+/// (`target/…/build/<package>-<hash>/out`). Cargo passes its environment to
+/// child processes, so a crate compiled from inside a test (trybuild) can see
+/// the `OUT_DIR` of another package; that one says nothing about this crate.
+pub(crate) fn belongs_to(out_dir: &Path, package: &str) -> bool {
+    out_dir
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| {
+            name.strip_prefix(package)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|hash| !hash.is_empty() && !hash.contains('-'))
+        })
+}
+
+/// `path` with `.` removed and `..` applied, without touching the disk.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `path` relative to `base` (both absolute), with `..` where needed.
+fn relative_to(path: &Path, base: &Path) -> PathBuf {
+    let (path, base) = (normalize(path), normalize(base));
+    let common = path
+        .components()
+        .zip(base.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return path;
+    }
+    let mut relative = PathBuf::new();
+    for _ in base.components().skip(common) {
+        relative.push("..");
+    }
+    for component in path.components().skip(common) {
+        relative.push(component);
+    }
+    relative
+}
+
 /// Checks that a build script makes Cargo rebuild when the tree changes.
 ///
 /// A proc macro cannot watch a folder on stable Rust: edits to known files
@@ -166,10 +218,7 @@ pub(crate) fn check_tracking(
     manifest_dir: &Path,
     out_dir: Option<&Path>,
 ) -> Result<(), String> {
-    let rerun_path = match root.path.strip_prefix(manifest_dir) {
-        Ok(relative) if !relative.as_os_str().is_empty() => relative.display().to_string(),
-        _ => root.path.display().to_string(),
-    };
+    let rerun_path = relative_to(&root.path, manifest_dir).display().to_string();
     let rerun_path = if root.env_vars.is_empty() {
         format!("println!(\"cargo::rerun-if-changed={rerun_path}\");")
     } else {
@@ -264,6 +313,41 @@ mod tests {
         assert_eq!(path("$SKILLS_DIR"), Path::new("/abs/skills"));
         let without_file = root("./x", manifest, None, env).unwrap().path;
         assert_eq!(without_file, Path::new("/crate/./x"));
+    }
+
+    #[test]
+    fn out_dirs_belong_to_their_package() {
+        let out = |path: &str| PathBuf::from(path);
+        assert!(belongs_to(
+            &out("/t/debug/build/my-crate-0a1b2c/out"),
+            "my-crate"
+        ));
+        assert!(!belongs_to(
+            &out("/t/debug/build/my-crate-tests-0a1b/out"),
+            "my-crate"
+        ));
+        assert!(!belongs_to(
+            &out("/t/debug/build/other-0a1b/out"),
+            "my-crate"
+        ));
+        assert!(!belongs_to(&out("/out"), "my-crate"));
+    }
+
+    #[test]
+    fn advice_paths_are_normalized_and_relative() {
+        let base = Path::new("/work/crate");
+        assert_eq!(
+            relative_to(Path::new("/work/crate/src/./skills"), base),
+            Path::new("src/skills")
+        );
+        assert_eq!(
+            relative_to(Path::new("/work/crate/src/../skills"), base),
+            Path::new("skills")
+        );
+        assert_eq!(
+            relative_to(Path::new("/work/shared/corpus"), base),
+            Path::new("../shared/corpus")
+        );
     }
 
     #[test]
