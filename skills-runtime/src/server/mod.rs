@@ -203,9 +203,11 @@ impl SkillsServer {
     }
 
     /// Instructions naming each skill and when to load it, after the
-    /// author's own, within the configured budget (see the overflow rule in
-    /// [`instructions`](self::instructions)). When a visibility rule is set,
-    /// no skill is named: instructions go to every caller alike.
+    /// author's own, within the configured budget. Overflow rule: full
+    /// descriptions if they fit; else every description shortened to an equal
+    /// share (at least 40 characters); else URIs only, as many as fit, then a
+    /// line saying how many more there are. When a visibility rule is set, no
+    /// skill is named: instructions go to every caller alike.
     pub fn instructions(&self) -> String {
         self.instructions_after(self.settings().instructions.as_deref())
     }
