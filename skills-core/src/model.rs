@@ -160,6 +160,24 @@ impl Skills {
         Some(self.resolve(self.files_by_uri[index]))
     }
 
+    /// The files whose URI lies below the folder URI `folder`
+    /// (`skill://a/references` → `skill://a/references/…`), ordered by URI.
+    pub fn files_under(&self, folder: &str) -> impl Iterator<Item = (&Skill, &SkillFile)> + '_ {
+        // URIs below `folder/` sort between `folder/` and `folder0` ('0' follows '/').
+        let start = format!("{folder}/");
+        let end = format!("{folder}0");
+        let uri_of = |entry: &FileRef| self.resolve(*entry).1.uri();
+        let first = self
+            .files_by_uri
+            .partition_point(|entry| uri_of(entry) < start.as_str());
+        let last = self
+            .files_by_uri
+            .partition_point(|entry| uri_of(entry) < end.as_str());
+        self.files_by_uri[first..last.max(first)]
+            .iter()
+            .map(|entry| self.resolve(*entry))
+    }
+
     /// Every distinct file of the set once, ordered by URI.
     pub fn files(&self) -> impl ExactSizeIterator<Item = (&Skill, &SkillFile)> + '_ {
         self.files_by_uri.iter().map(|entry| self.resolve(*entry))

@@ -23,7 +23,7 @@ mod tool;
 mod wire;
 
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResult, CompleteRequestParams, CompleteResult,
@@ -81,7 +81,11 @@ struct Settings {
 struct Snapshot {
     skills: Skills,
     entries: OnceLock<Vec<rmcp::model::Skill>>,
-    instructions: OnceLock<String>,
+    /// The last instructions built, with the author's text they follow:
+    /// `get_info` asks for them on every request.
+    instructions: Mutex<Option<(Option<String>, String)>>,
+    /// `resources/list` for every caller, when no visibility rule applies.
+    resources: OnceLock<Vec<Resource>>,
 }
 
 impl Snapshot {
@@ -89,7 +93,8 @@ impl Snapshot {
         Self {
             skills,
             entries: OnceLock::new(),
-            instructions: OnceLock::new(),
+            instructions: Mutex::new(None),
+            resources: OnceLock::new(),
         }
     }
 
@@ -215,8 +220,12 @@ impl SkillsServer {
     /// The instructions with `own` in front of the skills block.
     pub fn instructions_after(&self, own: Option<&str>) -> String {
         let snapshot = self.snapshot();
-        if own.map(str::to_owned) == self.settings().instructions
-            && let Some(text) = snapshot.instructions.get()
+        let mut cached = snapshot
+            .instructions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((cached_own, text)) = cached.as_ref()
+            && cached_own.as_deref() == own
         {
             return text.clone();
         }
@@ -231,9 +240,7 @@ impl SkillsServer {
             self.settings().tool.as_deref(),
             self.settings().instructions_budget,
         );
-        if own.map(str::to_owned) == self.settings().instructions {
-            let _ = snapshot.instructions.set(text.clone());
-        }
+        *cached = Some((own.map(str::to_owned), text.clone()));
         text
     }
 
@@ -326,8 +333,8 @@ impl SkillsServer {
             let index = snapshot
                 .skills
                 .skills()
-                .iter()
-                .position(|s| s.path() == skill.path())?;
+                .binary_search_by(|other| other.path().cmp(skill.path()))
+                .ok()?;
             self.visible(skill, context).then_some(index)
         });
         let Some(index) = found else {
@@ -469,7 +476,15 @@ impl SkillsServer {
                 inner @ Position::Inner(_) => return Ok((Vec::new(), Some(inner))),
             },
         };
-        let all = self.all_resources(&snapshot, context);
+        let computed;
+        let all: &[Resource] = if self.settings().visibility.is_none() {
+            snapshot
+                .resources
+                .get_or_init(|| self.all_resources(&snapshot, context))
+        } else {
+            computed = self.all_resources(&snapshot, context);
+            &computed
+        };
         if start > all.len() {
             return Err(bad_cursor(cursor.as_deref().unwrap_or_default()));
         }
@@ -621,14 +636,13 @@ impl SkillsServer {
         let prefix = format!("{canonical}/");
         let mut children: Vec<Resource> = Vec::new();
         let mut seen_dirs: Vec<String> = Vec::new();
-        for (owner, file) in snapshot.skills.files() {
+        for (_, file) in snapshot.skills.files_under(&canonical) {
             let Some(rest) = file.uri().strip_prefix(&prefix) else {
                 continue;
             };
             if self.readable_file(&snapshot, file.uri(), context).is_none() {
                 continue;
             }
-            let _ = owner;
             match rest.split_once('/') {
                 None => {
                     let name = skills_core::uri::decoded_path(&format!("skill://{rest}"))
