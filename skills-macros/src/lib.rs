@@ -68,7 +68,7 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     .map_err(fail)?;
     if !root.path.is_dir() {
         return Err(fail(format!(
-            "the skills folder `{}` does not exist or is not a folder\n  help: a relative path starts at the folder holding Cargo.toml; one starting with `./` or `../` starts at the file that calls `embed_skills!`",
+            "the skills folder `{}` does not exist or is not a folder\n  help: a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls `embed_skills!`",
             root.display
         )));
     }

@@ -71,10 +71,11 @@ pub(crate) fn expand_env(
 
 /// Resolves the folder the user named.
 ///
-/// Absolute paths are used as they are. `./` and `../` paths are relative to
-/// the file that calls the macro, like `include_str!` (this is what makes
-/// trybuild fixtures work); other relative paths are relative to the crate's
-/// `CARGO_MANIFEST_DIR`.
+/// Absolute paths are used as they are. A path starting with `./` is relative
+/// to the file that calls the macro, like `include_str!` (this is what makes
+/// trybuild fixtures work: under trybuild `CARGO_MANIFEST_DIR` is trybuild's
+/// own project); any other relative path, `../shared-skills` included, is
+/// relative to the crate's `CARGO_MANIFEST_DIR`.
 pub(crate) fn root(
     written: &str,
     manifest_dir: &Path,
@@ -88,7 +89,7 @@ pub(crate) fn root(
     let as_path = Path::new(&expanded);
     let path = if as_path.is_absolute() {
         as_path.to_path_buf()
-    } else if expanded.starts_with("./") || expanded.starts_with("../") {
+    } else if expanded.starts_with("./") {
         match calling_file.and_then(Path::parent) {
             Some(dir) => dir.join(as_path),
             None => manifest_dir.join(as_path),
@@ -310,6 +311,7 @@ mod tests {
             path("./fixtures/good"),
             Path::new("/crate/tests/ui/./fixtures/good")
         );
+        assert_eq!(path("../shared"), Path::new("/crate/../shared"));
         assert_eq!(path("$SKILLS_DIR"), Path::new("/abs/skills"));
         let without_file = root("./x", manifest, None, env).unwrap().path;
         assert_eq!(without_file, Path::new("/crate/./x"));

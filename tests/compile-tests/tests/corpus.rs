@@ -13,10 +13,10 @@ use std::process::Command;
 use skills_core::{Options, Rule};
 use support::{TempDir, corpus_dir, file_uri, files_on_disk, sha256_digest};
 
-/// `shared/corpus/real`. `../` paths are relative to this file, so the four
-/// steps climb `tests/`, `compile-tests/`, `tests/` and the workspace. The
-/// package's build script watches the folder, so no `untracked` is needed.
-static REAL: skills::Skills = skills::embed_skills!("../../../../shared/corpus/real");
+/// `shared/corpus/real`, relative to this package (`tests/compile-tests`), the
+/// repository's sibling. The package's build script watches the folder, so no
+/// `untracked` is needed.
+static REAL: skills::Skills = skills::embed_skills!("../../../shared/corpus/real");
 
 /// Checks every file of every skill in `set` against the folder each skill
 /// was read from (`folder_of(skill path)`): the same files, and for each its

@@ -7,7 +7,7 @@ static LENIENT: skills::Skills = skills::embed_skills!(
     untracked,
 );
 static ALLOWED_SECRET: skills::Skills = skills::embed_skills!(
-    "../ui/fixtures/secret",
+    "./../ui/fixtures/secret",
     allow_secrets_in = ["deploy/references/setup.md"],
     untracked
 );

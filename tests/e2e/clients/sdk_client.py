@@ -1,0 +1,167 @@
+"""SEP-2640 host check with the bare `mcp` 2.3.0 Python SDK (which has no skills helpers).
+
+Connects (`--mode legacy` = initialize at 2025-11-25; `auto` = server/discover at 2026-07-28
+with fallback), then:
+  - resources/list, every page (informational: hosts must not rely on it);
+  - skills/list, every page (a repeated cursor is a problem); at 2026-07-28 each page must
+    carry resultType "complete", ttlMs and cacheScope;
+  - skills/get for each entry: must equal the listed entry;
+  - resources/read of every listed file: one content echoing the requested URI, byte length
+    == size, sha256 == digest;
+  - SKILL.md frontmatter, re-parsed with PyYAML (safe_load, as both Python hosts do), must
+    equal the entry's frontmatter with JSON type fidelity (1000.0 != 1000, true != "yes").
+
+counts: skills, pages, files_listed (sum of entry resources), files_verified (reads that
+matched size and digest), frontmatter_verified, get_verified, resources_list.
+
+usage: sdk_client.py [--mode auto|legacy] [--expect-protocol V] (URL | -- server-cmd args...)
+"""
+import base64
+import hashlib
+import json
+import re
+import sys
+from typing import Any, Literal
+
+import mcp_types as T
+import yaml
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from pydantic import TypeAdapter
+
+import common
+
+EXT = "io.modelcontextprotocol/skills"
+RAW = TypeAdapter(dict[str, Any])  # keep results as plain JSON objects
+DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---(?:\r?\n|\Z)", re.DOTALL)
+
+
+class ListSkills(T.Request[T.PaginatedRequestParams, Literal["skills/list"]]):
+    method: Literal["skills/list"] = "skills/list"
+    params: T.PaginatedRequestParams
+
+
+class GetSkillParams(T.RequestParams):
+    uri: str
+
+
+class GetSkill(T.Request[GetSkillParams, Literal["skills/get"]]):
+    method: Literal["skills/get"] = "skills/get"
+    params: GetSkillParams
+
+
+def frontmatter_of(text: str):
+    m = FRONTMATTER.match(text.lstrip("\ufeff"))
+    return yaml.safe_load(m.group(1)) if m else None
+
+
+def same_json(a, b) -> bool:
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
+def content_bytes(item) -> bytes:
+    if isinstance(item, T.TextResourceContents):
+        return item.text.encode("utf-8")
+    return base64.b64decode(item.blob, validate=True)
+
+
+async def check(target: common.Target, mode: str, out: dict[str, Any]) -> None:
+    out.update({"client": "mcp 2.3.0", "mode": mode})
+    bad = out["problems"].append
+    counts = out["counts"] = dict.fromkeys(
+        ["skills", "pages", "files_listed", "files_verified", "frontmatter_verified", "get_verified", "resources_list"], 0)
+    server = target.url or StdioServerParameters(command=target.command[0], args=target.command[1:])
+    async with Client(server, mode=mode) as c:
+        out["protocol"] = c.protocol_version
+        modern = c.protocol_version >= "2026-07-28"
+        out["server_info"] = c.server_info.model_dump(exclude_none=True) if c.server_info else None
+        caps = c.server_capabilities
+        out["extension_settings"] = (caps.extensions or {}).get(EXT)
+        if out["extension_settings"] is None:
+            bad("server does not advertise " + EXT)
+        if caps.resources is None:
+            bad("server does not declare the resources capability")
+
+        cursor = None
+        while True:
+            page = await c.list_resources(cursor=cursor, cache_mode="bypass")
+            counts["resources_list"] += len(page.resources)
+            if (cursor := page.next_cursor) is None:
+                break
+
+        entries, cursor, seen = [], None, set()
+        try:
+            while True:
+                res = await c.session.send_request(ListSkills(params=T.PaginatedRequestParams(cursor=cursor)), RAW)
+                counts["pages"] += 1
+                if modern and not (res.get("resultType") == "complete" and "ttlMs" in res and "cacheScope" in res):
+                    bad(f"skills/list page {counts['pages']} lacks resultType/ttlMs/cacheScope at {c.protocol_version}")
+                entries += res["skills"]
+                if (cursor := res.get("nextCursor")) is None:
+                    break
+                if cursor in seen:
+                    bad(f"repeated cursor {cursor!r}")
+                    break
+                seen.add(cursor)
+        except MCPError as e:
+            bad(f"skills/list failed: {e.error.code} {e.error.message}")
+        counts["skills"] = len(entries)
+        if not entries:
+            bad("skills/list returned no skills")
+
+        out["skills"] = []
+        for entry in entries:
+            rep: dict[str, Any] = {"uri": entry.get("uri"), "name": (entry.get("frontmatter") or {}).get("name")}
+            out["skills"].append(rep)
+            p: list[str] = []
+            try:
+                got = await c.session.send_request(GetSkill(params=GetSkillParams(uri=entry["uri"])), RAW)
+                if got.get("skill") == entry:
+                    counts["get_verified"] += 1
+                else:
+                    p.append("skills/get entry differs from skills/list entry")
+            except MCPError as e:
+                p.append(f"skills/get failed: {e.error.code} {e.error.message}")
+            files = entry.get("resources")
+            if not isinstance(files, list):
+                p.append(f"resources is {files!r}, not a list of files")
+                files = []
+            rep["files"] = len(files)
+            counts["files_listed"] += len(files)
+            for f in files:
+                uri, size, digest = f.get("uri"), f.get("size"), f.get("digest")
+                if type(size) is not int or not DIGEST.match(str(digest)):
+                    p.append(f"{uri}: size {size!r} / digest {digest!r} malformed")
+                try:
+                    r = await c.read_resource(uri, cache_mode="bypass")
+                except MCPError as e:
+                    p.append(f"read {uri}: {e.error.code} {e.error.message}")
+                    continue
+                if len(r.contents) != 1 or r.contents[0].uri != uri:
+                    p.append(f"read {uri}: expected one content echoing the URI, got "
+                             f"{[str(x.uri) for x in r.contents]}")
+                    continue
+                data = content_bytes(r.contents[0])
+                ok = True
+                if len(data) != size:
+                    ok = False
+                    p.append(f"read {uri}: {len(data)} bytes, entry says {size}")
+                if "sha256:" + hashlib.sha256(data).hexdigest() != digest:
+                    ok = False
+                    p.append(f"read {uri}: sha256 differs from the entry's digest")
+                counts["files_verified"] += ok
+                if uri == entry["uri"]:
+                    parsed = frontmatter_of(data.decode("utf-8"))
+                    if same_json(parsed, entry.get("frontmatter")):
+                        counts["frontmatter_verified"] += 1
+                    else:
+                        p.append(f"SKILL.md frontmatter (PyYAML) {json.dumps(parsed, default=str)[:300]} "
+                                 f"!= entry frontmatter {json.dumps(entry.get('frontmatter'))[:300]}")
+            out["problems"] += [f"{rep['uri']}: {x}" for x in p]
+
+
+if __name__ == "__main__":
+    opts, target = common.parse_args(sys.argv[1:], {})
+    common.run(lambda out: check(target, opts["--mode"], out), opts)
