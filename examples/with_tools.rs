@@ -1,7 +1,7 @@
 //! A server that mixes its own tools with the embedded skills: the tools come
 //! from rmcp's `#[tool_router]`, and the skills methods are delegated to a
 //! `SkillsServer` from the same `impl ServerHandler` (the pattern rmcp
-//! documents for its own `SkillCatalog`). `WithSkills::new(handler, skills)`
+//! documents for its own `SkillCatalog`), written by `delegate_skills!`. `WithSkills::new(handler, skills)`
 //! does the same in one line for a handler you cannot edit.
 //!
 //! ```sh
@@ -10,16 +10,8 @@
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CompleteRequestParams, CompleteResult, GetSkillRequestParams, GetSkillResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, PaginatedRequestParams,
-    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
-};
-use rmcp::service::RequestContext;
-use rmcp::{
-    ErrorData, RoleServer, ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router,
-};
+use rmcp::model::{ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
@@ -80,65 +72,9 @@ impl ServerHandler for Larder {
             .with_instructions(self.skills.instructions())
     }
 
-    async fn list_skills(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListSkillsResult, ErrorData> {
-        self.skills.list_skills(request, &context)
-    }
-
-    async fn get_skill(
-        &self,
-        request: GetSkillRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetSkillResult, ErrorData> {
-        self.skills.get_skill(request, &context)
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        self.skills
-            .read_resource(&request, &context)
-            .map(Into::into)
-    }
-
-    async fn list_resources(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        self.skills.list_resources(request, &context)
-    }
-
-    async fn list_resource_templates(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.skills.list_resource_templates(request, &context)
-    }
-
-    async fn read_resource_directory(
-        &self,
-        request: ReadResourceDirectoryRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        self.skills.read_resource_directory(request, &context)
-    }
-
-    async fn complete(
-        &self,
-        request: CompleteRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        self.skills
-            .complete(&request, &context)
-            .unwrap_or_else(|| Ok(CompleteResult::default()))
-    }
+    // list_skills, get_skill, read_resource, read_resource_directory,
+    // list_resources, list_resource_templates and complete, one line each.
+    skills_runtime::delegate_skills!(skills);
 }
 
 #[tokio::main(flavor = "current_thread")]

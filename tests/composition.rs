@@ -208,71 +208,71 @@ async fn an_inner_handler_without_resources_is_not_asked_for_them() {
     client.cancel().await.unwrap();
 }
 
-/// The delegation shape: the author's own handler calls the server's methods.
+/// The delegation shape: the author's own `#[tool_handler]` impl, with the
+/// skills methods written by `delegate_skills!` and the fallback tool added
+/// to the author's router.
 #[derive(Clone)]
 struct Delegating {
+    tool_router: ToolRouter<Self>,
     skills: SkillsServer,
 }
 
+#[tool_router]
+impl Delegating {
+    fn new() -> Self {
+        let skills = SkillsServer::new(SKILLS.clone());
+        let mut tool_router = Self::tool_router();
+        tool_router.add_route(skills.tool_route(|server: &Self| &server.skills).unwrap());
+        Self {
+            tool_router,
+            skills,
+        }
+    }
+
+    #[tool(description = "Count the pans.")]
+    async fn count_pans(&self) -> String {
+        "12 pans".to_owned()
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for Delegating {
     fn get_info(&self) -> ServerConfig {
-        let mut capabilities = ServerCapabilities::default();
+        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
         self.skills.add_capabilities(&mut capabilities);
         ServerConfig::new(capabilities).with_server_info(self.skills.server_info())
     }
 
-    async fn list_skills(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::ListSkillsResult, ErrorData> {
-        self.skills.list_skills(request, &context)
-    }
-
-    async fn get_skill(
-        &self,
-        request: rmcp::model::GetSkillRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::GetSkillResult, ErrorData> {
-        self.skills.get_skill(request, &context)
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        self.skills
-            .read_resource(&request, &context)
-            .map(Into::into)
-    }
+    skills_runtime::delegate_skills!(skills);
 }
 
 #[tokio::test]
 async fn delegation_from_the_authors_handler_serves_sep_2640() {
     for era in ERAS {
-        let client = connect(
-            Delegating {
-                skills: SkillsServer::new(SKILLS.clone()),
-            },
-            era,
-        )
-        .await;
+        let client = connect(Delegating::new(), era).await;
         let entries = client.list_all_skills().await.unwrap();
-        rmcp::model::validate_skills(&entries).unwrap();
         assert_eq!(entries.len(), SKILLS.len());
-        for entry in &entries {
-            let rmcp::model::SkillResources::Files(files) = &entry.resources else {
-                panic!()
-            };
-            for file in files {
-                let read = client
-                    .read_resource(ReadResourceRequestParams::new(file.uri.clone()))
-                    .await
-                    .unwrap();
-                file.verify(&support::bytes_of(&read.contents[0])).unwrap();
-            }
-        }
+        support::verify_every_file(&client, &entries).await;
+        let names: Vec<String> = client
+            .list_all_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|tool| tool.name.into_owned())
+            .collect();
+        assert_eq!(names, ["count_pans", "read_skill"]);
+        let completion = client
+            .complete_resource_argument("skill://stock-audit/{path*}", "path", "scripts/", None)
+            .await
+            .unwrap();
+        assert_eq!(completion.values, ["scripts/variance_report.py"]);
+        let directory = client
+            .read_resource_directory(rmcp::model::ReadResourceDirectoryRequestParams::new(
+                "skill://stock-audit/assets",
+            ))
+            .await
+            .unwrap();
+        assert_eq!(directory.resources.len(), 1);
         client.cancel().await.unwrap();
     }
 }

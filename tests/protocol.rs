@@ -735,22 +735,8 @@ async fn the_real_corpus_passes_rmcps_checks_end_to_end() {
     )
     .await;
     let entries = client.list_all_skills().await.unwrap();
-    validate_skills(&entries).unwrap();
     assert_eq!(entries.len(), 23);
-    let mut verified = 0;
-    for entry in &entries {
-        let SkillResources::Files(files) = &entry.resources else {
-            panic!()
-        };
-        for file in files {
-            let read = client
-                .read_resource(ReadResourceRequestParams::new(file.uri.clone()))
-                .await
-                .unwrap();
-            file.verify(&bytes_of(&read.contents[0])).unwrap();
-            verified += 1;
-        }
-    }
+    let verified = support::verify_every_file(&client, &entries).await;
     assert_eq!(verified, 244);
     client.cancel().await.unwrap();
 }

@@ -145,6 +145,19 @@ fn is_digit_or_underscore(b: u8) -> bool {
     b.is_ascii_digit() || b == b'_'
 }
 
+/// `.nan`, `.inf`, `-.Inf` and friends: the same spellings in both schemas.
+fn is_special_float(text: &str) -> bool {
+    matches!(text, ".nan" | ".NaN" | ".NAN") || matches!(strip_sign(text), ".inf" | ".Inf" | ".INF")
+}
+
+/// `1.5e+3` → (`1.5`, `+3`).
+fn split_exponent(unsigned: &str) -> (&str, Option<&str>) {
+    match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    }
+}
+
 /// `[0-9][0-9_]*`
 fn yaml11_digits(text: &str) -> bool {
     text.as_bytes().first().is_some_and(u8::is_ascii_digit) && all(text, is_digit_or_underscore)
@@ -191,17 +204,11 @@ fn yaml11_int(text: &str) -> bool {
 /// | \.[0-9][0-9_]*(?:[eE][-+][0-9]+)? | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
 /// | [-+]?\.(?:inf|Inf|INF) | \.(?:nan|NaN|NAN)`
 fn yaml11_float(text: &str) -> bool {
-    if matches!(text, ".nan" | ".NaN" | ".NAN") {
+    if is_special_float(text) {
         return true;
     }
-    let unsigned = strip_sign(text);
-    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
-        return true;
-    }
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
-        None => (unsigned, None),
-    };
+    let (mantissa, exponent) = split_exponent(strip_sign(text));
+    // PyYAML wants a sign in the exponent: `1.5e3` is a string to it.
     let exponent_ok = exponent.is_none_or(|exponent| {
         exponent
             .strip_prefix(['-', '+'])
@@ -292,17 +299,10 @@ fn yaml12_int(text: &str) -> bool {
 /// Core schema float: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
 /// | [-+]?\.(inf|Inf|INF) | \.nan|\.NaN|\.NAN`
 fn yaml12_float(text: &str) -> bool {
-    if matches!(text, ".nan" | ".NaN" | ".NAN") {
+    if is_special_float(text) {
         return true;
     }
-    let unsigned = strip_sign(text);
-    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
-        return true;
-    }
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
-        None => (unsigned, None),
-    };
+    let (mantissa, exponent) = split_exponent(strip_sign(text));
     let exponent_ok = exponent.is_none_or(|exponent| {
         let digits = exponent.strip_prefix(['-', '+']).unwrap_or(exponent);
         !digits.is_empty() && all(digits, |b| b.is_ascii_digit())

@@ -34,10 +34,95 @@ macro_rules! embed_skills {
     };
 }
 
+/// Writes the skills methods of a `ServerHandler` impl as one-line
+/// delegations to a [`SkillsServer`] field, for handlers that keep their own
+/// `get_info` and tools (`#[tool_router]`/`#[tool_handler]`):
+///
+/// ```ignore
+/// #[tool_handler(router = self.tool_router)]
+/// impl ServerHandler for Larder {
+///     fn get_info(&self) -> ServerConfig { /* add self.skills.add_capabilities(…) */ }
+///     skills_runtime::delegate_skills!(skills);
+/// }
+/// ```
+///
+/// It writes `list_skills`, `get_skill`, `read_resource`,
+/// `read_resource_directory`, `list_resources`, `list_resource_templates` and
+/// `complete`. A handler with resources of its own writes those by hand
+/// instead (or uses [`WithSkills`], which merges both).
+#[cfg(feature = "server")]
+#[macro_export]
+macro_rules! delegate_skills {
+    ($($field:ident).+) => {
+        async fn list_skills(
+            &self,
+            request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListSkillsResult, $crate::__private::rmcp::ErrorData> {
+            self.$($field).+.list_skills(request, &context)
+        }
+
+        async fn get_skill(
+            &self,
+            request: $crate::__private::rmcp::model::GetSkillRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::GetSkillResult, $crate::__private::rmcp::ErrorData> {
+            self.$($field).+.get_skill(request, &context)
+        }
+
+        async fn read_resource(
+            &self,
+            request: $crate::__private::rmcp::model::ReadResourceRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceResponse, $crate::__private::rmcp::ErrorData> {
+            self.$($field).+.read_resource(&request, &context).map($crate::__private::Into::into)
+        }
+
+        async fn read_resource_directory(
+            &self,
+            request: $crate::__private::rmcp::model::ReadResourceDirectoryRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceDirectoryResult, $crate::__private::rmcp::ErrorData> {
+            self.$($field).+.read_resource_directory(request, &context)
+        }
+
+        async fn list_resources(
+            &self,
+            request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourcesResult, $crate::__private::rmcp::ErrorData> {
+            self.$($field).+.list_resources(request, &context)
+        }
+
+        async fn list_resource_templates(
+            &self,
+            request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourceTemplatesResult, $crate::__private::rmcp::ErrorData> {
+            self.$($field).+.list_resource_templates(request, &context)
+        }
+
+        async fn complete(
+            &self,
+            request: $crate::__private::rmcp::model::CompleteRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::CompleteResult, $crate::__private::rmcp::ErrorData> {
+            self.$($field).+
+                .complete(&request, &context)
+                .unwrap_or_else(|| $crate::__private::Ok($crate::__private::Default::default()))
+        }
+    };
+}
+
 #[doc(hidden)]
 pub mod __private {
+    pub use ::core::convert::Into;
+    pub use ::core::default::Default;
     pub use ::core::option::Option;
+    pub use ::core::result::Result::{self, Ok};
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
+    #[cfg(feature = "server")]
+    pub use ::rmcp;
     pub use ::skills_core::{FileRef, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
     pub use ::std::borrow::Cow;

@@ -146,3 +146,28 @@ pub fn load(root: &Path) -> skills_runtime::Skills {
 pub fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n")
 }
+
+/// Reads every file of `entries` and checks its size and digest (rmcp's own
+/// `SkillResource::verify`), after rmcp's structural validation of the entries.
+/// Returns how many files were read.
+pub async fn verify_every_file(client: &Client, entries: &[rmcp::model::Skill]) -> usize {
+    rmcp::model::validate_skills(entries).expect("entries pass rmcp's validation");
+    let mut verified = 0;
+    for entry in entries {
+        let rmcp::model::SkillResources::Files(files) = &entry.resources else {
+            panic!("{} is dynamic", entry.uri);
+        };
+        for file in files {
+            let read = client
+                .read_resource(rmcp::model::ReadResourceRequestParams::new(
+                    file.uri.clone(),
+                ))
+                .await
+                .expect("every listed file reads");
+            file.verify(&bytes_of(&read.contents[0]))
+                .unwrap_or_else(|error| panic!("{error}"));
+            verified += 1;
+        }
+    }
+    verified
+}
