@@ -70,12 +70,12 @@ async fn entries_hold_every_file_and_field_and_pass_rmcps_validation() {
             };
             assert_eq!(resources.len(), skill.files().len());
             for (resource, file) in resources.iter().zip(skill.files()) {
-                assert_eq!(resource.uri, file.uri());
+                assert_eq!(resource.uri, skill.file_uri(file));
                 assert_eq!(
                     resource.digest,
                     sha256_digest(file.bytes()),
                     "{}",
-                    file.uri()
+                    resource.uri
                 );
                 assert_eq!(resource.size, file.bytes().len() as u64);
             }
@@ -95,25 +95,26 @@ async fn every_file_reads_back_byte_exact_with_the_requested_uri() {
     for era in ERAS {
         let client = connect(server(), era).await;
         for (skill, file) in SKILLS.files() {
+            let file_uri = skill.file_uri(file);
             let read = client
-                .read_resource(ReadResourceRequestParams::new(file.uri()))
+                .read_resource(ReadResourceRequestParams::new(file_uri.clone()))
                 .await
                 .unwrap();
             assert_eq!(read.contents.len(), 1);
             let contents = &read.contents[0];
-            assert_eq!(bytes_of(contents), file.bytes(), "{}", file.uri());
+            assert_eq!(bytes_of(contents), file.bytes(), "{file_uri}");
             let (uri, mime) = match contents {
                 ResourceContents::TextResourceContents { uri, mime_type, .. } => {
                     assert!(file.is_text());
                     (uri, mime_type)
                 }
                 ResourceContents::BlobResourceContents { uri, mime_type, .. } => {
-                    assert!(!file.is_text(), "{} should be text", file.uri());
+                    assert!(!file.is_text(), "{file_uri} should be text");
                     (uri, mime_type)
                 }
                 other => panic!("{other:?}"),
             };
-            assert_eq!(uri, file.uri());
+            assert_eq!(uri, &file_uri);
             assert_eq!(mime.as_deref(), Some(file.mime_type()));
             if file.path() == "SKILL.md" {
                 assert_eq!(file.mime_type(), "text/markdown", "{}", skill.path());
@@ -371,12 +372,12 @@ async fn resources_list_names_skills_and_can_list_every_file() {
         }
     }
     assert!(pages > 1);
-    for (_, file) in SKILLS.files() {
+    for (skill, file) in SKILLS.files() {
+        let file_uri = skill.file_uri(file);
         assert_eq!(
-            uris.iter().filter(|uri| *uri == file.uri()).count(),
+            uris.iter().filter(|uri| **uri == file_uri).count(),
             1,
-            "{}",
-            file.uri()
+            "{file_uri}"
         );
     }
     client.cancel().await.unwrap();
@@ -459,7 +460,7 @@ async fn fastmcp_manifest_template_and_completion() {
     for (entry, file) in files.iter().zip(skill.files()) {
         assert_eq!(
             entry,
-            &json!({"path": file.path(), "size": file.size(), "hash": file.digest()})
+            &json!({"path": file.path(), "size": file.size(), "hash": file.digest().to_string()})
         );
     }
     assert!(text.starts_with(
@@ -523,7 +524,7 @@ async fn the_legacy_index_is_off_by_default_and_complete_when_on() {
         assert_eq!(entry["name"], skill.name());
         assert_eq!(entry["type"], "skill-md");
         assert_eq!(entry["url"], skill.uri());
-        assert_eq!(entry["digest"], skill.skill_md().digest());
+        assert_eq!(entry["digest"], skill.skill_md().digest().to_string());
     }
 }
 
@@ -748,11 +749,11 @@ async fn digests_match_the_peers_on_the_captured_sample_tree() {
     let skill = skills.get("pdf-processing").unwrap();
     assert_eq!(skill.skill_md().size(), 480);
     assert_eq!(
-        skill.skill_md().digest(),
+        skill.skill_md().digest().to_string(),
         "sha256:4bf0172e508b500e0df02a33b588e4c84e7bc6623c5178456de62fcff58b47b0"
     );
     assert_eq!(
-        skill.file("references/my notes.md").unwrap().uri(),
+        skill.file_uri(skill.file("references/my notes.md").unwrap()),
         "skill://pdf-processing/references/my%20notes.md"
     );
     assert!(skills.get("acme/billing/refunds").is_some());

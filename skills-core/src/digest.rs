@@ -4,21 +4,16 @@
 
 use sha2::{Digest as _, Sha256};
 
-/// `sha256:` followed by 64 lowercase hex digits (SEP-2640 §Skill Entries).
-pub fn sha256(bytes: &[u8]) -> String {
-    let hash = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    push_hex(&mut out, &hash);
-    out
+use crate::Digest;
+
+/// The SHA-256 of `bytes`.
+pub fn of(bytes: &[u8]) -> Digest {
+    Digest::from_bytes(Sha256::digest(bytes).into())
 }
 
-fn push_hex(out: &mut String, bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for byte in bytes {
-        out.push(char::from(HEX[usize::from(byte >> 4)]));
-        out.push(char::from(HEX[usize::from(byte & 0xF)]));
-    }
+/// `sha256:` followed by 64 lowercase hex digits (SEP-2640 §Skill Entries).
+pub fn sha256(bytes: &[u8]) -> String {
+    of(bytes).to_string()
 }
 
 /// A skill's revision, as fast-agent computes it (`McpRegistrySkill.revision`

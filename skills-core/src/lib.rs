@@ -44,7 +44,7 @@ pub use diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use load::{Loaded, Options, load};
-pub use model::{FileRef, Skill, SkillFile, Skills};
+pub use model::{Digest, Skill, SkillFile, Skills};
 
 /// The file that makes a folder a skill.
 pub const SKILL_MD: &str = "SKILL.md";

@@ -287,10 +287,8 @@ mod tests {
     fn file(path: &'static str) -> SkillFile {
         SkillFile::from_parts(
             Cow::Borrowed(path),
-            Cow::Borrowed(""),
             Cow::Borrowed(b""),
-            Cow::Borrowed(""),
-            Cow::Borrowed("text/plain"),
+            crate::Digest::from_bytes([0; 32]),
             true,
             false,
         )

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
-use crate::model::{FileRef, Skill, SkillFile, Skills};
+use crate::model::{Digest, Skill, SkillFile, Skills};
 use crate::walk::{self, Entry, Kind};
 use crate::{
     MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, fields,
@@ -480,8 +480,7 @@ impl Loader<'_> {
             contents.insert(
                 entry.rel.clone(),
                 Content {
-                    digest: digest::sha256(&bytes),
-                    mime_type: mime::for_file(&entry.rel, &bytes),
+                    digest: digest::of(&bytes),
                     is_text,
                     executable,
                     bytes,
@@ -545,10 +544,17 @@ impl Loader<'_> {
                 );
             }
             let uri = uri::for_file(&skill.path, SKILL_MD);
+            let uris: Vec<String> = files
+                .iter()
+                .map(|file| uri::for_file(&skill.path, file.path()))
+                .collect();
+            let digests: Vec<String> = files.iter().map(|file| file.digest().to_string()).collect();
             let version = digest::revision(
                 files
                     .iter()
-                    .map(|file| (file.uri(), file.digest(), file.size())),
+                    .zip(&uris)
+                    .zip(&digests)
+                    .map(|((file, uri), digest)| (uri.as_str(), digest.as_str(), file.size())),
             );
             skills.push((
                 index,
@@ -567,23 +573,9 @@ impl Loader<'_> {
         skills
     }
 
-    /// Sorted tables and the lookup index.
+    /// The sorted tables.
     fn tables(&self, found: &[Found], mut skills: Vec<(usize, Skill)>) -> Loaded {
         skills.sort_by(|a, b| a.1.path().cmp(b.1.path()));
-        // Each URI points at the innermost skill that holds the file.
-        let mut by_uri: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-        for (position, (_, skill)) in skills.iter().enumerate() {
-            for (file_index, file) in skill.files().iter().enumerate() {
-                let entry = by_uri.entry(file.uri()).or_insert((position, file_index));
-                if skill.path().len() > skills[entry.0].1.path().len() {
-                    *entry = (position, file_index);
-                }
-            }
-        }
-        let files_by_uri: Vec<FileRef> = by_uri
-            .into_values()
-            .map(|(skill, file)| FileRef::new(index_u32(skill), index_u32(file)))
-            .collect();
         let fingerprint = digest::fingerprint(
             skills
                 .iter()
@@ -595,27 +587,17 @@ impl Loader<'_> {
             .collect();
         let skills: Vec<Skill> = skills.into_iter().map(|(_, skill)| skill).collect();
         Loaded {
-            skills: Skills::from_parts(
-                skills.into(),
-                files_by_uri.into(),
-                fingerprint.into(),
-                None,
-            ),
+            skills: Skills::from_parts(skills.into(), fingerprint.into(), None),
             root: self.root.to_path_buf(),
             folders,
         }
     }
 }
 
-fn index_u32(index: usize) -> u32 {
-    u32::try_from(index).expect("a skills set holds fewer than 2^32 files")
-}
-
 /// A file's bytes and what was derived from them.
 struct Content {
     bytes: Vec<u8>,
-    digest: String,
-    mime_type: &'static str,
+    digest: Digest,
     is_text: bool,
     executable: bool,
 }
@@ -642,13 +624,10 @@ fn skill_files(skill: &Found, contents: &BTreeMap<String, Content>) -> Vec<Skill
     let mut files: Vec<SkillFile> = range
         .map(|(rel, content)| {
             let within = rel[skill.folder.len()..].trim_start_matches('/').to_owned();
-            let file_uri = uri::for_file(&skill.path, &within);
             SkillFile::from_parts(
                 Cow::Owned(within),
-                Cow::Owned(file_uri),
                 Cow::Owned(content.bytes.clone()),
-                Cow::Owned(content.digest.clone()),
-                Cow::Borrowed(content.mime_type),
+                content.digest,
                 content.is_text,
                 content.executable,
             )

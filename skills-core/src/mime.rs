@@ -3,12 +3,12 @@
 /// The MIME type of `SKILL.md` (SEP-2640 §Resource Mapping).
 pub const MARKDOWN: &str = "text/markdown";
 
-/// The MIME type for a file at `path` with these `bytes`.
+/// The MIME type for a file at `path` whose bytes are text or not (see [`is_text`]).
 ///
 /// Known extensions map to their registered type. An unknown extension is
-/// `text/plain` when the bytes are text and `application/octet-stream` otherwise,
-/// so every resource carries a `mimeType`.
-pub fn for_file(path: &str, bytes: &[u8]) -> &'static str {
+/// `text/plain` for text and `application/octet-stream` otherwise, so every
+/// resource carries a `mimeType`.
+pub fn for_path(path: &str, is_text: bool) -> &'static str {
     let name = path.rsplit('/').next().unwrap_or(path);
     if name == crate::SKILL_MD {
         return MARKDOWN;
@@ -63,7 +63,7 @@ pub fn for_file(path: &str, bytes: &[u8]) -> &'static str {
     };
     if !known.is_empty() {
         known
-    } else if is_text(bytes) {
+    } else if is_text {
         "text/plain"
     } else {
         "application/octet-stream"
@@ -94,7 +94,7 @@ mod tests {
             ("notes.unknown", b"hello", "text/plain"),
         ];
         for (path, bytes, expected) in cases {
-            assert_eq!(for_file(path, bytes), expected, "{path}");
+            assert_eq!(for_path(path, is_text(bytes)), expected, "{path}");
         }
     }
 

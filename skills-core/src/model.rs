@@ -4,37 +4,25 @@
 //! `Cow::Borrowed`, built in a `const` context, nothing to do at start-up) and
 //! sets loaded from disk at run time (`Cow::Owned`), the way rust-embed serves
 //! embedded and on-disk files through one type.
+//!
+//! The tables are compact on purpose: a file holds its path, its bytes, its
+//! SHA-256 as 32 raw bytes and two flags. Its URI and MIME type are derived
+//! from the path when asked for, so thousands of small files cost little more
+//! in the binary than with `include_dir!`.
 
 use std::borrow::Cow;
+use std::fmt;
 
 /// A set of validated skills: what `embed_skills!` produces, and what
 /// [`load`](crate::load()) builds at run time.
 ///
-/// Skills are ordered by [`Skill::path`]; every lookup is a binary search over
+/// Skills are ordered by [`Skill::path`]; lookups are binary searches over
 /// tables sorted at build time.
 #[derive(Debug, Clone)]
 pub struct Skills {
     skills: Cow<'static, [Skill]>,
-    files_by_uri: Cow<'static, [FileRef]>,
     fingerprint: Cow<'static, str>,
     package: Option<(Cow<'static, str>, Cow<'static, str>)>,
-}
-
-/// Where a file lives in [`Skills`]: the skill's index and the file's index in it.
-///
-/// Part of the generated tables; not meant to be built by hand.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileRef {
-    skill: u32,
-    file: u32,
-}
-
-impl FileRef {
-    #[doc(hidden)]
-    pub const fn new(skill: u32, file: u32) -> Self {
-        Self { skill, file }
-    }
 }
 
 /// One skill: a folder holding a `SKILL.md` and its supporting files.
@@ -50,34 +38,95 @@ pub struct Skill {
     files: Cow<'static, [SkillFile]>,
 }
 
-/// One file of a skill, with its bytes and everything a server says about it.
+/// One file of a skill, with its bytes and what a server says about it.
 #[derive(Debug, Clone)]
 pub struct SkillFile {
     path: Cow<'static, str>,
-    uri: Cow<'static, str>,
     bytes: Cow<'static, [u8]>,
-    digest: Cow<'static, str>,
-    mime_type: Cow<'static, str>,
+    digest: Digest,
     is_text: bool,
     executable: bool,
+}
+
+/// The SHA-256 of a file's bytes. Displays as SEP-2640 writes it:
+/// `sha256:` followed by 64 lowercase hex digits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Digest([u8; 32]);
+
+impl Digest {
+    /// A digest from its 32 bytes.
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
+        Self(bytes)
+    }
+
+    /// The 32 bytes.
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("sha256:")?;
+        for byte in self.0 {
+            write!(f, "{byte:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl Digest {
+    /// Whether `text` is this digest written as `sha256:<64 lowercase hex>`.
+    pub fn matches(&self, text: &str) -> bool {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        text.strip_prefix("sha256:").is_some_and(|hex| {
+            hex.len() == 64
+                && hex.as_bytes().chunks(2).zip(self.0).all(|(pair, byte)| {
+                    pair[0] == HEX[usize::from(byte >> 4)]
+                        && pair[1] == HEX[usize::from(byte & 0xF)]
+                })
+        })
+    }
+}
+
+impl PartialEq<str> for Digest {
+    fn eq(&self, other: &str) -> bool {
+        self.matches(other)
+    }
+}
+
+impl PartialEq<String> for Digest {
+    fn eq(&self, other: &String) -> bool {
+        self.matches(other)
+    }
+}
+
+impl PartialEq<&str> for Digest {
+    fn eq(&self, other: &&str) -> bool {
+        self.matches(other)
+    }
 }
 
 impl Skills {
     /// Builds a set from its parts. The generated code calls this; use
     /// [`load`](crate::load()) to build a set at run time.
     ///
-    /// `skills` must be sorted by path and `files_by_uri` by the URI it points at,
-    /// with each URI once; the loader guarantees both.
+    /// `skills` must be sorted by path, each with its files sorted by path;
+    /// the loader guarantees both.
     #[doc(hidden)]
     pub const fn from_parts(
         skills: Cow<'static, [Skill]>,
-        files_by_uri: Cow<'static, [FileRef]>,
         fingerprint: Cow<'static, str>,
         package: Option<(Cow<'static, str>, Cow<'static, str>)>,
     ) -> Self {
         Self {
             skills,
-            files_by_uri,
             fingerprint,
             package,
         }
@@ -87,7 +136,6 @@ impl Skills {
     pub const fn empty() -> Self {
         Self {
             skills: Cow::Borrowed(&[]),
-            files_by_uri: Cow::Borrowed(&[]),
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
             package: None,
         }
@@ -137,56 +185,118 @@ impl Skills {
             .map(|index| &self.skills[index])
     }
 
-    /// The skill whose `SKILL.md` URI is exactly `uri`.
-    pub fn by_uri(&self, uri: &str) -> Option<&Skill> {
-        let (skill, file) = self.file_by_uri(uri)?;
-        (file.path() == crate::SKILL_MD && skill.uri() == uri).then_some(skill)
+    /// The index of the skill at `path` in [`skills`](Self::skills).
+    pub fn position(&self, path: &str) -> Option<usize> {
+        self.skills
+            .binary_search_by(|skill| skill.path().cmp(path))
+            .ok()
     }
 
-    /// The skills whose `name` is `name`. Names are unique within a set built by
-    /// the loader, so this is at most one skill.
+    /// The skill whose `SKILL.md` is served at the canonical URI `uri`.
+    pub fn by_uri(&self, uri: &str) -> Option<&Skill> {
+        let path = crate::uri::decoded_path(uri)?;
+        let skill_path = path.strip_suffix(crate::SKILL_MD)?.strip_suffix('/')?;
+        self.get(skill_path).filter(|skill| skill.uri() == uri)
+    }
+
+    /// The skill whose `name` is `name`. Names are unique within a set built
+    /// by the loader, so this is at most one skill.
     pub fn by_name(&self, name: &str) -> Option<&Skill> {
         self.skills.iter().find(|skill| skill.name() == name)
     }
 
-    /// The file served at the canonical URI `uri`, with the innermost skill
-    /// that holds it. Use [`crate::uri::parse`] first to accept any equivalent
-    /// spelling of a URI.
-    pub fn file_by_uri(&self, uri: &str) -> Option<(&Skill, &SkillFile)> {
-        let index = self
-            .files_by_uri
-            .binary_search_by(|entry| self.resolve(*entry).1.uri().cmp(uri))
-            .ok()?;
-        Some(self.resolve(self.files_by_uri[index]))
+    /// The innermost skill whose folder holds `path` (relative to the skills
+    /// root), with the path inside that skill.
+    pub fn owner_of<'p>(&self, path: &'p str) -> Option<(&Skill, &'p str)> {
+        let mut folder = path;
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            if let Some(skill) = self.get(parent) {
+                return Some((skill, &path[parent.len() + 1..]));
+            }
+            folder = parent;
+        }
+        None
     }
 
-    /// The files whose URI lies below the folder URI `folder`
-    /// (`skill://a/references` → `skill://a/references/…`), ordered by URI.
-    pub fn files_under(&self, folder: &str) -> impl Iterator<Item = (&Skill, &SkillFile)> + '_ {
-        // URIs below `folder/` sort between `folder/` and `folder0` ('0' follows '/').
+    /// The file at `path` (relative to the skills root, not percent-encoded),
+    /// with the innermost skill that holds it.
+    pub fn file_by_path(&self, path: &str) -> Option<(&Skill, &SkillFile)> {
+        let (skill, within) = self.owner_of(path)?;
+        Some((skill, skill.file(within)?))
+    }
+
+    /// The file served at the canonical URI `uri`, with the innermost skill
+    /// that holds it. Use [`crate::uri::parse`] first to accept any
+    /// equivalent spelling of a URI.
+    pub fn file_by_uri(&self, uri: &str) -> Option<(&Skill, &SkillFile)> {
+        let (skill, file) = self.file_by_path(&crate::uri::decoded_path(uri)?)?;
+        (skill.file_uri(file) == uri).then_some((skill, file))
+    }
+
+    /// Every distinct file of the set once, with the innermost skill that
+    /// holds it, skill by skill in path order.
+    pub fn files(&self) -> impl Iterator<Item = (&Skill, &SkillFile)> + '_ {
+        self.skills
+            .iter()
+            .flat_map(move |skill| self.own_files(skill, ""))
+    }
+
+    /// The files of `skill` below its folder `within` (`""` for all), except
+    /// those of skills nested in it, which are theirs.
+    fn own_files<'s>(
+        &'s self,
+        skill: &'s Skill,
+        within: &'s str,
+    ) -> impl Iterator<Item = (&'s Skill, &'s SkillFile)> + 's {
+        let nested = self.below(skill.path());
+        skill
+            .files()
+            .iter()
+            .filter(move |file| within.is_empty() || is_inside(file.path(), within))
+            .filter(move |file| {
+                !nested
+                    .iter()
+                    .any(|inner| is_inside(file.path(), &inner.path()[skill.path().len() + 1..]))
+            })
+            .map(move |file| (skill, file))
+    }
+
+    /// The skills whose folders lie below `folder`: a contiguous run of the
+    /// sorted table, since paths below `folder/` sort before `folder0`.
+    fn below(&self, folder: &str) -> &[Skill] {
         let start = format!("{folder}/");
         let end = format!("{folder}0");
-        let uri_of = |entry: &FileRef| self.resolve(*entry).1.uri();
         let first = self
-            .files_by_uri
-            .partition_point(|entry| uri_of(entry) < start.as_str());
+            .skills
+            .partition_point(|skill| skill.path() < start.as_str());
         let last = self
-            .files_by_uri
-            .partition_point(|entry| uri_of(entry) < end.as_str());
-        self.files_by_uri[first..last.max(first)]
-            .iter()
-            .map(|entry| self.resolve(*entry))
+            .skills
+            .partition_point(|skill| skill.path() < end.as_str());
+        &self.skills[first..last.max(first)]
     }
 
-    /// Every distinct file of the set once, ordered by URI.
-    pub fn files(&self) -> impl ExactSizeIterator<Item = (&Skill, &SkillFile)> + '_ {
-        self.files_by_uri.iter().map(|entry| self.resolve(*entry))
+    /// The distinct files below the folder `folder` (relative to the skills
+    /// root), each with the innermost skill that holds it.
+    pub fn files_under<'s>(&'s self, folder: &'s str) -> Vec<(&'s Skill, &'s SkillFile)> {
+        let mut found = Vec::new();
+        // The skill the folder is, or lies inside.
+        let holder = match self.get(folder) {
+            Some(skill) => Some((skill, "")),
+            None => self.owner_of(folder),
+        };
+        if let Some((skill, within)) = holder {
+            found.extend(self.own_files(skill, within));
+        }
+        for skill in self.below(folder) {
+            found.extend(self.own_files(skill, ""));
+        }
+        found
     }
+}
 
-    fn resolve(&self, entry: FileRef) -> (&Skill, &SkillFile) {
-        let skill = &self.skills[entry.skill as usize];
-        (skill, &skill.files[entry.file as usize])
-    }
+/// Whether `path` lies below the folder `folder` (both relative, `/`-separated).
+fn is_inside(path: &str, folder: &str) -> bool {
+    path.len() > folder.len() && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
 }
 
 impl Default for Skills {
@@ -251,6 +361,12 @@ impl Skill {
             .unwrap_or(&self.uri)
     }
 
+    /// The URI of `file` (a file of this skill), percent-encoded
+    /// (`skill://pdf/references/my%20notes.md`).
+    pub fn file_uri(&self, file: &SkillFile) -> String {
+        crate::uri::for_file(&self.path, file.path())
+    }
+
     /// Every frontmatter field exactly as the author wrote it, as a JSON object
     /// with sorted keys and no insignificant whitespace.
     pub fn frontmatter_json(&self) -> &str {
@@ -306,19 +422,15 @@ impl SkillFile {
     #[doc(hidden)]
     pub const fn from_parts(
         path: Cow<'static, str>,
-        uri: Cow<'static, str>,
         bytes: Cow<'static, [u8]>,
-        digest: Cow<'static, str>,
-        mime_type: Cow<'static, str>,
+        digest: Digest,
         is_text: bool,
         executable: bool,
     ) -> Self {
         Self {
             path,
-            uri,
             bytes,
             digest,
-            mime_type,
             is_text,
             executable,
         }
@@ -327,11 +439,6 @@ impl SkillFile {
     /// The path relative to the skill folder, `/`-separated (`references/a.md`).
     pub fn path(&self) -> &str {
         &self.path
-    }
-
-    /// The resource URI, percent-encoded (`skill://pdf/references/my%20notes.md`).
-    pub fn uri(&self) -> &str {
-        &self.uri
     }
 
     /// The file's bytes, exactly as they were on disk.
@@ -344,14 +451,15 @@ impl SkillFile {
         self.bytes.len() as u64
     }
 
-    /// `sha256:` followed by 64 lowercase hex digits, over [`bytes`](Self::bytes).
-    pub fn digest(&self) -> &str {
-        &self.digest
+    /// The SHA-256 of [`bytes`](Self::bytes); displays as `sha256:<hex>`.
+    pub fn digest(&self) -> Digest {
+        self.digest
     }
 
-    /// The MIME type (`text/markdown` for `SKILL.md`).
-    pub fn mime_type(&self) -> &str {
-        &self.mime_type
+    /// The MIME type (`text/markdown` for `SKILL.md`), from the extension,
+    /// else from whether the bytes are text.
+    pub fn mime_type(&self) -> &'static str {
+        crate::mime::for_path(&self.path, self.is_text)
     }
 
     /// Whether the bytes are UTF-8 without NUL, so they can be served as text
@@ -372,5 +480,25 @@ impl SkillFile {
     /// Whether the file had an executable bit set on disk.
     pub fn is_executable(&self) -> bool {
         self.executable
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_display_as_sep_2640_writes_them() {
+        let mut bytes = [0u8; 32];
+        bytes[0] = 0xab;
+        bytes[31] = 0x01;
+        let digest = Digest::from_bytes(bytes);
+        let text = digest.to_string();
+        assert_eq!(text.len(), 71);
+        assert!(text.starts_with("sha256:ab00"));
+        assert!(text.ends_with("0001"));
+        assert_eq!(digest, text.as_str());
+        assert!(!digest.matches(&text.to_uppercase()));
+        assert!(!digest.matches("sha256:ab"));
     }
 }

@@ -30,6 +30,13 @@ pub fn for_file(skill_path: &str, file: &str) -> String {
     uri
 }
 
+/// `path` percent-encoded the way every URI here is (`my notes.md` → `my%20notes.md`).
+pub fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    encode_into(&mut out, path);
+    out
+}
+
 fn encode_into(out: &mut String, path: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for &byte in path.as_bytes() {

@@ -452,7 +452,7 @@ fn nested_skills_are_their_own_and_part_of_the_parent() {
     // A shared file is served once, owned by the innermost skill.
     let (owner, _) = skills.file_by_uri("skill://a/b/x.md").unwrap();
     assert_eq!(owner.path(), "a/b");
-    assert_eq!(skills.files().len(), 3);
+    assert_eq!(skills.files().count(), 3);
     assert_eq!(skills.by_uri("skill://a/b/SKILL.md").unwrap().path(), "a/b");
 }
 
@@ -501,7 +501,7 @@ fn two_loads_are_identical() {
     let first = load(&root, &Options::default()).unwrap();
     let second = load(&root, &Options::default()).unwrap();
     assert_eq!(first.skills().fingerprint(), second.skills().fingerprint());
-    let order: Vec<&str> = first.skills().files().map(|(_, f)| f.uri()).collect();
+    let order: Vec<String> = first.skills().files().map(|(s, f)| s.file_uri(f)).collect();
     assert_eq!(
         order,
         [

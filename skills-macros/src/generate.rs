@@ -13,7 +13,7 @@ use std::path::Path;
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use skills_core::{Loaded, SkillFile};
+use skills_core::{Digest, Loaded, SkillFile};
 
 /// Binary files up to this size are inlined as byte strings.
 pub(crate) const INLINE_BINARY_MAX: usize = 1024;
@@ -55,14 +55,14 @@ pub(crate) fn skills(
     let private = quote!(#krate::__private);
     let site = Span::mixed_site();
     let mut contents: Vec<TokenStream> = Vec::new();
-    let mut content_ident: HashMap<&str, proc_macro2::Ident> = HashMap::new();
+    let mut content_ident: HashMap<Digest, proc_macro2::Ident> = HashMap::new();
     let mut skill_consts = Vec::new();
     let mut skill_values = Vec::new();
 
     for (index, skill) in loaded.skills().skills().iter().enumerate() {
         let mut files = Vec::with_capacity(skill.files().len());
         for file in skill.files() {
-            let content = match content_ident.get(file.digest()) {
+            let content = match content_ident.get(&file.digest()) {
                 Some(ident) => ident.clone(),
                 None => {
                     let ident = format_ident!("__SKILLS_CONTENT_{}", contents.len(), span = site);
@@ -78,20 +78,16 @@ pub(crate) fn skills(
                     ident
                 }
             };
-            let (path, uri, digest, mime) = (
-                Literal::string(file.path()),
-                Literal::string(file.uri()),
-                Literal::string(file.digest()),
-                Literal::string(file.mime_type()),
-            );
+            let path = Literal::string(file.path());
+            // One byte-string token per digest: far less for rustc to parse
+            // than an array of 32 integer literals.
+            let digest = Literal::byte_string(file.digest().as_bytes());
             let (is_text, executable) = (file.is_text(), file.is_executable());
             files.push(quote! {
                 #private::SkillFile::from_parts(
                     #private::Cow::Borrowed(#path),
-                    #private::Cow::Borrowed(#uri),
                     #private::Cow::Borrowed(#content),
-                    #private::Cow::Borrowed(#digest),
-                    #private::Cow::Borrowed(#mime),
+                    #private::Digest::from_bytes(*#digest),
                     #is_text,
                     #executable,
                 )
@@ -126,29 +122,18 @@ pub(crate) fn skills(
         });
     }
 
-    let index = file_index(loaded);
-    let index = index.iter().map(|(skill, file)| {
-        let (skill, file) = (
-            Literal::u32_unsuffixed(*skill),
-            Literal::u32_unsuffixed(*file),
-        );
-        quote!(#private::FileRef::new(#skill, #file))
-    });
     let fingerprint = Literal::string(loaded.skills().fingerprint());
     let env_tracking = env_vars
         .iter()
         .map(|var| quote!(const _: #private::Option<&str> = #private::option_env!(#var);));
     let skills_ident = format_ident!("__SKILLS_SKILLS", span = site);
-    let index_ident = format_ident!("__SKILLS_INDEX", span = site);
     quote! {{
         #(#env_tracking)*
         #(#contents)*
         #(#skill_consts)*
         const #skills_ident: &[#private::Skill] = &[#(#skill_values),*];
-        const #index_ident: &[#private::FileRef] = &[#(#index),*];
         #private::Skills::from_parts(
             #private::Cow::Borrowed(#skills_ident),
-            #private::Cow::Borrowed(#index_ident),
             #private::Cow::Borrowed(#fingerprint),
             #private::Option::Some((
                 #private::Cow::Borrowed(#private::env!("CARGO_PKG_NAME")),
@@ -179,31 +164,4 @@ fn content_const(private: &TokenStream, ident: &proc_macro2::Ident, bytes: Bytes
             }
         }
     }
-}
-
-/// `(skill index, file index)` for every distinct URI, sorted by URI, as the
-/// loader computed it.
-fn file_index(loaded: &Loaded) -> Vec<(u32, u32)> {
-    let skills = loaded.skills();
-    let positions: HashMap<&str, usize> = skills
-        .skills()
-        .iter()
-        .enumerate()
-        .map(|(index, skill)| (skill.path(), index))
-        .collect();
-    skills
-        .files()
-        .map(|(skill, file)| {
-            let skill_index = positions[skill.path()];
-            let file_index = skill
-                .files()
-                .binary_search_by(|candidate| candidate.path().cmp(file.path()))
-                .expect("the file belongs to its skill");
-            (to_u32(skill_index), to_u32(file_index))
-        })
-        .collect()
-}
-
-fn to_u32(index: usize) -> u32 {
-    u32::try_from(index).expect("fewer than 2^32 skills and files")
 }

@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub use skills_core::{SKILL_MD, Skill, SkillFile, Skills, mime, uri};
+pub use skills_core::{Digest, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
 
 #[cfg(feature = "server")]
 pub mod server;
@@ -123,7 +123,7 @@ pub mod __private {
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;
-    pub use ::skills_core::{FileRef, Skill, SkillFile, Skills};
+    pub use ::skills_core::{Digest, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
     pub use ::std::borrow::Cow;
 }

@@ -33,7 +33,7 @@ pub fn manifest_json(skill: &Skill) -> String {
         out.push_str("    {\n      \"path\": ");
         push_python_json_string(&mut out, file.path());
         let _ = write!(out, ",\n      \"size\": {},\n      \"hash\": ", file.size());
-        push_python_json_string(&mut out, file.digest());
+        push_python_json_string(&mut out, &file.digest().to_string());
         out.push_str("\n    }");
     }
     out.push_str(if skill.files().is_empty() {
@@ -79,7 +79,7 @@ pub fn index_json<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> String {
                 "type": "skill-md",
                 "description": skill.description(),
                 "url": skill.uri(),
-                "digest": skill.skill_md().digest(),
+                "digest": skill.skill_md().digest().to_string(),
             })
         })
         .collect();

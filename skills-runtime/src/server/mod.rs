@@ -526,7 +526,7 @@ impl SkillsServer {
                 for file in skill.files() {
                     let own = snapshot
                         .skills
-                        .file_by_uri(file.uri())
+                        .owner_of(&format!("{}/{}", skill.path(), file.path()))
                         .is_some_and(|(owner, _)| owner.path() == skill.path());
                     if file.path() != crate::SKILL_MD && own {
                         resources.push(wire::file_resource(skill, file));
@@ -633,39 +633,40 @@ impl SkillsServer {
         };
         let snapshot = self.snapshot();
         let canonical = skills_core::uri::parse(uri).map_err(|_| not_a_directory())?;
-        let prefix = format!("{canonical}/");
-        let mut children: Vec<Resource> = Vec::new();
-        let mut seen_dirs: Vec<String> = Vec::new();
-        for (_, file) in snapshot.skills.files_under(&canonical) {
-            let Some(rest) = file.uri().strip_prefix(&prefix) else {
-                continue;
-            };
-            if self.readable_file(&snapshot, file.uri(), context).is_none() {
+        let folder = skills_core::uri::decoded_path(&canonical).ok_or_else(not_a_directory)?;
+        // Children by name: a file, or a folder (`None`) holding deeper files.
+        let mut by_name: std::collections::BTreeMap<String, Option<Resource>> = Default::default();
+        for (skill, file) in snapshot.skills.files_under(&folder) {
+            let full = format!("{}/{}", skill.path(), file.path());
+            let rest = &full[folder.len() + 1..];
+            let file_uri = skill.file_uri(file);
+            if self.readable_file(&snapshot, &file_uri, context).is_none() {
                 continue;
             }
             match rest.split_once('/') {
                 None => {
-                    let name = skills_core::uri::decoded_path(&format!("skill://{rest}"))
-                        .unwrap_or_else(|| rest.to_owned());
-                    children.push(
-                        Resource::new(file.uri(), name)
-                            .with_mime_type(file.mime_type())
-                            .with_size(file.size()),
-                    );
+                    let resource = Resource::new(file_uri, rest)
+                        .with_mime_type(file.mime_type())
+                        .with_size(file.size());
+                    by_name.insert(rest.to_owned(), Some(resource));
                 }
                 Some((dir, _)) => {
-                    if seen_dirs.last().map(String::as_str) != Some(dir) {
-                        seen_dirs.push(dir.to_owned());
-                        let name = skills_core::uri::decoded_path(&format!("skill://{dir}"))
-                            .unwrap_or_else(|| dir.to_owned());
-                        children.push(
-                            Resource::new(format!("{prefix}{dir}"), name)
-                                .with_mime_type(rmcp::model::DIRECTORY_MIME_TYPE),
-                        );
-                    }
+                    by_name.entry(dir.to_owned()).or_insert(None);
                 }
             }
         }
+        let children: Vec<Resource> = by_name
+            .into_iter()
+            .map(|(name, file)| {
+                file.unwrap_or_else(|| {
+                    Resource::new(
+                        format!("{canonical}/{}", skills_core::uri::encode(&name)),
+                        name,
+                    )
+                    .with_mime_type(rmcp::model::DIRECTORY_MIME_TYPE)
+                })
+            })
+            .collect();
         if children.is_empty() {
             return Err(not_a_directory());
         }

@@ -22,7 +22,9 @@ pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
     let resources = skill
         .files()
         .iter()
-        .map(|file| SkillResource::new(file.uri(), file.digest(), file.size()))
+        .map(|file| {
+            SkillResource::new(skill.file_uri(file), file.digest().to_string(), file.size())
+        })
         .collect();
     let entry = rmcp::model::Skill::new(skill.uri(), frontmatter, SkillResources::Files(resources));
     let executable: Vec<&str> = skill
@@ -52,9 +54,12 @@ pub fn skill_md_resource(skill: &Skill) -> Resource {
 
 /// How a supporting file appears in `resources/list`: `<skill name>/<path>`.
 pub fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
-    Resource::new(file.uri(), format!("{}/{}", skill.name(), file.path()))
-        .with_mime_type(file.mime_type())
-        .with_size(file.size())
+    Resource::new(
+        skill.file_uri(file),
+        format!("{}/{}", skill.name(), file.path()),
+    )
+    .with_mime_type(file.mime_type())
+    .with_size(file.size())
 }
 
 /// The content of `file`, answering a read of `requested_uri` (echoed exactly):

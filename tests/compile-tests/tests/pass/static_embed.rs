@@ -21,8 +21,9 @@ fn main() {
         notes.bytes(),
         include_bytes!("fixtures/basic/pdf/references/my notes.md")
     );
-    assert_eq!(notes.uri(), "skill://pdf/references/my%20notes.md");
-    let (owner, found) = SKILLS.file_by_uri(notes.uri()).expect("found by its URI");
+    let notes_uri = pdf.file_uri(notes);
+    assert_eq!(notes_uri, "skill://pdf/references/my%20notes.md");
+    let (owner, found) = SKILLS.file_by_uri(&notes_uri).expect("found by its URI");
     assert_eq!((owner.path(), found.path()), ("pdf", "references/my notes.md"));
 
     // A small binary file is inlined, a larger one included; both keep their bytes.
