@@ -13,7 +13,9 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
-#[tokio::main(flavor = "current_thread")]
+// The multi-threaded runtime serializes answers on every core: large reads
+// (base64 fonts, PDFs) keep up with 16 requests in flight.
+#[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let server = SkillsServer::new(SKILLS.clone());
     server
