@@ -17,6 +17,8 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt as _;
+
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
@@ -68,6 +70,11 @@ async fn main() -> anyhow::Result<()> {
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(options.bind).await?;
     let address = listener.local_addr()?;
+    // Answers go out as soon as they are written; with Nagle's algorithm a
+    // client waiting for the last segment of a response stalls for ~40 ms.
+    let listener = listener.tap_io(|stream| {
+        let _ = stream.set_nodelay(true);
+    });
     println!(
         "Serving {} skills at http://{address}/mcp ({})",
         SKILLS.len(),

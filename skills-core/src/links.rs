@@ -13,7 +13,6 @@
 //! as an illustration, and skills name files the agent will create.
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, Rule};
-use crate::model::SkillFile;
 
 /// A path the body refers to, and where.
 #[derive(Debug, PartialEq, Eq)]
@@ -28,7 +27,7 @@ struct Reference<'a> {
 pub(crate) fn check(
     text: &str,
     body_offset: usize,
-    files: &[SkillFile],
+    files: &[&str],
     file: &str,
     diagnostics: &mut Diagnostics,
 ) {
@@ -45,9 +44,9 @@ pub(crate) fn check(
         let wanted_name = path.rsplit('/').next().unwrap_or(&path);
         if let Some(similar) = files
             .iter()
-            .find(|file| file.path().rsplit('/').next() == Some(wanted_name))
+            .find(|file| file.rsplit('/').next() == Some(wanted_name))
         {
-            hint = format!("did you mean `{}`?", similar.path());
+            hint = format!("did you mean `{similar}`?");
         }
         diagnostics.push(
             Diagnostic::new(
@@ -186,7 +185,7 @@ fn scan_line<'a>(line: &'a str, start: usize, found: &mut Vec<Reference<'a>>) {
 }
 
 /// The skill-relative path a reference names, if it is one we check.
-fn candidate(target: &str, from_link: bool, files: &[SkillFile]) -> Option<String> {
+fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
     // Glob and placeholder characters; links may also be percent-encoded.
     const PLACEHOLDER: [char; 11] = ['*', '?', '[', ']', '{', '}', '<', '>', '$', '|', ' '];
     if target.starts_with(['#', '/', '~', '-', '\\'])
@@ -222,9 +221,9 @@ fn candidate(target: &str, from_link: bool, files: &[SkillFile]) -> Option<Strin
             return None;
         }
     } else {
-        let names_a_folder = files.iter().any(|file| {
-            file.path().starts_with(first) && file.path()[first.len()..].starts_with('/')
-        });
+        let names_a_folder = files
+            .iter()
+            .any(|file| file.starts_with(first) && file[first.len()..].starts_with('/'));
         if !names_a_folder || (segments.len() == 1 && !decoded.ends_with('/')) {
             return None;
         }
@@ -270,38 +269,25 @@ fn strip_line_suffix(path: &str) -> Option<&str> {
     strip_line_suffix(head).or(Some(head))
 }
 
-fn exists(path: &str, files: &[SkillFile]) -> bool {
+fn exists(path: &str, files: &[&str]) -> bool {
     let path = path.trim_end_matches('/');
     files.iter().any(|file| {
-        file.path() == path
-            || (file.path().starts_with(path) && file.path()[path.len()..].starts_with('/'))
+        *file == path || (file.starts_with(path) && file[path.len()..].starts_with('/'))
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use std::borrow::Cow;
-
     use super::*;
-
-    fn file(path: &'static str) -> SkillFile {
-        SkillFile::from_parts(
-            Cow::Borrowed(path),
-            Cow::Borrowed(b""),
-            crate::Digest::from_bytes([0; 32]),
-            true,
-            false,
-        )
-    }
 
     fn broken(body: &str) -> Vec<String> {
         let files = [
-            file("SKILL.md"),
-            file("references/api.md"),
-            file("references/my notes.md"),
-            file("scripts/run.py"),
-            file("templates/base.html"),
-            file("LICENSE.txt"),
+            "SKILL.md",
+            "references/api.md",
+            "references/my notes.md",
+            "scripts/run.py",
+            "templates/base.html",
+            "LICENSE.txt",
         ];
         let text = format!("---\nname: s\n---\n{body}");
         let mut diagnostics = Diagnostics::new();

@@ -173,7 +173,7 @@ impl Loader<'_> {
             return None;
         }
         let contents = self.read(&embedded, &allowed_secrets);
-        let skills = self.build(&found, &contents);
+        let skills = self.build(&found, contents);
         (!self.diagnostics.has_errors()).then(|| self.tables(&found, skills))
     }
 
@@ -502,35 +502,27 @@ impl Loader<'_> {
     fn build(
         &mut self,
         found: &[Found],
-        contents: &BTreeMap<String, Content>,
+        mut contents: BTreeMap<String, Content>,
     ) -> Vec<(usize, Skill)> {
         let mut skills = Vec::new();
         let mut names: HashMap<String, String> = HashMap::new();
+        // How many skills still need each file: the last one takes the bytes,
+        // the others (parents of nested skills) copy them.
+        let mut holders: HashMap<String, usize> = HashMap::new();
+        for skill in found {
+            for rel in under(&contents, &skill.folder).map(|(rel, _)| rel) {
+                *holders.entry(rel.clone()).or_default() += 1;
+            }
+        }
         for (index, skill) in found.iter().enumerate() {
             let rel = skill_md_rel(&skill.folder);
-            let Some(content) = contents.get(&rel) else {
+            let Some(checked) = self.check_skill(skill, &rel, &contents) else {
                 continue;
             };
-            let Some(text) = frontmatter::check_encoding(&content.bytes, &rel, self.diagnostics)
-            else {
+            let files = take_files(skill, &mut contents, &mut holders);
+            let Some((identity, parsed)) = checked else {
                 continue;
             };
-            let Some(parsed) = frontmatter::parse(text, &rel, self.diagnostics) else {
-                continue;
-            };
-            let folder_name = skill.path.rsplit('/').next().unwrap_or(&skill.path);
-            let identity = fields::check(
-                &parsed,
-                folder_name,
-                &self.options.allow_fields,
-                &rel,
-                self.diagnostics,
-            );
-            let files = skill_files(skill, contents);
-            if self.options.check_links {
-                links::check(text, parsed.body_offset, &files, &rel, self.diagnostics);
-            }
-            let Some(identity) = identity else { continue };
             if let Some(first) = names.insert(identity.name.clone(), skill.path.clone()) {
                 let at = parsed.get("name").map(|entry| entry.value.at);
                 self.report(
@@ -544,17 +536,17 @@ impl Loader<'_> {
                 );
             }
             let uri = uri::for_file(&skill.path, SKILL_MD);
-            let uris: Vec<String> = files
+            let items: Vec<(String, String, u64)> = files
                 .iter()
-                .map(|file| uri::for_file(&skill.path, file.path()))
+                .map(|file| {
+                    let file_uri = uri::for_file(&skill.path, file.path());
+                    (file_uri, file.digest().to_string(), file.size())
+                })
                 .collect();
-            let digests: Vec<String> = files.iter().map(|file| file.digest().to_string()).collect();
             let version = digest::revision(
-                files
+                items
                     .iter()
-                    .zip(&uris)
-                    .zip(&digests)
-                    .map(|((file, uri), digest)| (uri.as_str(), digest.as_str(), file.size())),
+                    .map(|(file_uri, digest, size)| (file_uri.as_str(), digest.as_str(), *size)),
             );
             skills.push((
                 index,
@@ -571,6 +563,36 @@ impl Loader<'_> {
             ));
         }
         skills
+    }
+
+    /// Every check of one skill's SKILL.md: encoding, frontmatter, fields,
+    /// links. `None` when SKILL.md cannot be read as a frontmatter at all;
+    /// `Some(None)` when it can, but a field is unusable.
+    #[allow(clippy::type_complexity)]
+    fn check_skill(
+        &mut self,
+        skill: &Found,
+        rel: &str,
+        contents: &BTreeMap<String, Content>,
+    ) -> Option<Option<(fields::Identity, frontmatter::Frontmatter)>> {
+        let content = contents.get(rel)?;
+        let text = frontmatter::check_encoding(&content.bytes, rel, self.diagnostics)?;
+        let parsed = frontmatter::parse(text, rel, self.diagnostics)?;
+        let folder_name = skill.path.rsplit('/').next().unwrap_or(&skill.path);
+        let identity = fields::check(
+            &parsed,
+            folder_name,
+            &self.options.allow_fields,
+            rel,
+            self.diagnostics,
+        );
+        if self.options.check_links {
+            let paths: Vec<&str> = under(contents, &skill.folder)
+                .map(|(path, _)| path[skill.folder.len()..].trim_start_matches('/'))
+                .collect();
+            links::check(text, parsed.body_offset, &paths, rel, self.diagnostics);
+        }
+        Some(identity.map(|identity| (identity, parsed)))
     }
 
     /// The sorted tables.
@@ -595,6 +617,7 @@ impl Loader<'_> {
 }
 
 /// A file's bytes and what was derived from them.
+#[derive(Clone)]
 struct Content {
     bytes: Vec<u8>,
     digest: Digest,
@@ -610,30 +633,67 @@ fn skill_md_rel(folder: &str) -> String {
     }
 }
 
-/// Every file below the skill's folder, ordered by its path inside the skill.
-fn skill_files(skill: &Found, contents: &BTreeMap<String, Content>) -> Vec<SkillFile> {
-    let range = if skill.folder.is_empty() {
+/// The contents below `folder` (`""`: all), in path order.
+fn under<'c>(
+    contents: &'c BTreeMap<String, Content>,
+    folder: &str,
+) -> std::collections::btree_map::Range<'c, String, Content> {
+    if folder.is_empty() {
         contents.range::<str, _>(..)
     } else {
         // Paths below `folder/` sort between `folder/` and `folder0` ('0' follows '/').
         contents.range::<str, _>((
-            std::ops::Bound::Included(format!("{}/", skill.folder).as_str()),
-            std::ops::Bound::Excluded(format!("{}0", skill.folder).as_str()),
+            std::ops::Bound::Included(format!("{folder}/").as_str()),
+            std::ops::Bound::Excluded(format!("{folder}0").as_str()),
         ))
-    };
-    let mut files: Vec<SkillFile> = range
-        .map(|(rel, content)| {
-            let within = rel[skill.folder.len()..].trim_start_matches('/').to_owned();
-            SkillFile::from_parts(
-                Cow::Owned(within),
-                Cow::Owned(content.bytes.clone()),
-                content.digest,
-                content.is_text,
-                content.executable,
-            )
-        })
+    }
+}
+
+/// Every file below the skill's folder, ordered by its path inside the skill.
+/// The last skill to need a file takes its bytes; earlier ones copy them.
+fn take_files(
+    skill: &Found,
+    contents: &mut BTreeMap<String, Content>,
+    holders: &mut HashMap<String, usize>,
+) -> Vec<SkillFile> {
+    let rels: Vec<String> = under(contents, &skill.folder)
+        .map(|(rel, _)| rel.clone())
         .collect();
-    files.sort_by(|a, b| a.path().cmp(b.path()));
+    let mut files = Vec::with_capacity(rels.len());
+    for rel in rels {
+        let left = holders.get_mut(&rel).map_or(0, |count| {
+            *count -= 1;
+            *count
+        });
+        let content = if left == 0 {
+            contents.remove(&rel).expect("listed above")
+        } else {
+            contents[&rel].clone()
+        };
+        let within = rel[skill.folder.len()..].trim_start_matches('/').to_owned();
+        let (digest, executable) = (content.digest, content.executable);
+        let file = if content.is_text {
+            match String::from_utf8(content.bytes) {
+                Ok(text) => {
+                    SkillFile::from_text(Cow::Owned(within), Cow::Owned(text), digest, executable)
+                }
+                Err(error) => SkillFile::from_binary(
+                    Cow::Owned(within),
+                    Cow::Owned(error.into_bytes()),
+                    digest,
+                    executable,
+                ),
+            }
+        } else {
+            SkillFile::from_binary(
+                Cow::Owned(within),
+                Cow::Owned(content.bytes),
+                digest,
+                executable,
+            )
+        };
+        files.push(file);
+    }
     files
 }
 

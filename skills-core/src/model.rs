@@ -42,10 +42,17 @@ pub struct Skill {
 #[derive(Debug, Clone)]
 pub struct SkillFile {
     path: Cow<'static, str>,
-    bytes: Cow<'static, [u8]>,
+    content: Content,
     digest: Digest,
-    is_text: bool,
     executable: bool,
+}
+
+/// A file's bytes, kept as text when they are UTF-8 without NUL, so serving
+/// them as text never validates them again.
+#[derive(Debug, Clone)]
+enum Content {
+    Text(Cow<'static, str>),
+    Binary(Cow<'static, [u8]>),
 }
 
 /// The SHA-256 of a file's bytes. Displays as SEP-2640 writes it:
@@ -418,20 +425,34 @@ impl Skill {
 }
 
 impl SkillFile {
-    /// Builds a file from its parts. The generated code calls this.
+    /// A text file (UTF-8 without NUL). The generated code calls this.
     #[doc(hidden)]
-    pub const fn from_parts(
+    pub const fn from_text(
         path: Cow<'static, str>,
-        bytes: Cow<'static, [u8]>,
+        text: Cow<'static, str>,
         digest: Digest,
-        is_text: bool,
         executable: bool,
     ) -> Self {
         Self {
             path,
-            bytes,
+            content: Content::Text(text),
             digest,
-            is_text,
+            executable,
+        }
+    }
+
+    /// A binary file. The generated code calls this.
+    #[doc(hidden)]
+    pub const fn from_binary(
+        path: Cow<'static, str>,
+        bytes: Cow<'static, [u8]>,
+        digest: Digest,
+        executable: bool,
+    ) -> Self {
+        Self {
+            path,
+            content: Content::Binary(bytes),
+            digest,
             executable,
         }
     }
@@ -443,12 +464,15 @@ impl SkillFile {
 
     /// The file's bytes, exactly as they were on disk.
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        match &self.content {
+            Content::Text(text) => text.as_bytes(),
+            Content::Binary(bytes) => bytes,
+        }
     }
 
     /// The number of bytes.
     pub fn size(&self) -> u64 {
-        self.bytes.len() as u64
+        self.bytes().len() as u64
     }
 
     /// The SHA-256 of [`bytes`](Self::bytes); displays as `sha256:<hex>`.
@@ -459,21 +483,20 @@ impl SkillFile {
     /// The MIME type (`text/markdown` for `SKILL.md`), from the extension,
     /// else from whether the bytes are text.
     pub fn mime_type(&self) -> &'static str {
-        crate::mime::for_path(&self.path, self.is_text)
+        crate::mime::for_path(&self.path, self.is_text())
     }
 
     /// Whether the bytes are UTF-8 without NUL, so they can be served as text
     /// and re-encoded to the same bytes.
     pub fn is_text(&self) -> bool {
-        self.is_text
+        matches!(self.content, Content::Text(_))
     }
 
     /// The bytes as text, when [`is_text`](Self::is_text).
     pub fn text(&self) -> Option<&str> {
-        if self.is_text {
-            std::str::from_utf8(&self.bytes).ok()
-        } else {
-            None
+        match &self.content {
+            Content::Text(text) => Some(text),
+            Content::Binary(_) => None,
         }
     }
 

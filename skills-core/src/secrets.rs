@@ -6,8 +6,12 @@
 //! formats at their exact length and alphabet. Placeholders (`ghp_xxx`,
 //! `sk-...`, `AKIAIOSFODNN7EXAMPLE`, runs of one character) pass.
 //!
-//! Prefixes are found with `str::match_indices`, which is fast even when the
-//! macro runs unoptimised, so scanning every text file stays cheap.
+//! Every prefix is found in one pass over the text with an Aho-Corasick
+//! automaton; only the places where a prefix starts are looked at closer.
+
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 
 /// A credential found in a file: what it looks like and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -205,29 +209,45 @@ const SHAPES: &[Shape] = &[
     },
 ];
 
+/// The PEM block opener; what follows decides whether it is a private key.
+const PEM_BEGIN: &str = "-----BEGIN ";
+
+/// One automaton over every prefix of [`SHAPES`], then [`PEM_BEGIN`].
+fn prefixes() -> &'static AhoCorasick {
+    static PREFIXES: OnceLock<AhoCorasick> = OnceLock::new();
+    PREFIXES.get_or_init(|| {
+        let patterns = SHAPES.iter().map(|shape| shape.prefix).chain([PEM_BEGIN]);
+        AhoCorasick::new(patterns).expect("the prefixes are valid patterns")
+    })
+}
+
 /// Every credential in `text`, in order.
 pub(crate) fn scan(text: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
     let bytes = text.as_bytes();
-    for shape in SHAPES {
-        for (offset, _) in text.match_indices(shape.prefix) {
-            let boundary_before = offset == 0 || !is_token_byte(bytes[offset - 1]);
-            if !boundary_before {
-                continue;
+    // Overlapping, so `sk-ant-api03-` is seen even where `sk-` matches too.
+    for found in prefixes().find_overlapping_iter(text) {
+        let offset = found.start();
+        let Some(shape) = SHAPES.get(found.pattern().as_usize()) else {
+            if let Some(finding) = private_key(text, offset) {
+                findings.push(finding);
             }
-            let start = offset + shape.prefix.len();
-            if let Some(end) = match_body(bytes, start, shape.body) {
-                let boundary_after = bytes.get(end).is_none_or(|b| !is_token_byte(*b));
-                if boundary_after && !is_placeholder(&text[start..end]) {
-                    findings.push(Finding {
-                        kind: shape.kind,
-                        offset,
-                    });
-                }
+            continue;
+        };
+        let boundary_before = offset == 0 || !is_token_byte(bytes[offset - 1]);
+        if !boundary_before {
+            continue;
+        }
+        if let Some(end) = match_body(bytes, found.end(), shape.body) {
+            let boundary_after = bytes.get(end).is_none_or(|b| !is_token_byte(*b));
+            if boundary_after && !is_placeholder(&text[found.end()..end]) {
+                findings.push(Finding {
+                    kind: shape.kind,
+                    offset,
+                });
             }
         }
     }
-    findings.extend(private_keys(text));
     findings.sort_by_key(|finding| finding.offset);
     findings.dedup_by_key(|finding| finding.offset);
     findings
@@ -274,33 +294,25 @@ fn is_placeholder(body: &str) -> bool {
     distinct < 10
 }
 
-/// PEM private-key blocks whose body is real base64, not `...`.
-fn private_keys(text: &str) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    for (offset, _) in text.match_indices("-----BEGIN ") {
-        let rest = &text[offset + "-----BEGIN ".len()..];
-        let Some(label_end) = rest.find("-----") else {
-            continue;
-        };
-        let label = &rest[..label_end];
-        if !label.ends_with("PRIVATE KEY") && !label.ends_with("PRIVATE KEY BLOCK") {
-            continue;
-        }
-        let body = &rest[label_end + 5..];
-        let body = body.split("-----END").next().unwrap_or(body);
-        let base64 = body
-            .bytes()
-            .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-            .count();
-        let filler = body.contains("...") || is_placeholder(body.trim());
-        if base64 >= 64 && !filler {
-            findings.push(Finding {
-                kind: "private key",
-                offset,
-            });
-        }
+/// A PEM private-key block starting at `offset` whose body is real base64, not `...`.
+fn private_key(text: &str, offset: usize) -> Option<Finding> {
+    let rest = &text[offset + PEM_BEGIN.len()..];
+    let label_end = rest.find("-----")?;
+    let label = &rest[..label_end];
+    if !label.ends_with("PRIVATE KEY") && !label.ends_with("PRIVATE KEY BLOCK") {
+        return None;
     }
-    findings
+    let body = &rest[label_end + 5..];
+    let body = body.split("-----END").next().unwrap_or(body);
+    let base64 = body
+        .bytes()
+        .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        .count();
+    let filler = body.contains("...") || is_placeholder(body.trim());
+    (base64 >= 64 && !filler).then_some(Finding {
+        kind: "private key",
+        offset,
+    })
 }
 
 #[cfg(test)]

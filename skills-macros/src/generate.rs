@@ -82,13 +82,17 @@ pub(crate) fn skills(
             // One byte-string token per digest: far less for rustc to parse
             // than an array of 32 integer literals.
             let digest = Literal::byte_string(file.digest().as_bytes());
-            let (is_text, executable) = (file.is_text(), file.is_executable());
+            let executable = file.is_executable();
+            let constructor = if file.is_text() {
+                quote!(from_text)
+            } else {
+                quote!(from_binary)
+            };
             files.push(quote! {
-                #private::SkillFile::from_parts(
+                #private::SkillFile::#constructor(
                     #private::Cow::Borrowed(#path),
                     #private::Cow::Borrowed(#content),
                     #private::Digest::from_bytes(*#digest),
-                    #is_text,
                     #executable,
                 )
             });
@@ -147,7 +151,7 @@ fn content_const(private: &TokenStream, ident: &proc_macro2::Ident, bytes: Bytes
     match bytes {
         Bytes::Text(text) => {
             let literal = Literal::string(text);
-            quote!(const #ident: &[u8] = #literal.as_bytes();)
+            quote!(const #ident: &str = #literal;)
         }
         Bytes::Inline(bytes) => {
             let literal = Literal::byte_string(bytes);

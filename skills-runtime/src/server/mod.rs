@@ -23,6 +23,7 @@ mod tool;
 mod wire;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use rmcp::model::{
@@ -42,7 +43,7 @@ pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
 pub use wire::{EXECUTABLE_META_KEY, contents, skill_entry};
 
-use crate::{Skill, SkillFile, Skills};
+use crate::{Digest, Skill, SkillFile, Skills};
 use cursor::{Kind, Position};
 
 /// Decides, per request, whether the caller may see a skill. It receives the
@@ -86,6 +87,10 @@ struct Snapshot {
     instructions: Mutex<Option<(Option<String>, String)>>,
     /// `resources/list` for every caller, when no visibility rule applies.
     resources: OnceLock<Vec<Resource>>,
+    /// Binary files already base64-encoded, by digest: encoding a font on
+    /// every read costs more than copying the encoded text. Holds only what
+    /// was read, so start-up memory is unchanged.
+    blobs: RwLock<HashMap<Digest, Arc<str>>>,
 }
 
 impl Snapshot {
@@ -95,7 +100,36 @@ impl Snapshot {
             entries: OnceLock::new(),
             instructions: Mutex::new(None),
             resources: OnceLock::new(),
+            blobs: RwLock::new(HashMap::new()),
         }
+    }
+
+    /// The answer to a read of `file` at `requested_uri` (echoed exactly).
+    fn read_result(&self, file: &SkillFile, requested_uri: &str) -> ReadResourceResult {
+        let contents = match file.text() {
+            Some(text) => ResourceContents::text(text, requested_uri),
+            None => ResourceContents::blob(self.blob(file).as_ref(), requested_uri),
+        };
+        ReadResourceResult::new(vec![contents.with_mime_type(file.mime_type())])
+    }
+
+    fn blob(&self, file: &SkillFile) -> Arc<str> {
+        let digest = file.digest();
+        if let Some(encoded) = self
+            .blobs
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&digest)
+        {
+            return encoded.clone();
+        }
+        let encoded: Arc<str> = wire::base64(file.bytes()).into();
+        self.blobs
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(digest)
+            .or_insert(encoded)
+            .clone()
     }
 
     fn entries(&self) -> &[rmcp::model::Skill] {
@@ -367,7 +401,7 @@ impl SkillsServer {
             )
         })?;
         let mut result = if let Some(file) = self.readable_file(&snapshot, &canonical, context) {
-            wire::read_result(file, uri)
+            snapshot.read_result(file, uri)
         } else if let Some(text) = self.generated(&snapshot, &canonical, context) {
             ReadResourceResult::new(vec![
                 ResourceContents::text(text, uri).with_mime_type("application/json"),

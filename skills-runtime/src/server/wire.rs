@@ -3,8 +3,7 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{
-    MetaObject, ReadResourceResult, Resource, ResourceContents, SkillFrontmatter, SkillResource,
-    SkillResources,
+    MetaObject, Resource, ResourceContents, SkillFrontmatter, SkillResource, SkillResources,
 };
 use serde_json::json;
 
@@ -68,12 +67,12 @@ pub fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
 pub fn contents(file: &SkillFile, requested_uri: &str) -> ResourceContents {
     match file.text() {
         Some(text) => ResourceContents::text(text, requested_uri),
-        None => ResourceContents::blob(STANDARD.encode(file.bytes()), requested_uri),
+        None => ResourceContents::blob(base64(file.bytes()), requested_uri),
     }
     .with_mime_type(file.mime_type())
 }
 
-/// `resources/read` answer for `file`.
-pub fn read_result(file: &SkillFile, requested_uri: &str) -> ReadResourceResult {
-    ReadResourceResult::new(vec![contents(file, requested_uri)])
+/// Standard base64 with padding, as MCP blobs carry bytes.
+pub(crate) fn base64(bytes: &[u8]) -> String {
+    STANDARD.encode(bytes)
 }

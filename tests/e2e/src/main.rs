@@ -169,6 +169,9 @@ async fn main() -> anyhow::Result<()> {
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(bind).await?;
     let address = listener.local_addr()?;
+    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
+        let _ = stream.set_nodelay(true);
+    });
     {
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "listening http://{address}/mcp")?;
