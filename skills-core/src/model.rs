@@ -139,6 +139,20 @@ impl Skills {
         }
     }
 
+    /// A set borrowed from the binary; what `embed_skills!` expands to.
+    #[doc(hidden)]
+    pub const fn embedded(
+        skills: &'static [Skill],
+        fingerprint: &'static str,
+        package: (&'static str, &'static str),
+    ) -> Self {
+        Self::from_parts(
+            Cow::Borrowed(skills),
+            Cow::Borrowed(fingerprint),
+            Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
+        )
+    }
+
     /// A set with no skills.
     pub const fn empty() -> Self {
         Self {
@@ -338,6 +352,27 @@ impl Skill {
         }
     }
 
+    /// A skill borrowed from the binary; what `embed_skills!` expands to.
+    /// `strings` are the name, description, path, URI, frontmatter JSON and version.
+    #[doc(hidden)]
+    pub const fn embedded(
+        strings: [&'static str; 6],
+        body_offset: usize,
+        files: &'static [SkillFile],
+    ) -> Self {
+        let [name, description, path, uri, frontmatter, version] = strings;
+        Self::from_parts(
+            Cow::Borrowed(name),
+            Cow::Borrowed(description),
+            Cow::Borrowed(path),
+            Cow::Borrowed(uri),
+            Cow::Borrowed(frontmatter),
+            Cow::Borrowed(version),
+            body_offset,
+            Cow::Borrowed(files),
+        )
+    }
+
     /// The frontmatter `name`; equal to the last segment of [`path`](Self::path).
     pub fn name(&self) -> &str {
         &self.name
@@ -455,6 +490,38 @@ impl SkillFile {
             digest,
             executable,
         }
+    }
+
+    /// A text file borrowed from the binary; what `embed_skills!` expands to.
+    #[doc(hidden)]
+    pub const fn embedded_text(
+        path: &'static str,
+        text: &'static str,
+        digest: &'static [u8; 32],
+        executable: bool,
+    ) -> Self {
+        Self::from_text(
+            Cow::Borrowed(path),
+            Cow::Borrowed(text),
+            Digest::from_bytes(*digest),
+            executable,
+        )
+    }
+
+    /// A binary file borrowed from the binary; what `embed_skills!` expands to.
+    #[doc(hidden)]
+    pub const fn embedded_binary(
+        path: &'static str,
+        bytes: &'static [u8],
+        digest: &'static [u8; 32],
+        executable: bool,
+    ) -> Self {
+        Self::from_binary(
+            Cow::Borrowed(path),
+            Cow::Borrowed(bytes),
+            Digest::from_bytes(*digest),
+            executable,
+        )
     }
 
     /// The path relative to the skill folder, `/`-separated (`references/a.md`).

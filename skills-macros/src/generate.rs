@@ -54,6 +54,7 @@ pub(crate) fn skills(
 ) -> TokenStream {
     let private = quote!(#krate::__private);
     let site = Span::mixed_site();
+    let file_type = format_ident!("__SkillsFile", span = site);
     let mut contents: Vec<TokenStream> = Vec::new();
     let mut content_ident: HashMap<Digest, proc_macro2::Ident> = HashMap::new();
     let mut skill_consts = Vec::new();
@@ -84,22 +85,15 @@ pub(crate) fn skills(
             let digest = Literal::byte_string(file.digest().as_bytes());
             let executable = file.is_executable();
             let constructor = if file.is_text() {
-                quote!(from_text)
+                quote!(embedded_text)
             } else {
-                quote!(from_binary)
+                quote!(embedded_binary)
             };
-            files.push(quote! {
-                #private::SkillFile::#constructor(
-                    #private::Cow::Borrowed(#path),
-                    #private::Cow::Borrowed(#content),
-                    #private::Digest::from_bytes(*#digest),
-                    #executable,
-                )
-            });
+            files.push(quote!(#file_type::#constructor(#path, #content, #digest, #executable)));
         }
         let files_ident = format_ident!("__SKILLS_FILES_{}", index, span = site);
         skill_consts.push(quote! {
-            const #files_ident: &[#private::SkillFile] = &[#(#files),*];
+            const #files_ident: &[#file_type] = &[#(#files),*];
         });
         let strings = [
             skill.name(),
@@ -110,19 +104,9 @@ pub(crate) fn skills(
             skill.version(),
         ]
         .map(Literal::string);
-        let [name, description, path, uri, frontmatter, version] = strings;
         let body_offset = Literal::usize_unsuffixed(skill.body_offset());
         skill_values.push(quote! {
-            #private::Skill::from_parts(
-                #private::Cow::Borrowed(#name),
-                #private::Cow::Borrowed(#description),
-                #private::Cow::Borrowed(#path),
-                #private::Cow::Borrowed(#uri),
-                #private::Cow::Borrowed(#frontmatter),
-                #private::Cow::Borrowed(#version),
-                #body_offset,
-                #private::Cow::Borrowed(#files_ident),
-            )
+            #private::Skill::embedded([#(#strings),*], #body_offset, #files_ident)
         });
     }
 
@@ -133,16 +117,15 @@ pub(crate) fn skills(
     let skills_ident = format_ident!("__SKILLS_SKILLS", span = site);
     quote! {{
         #(#env_tracking)*
+        // A short name for the type every file entry names.
+        type #file_type = #private::SkillFile;
         #(#contents)*
         #(#skill_consts)*
         const #skills_ident: &[#private::Skill] = &[#(#skill_values),*];
-        #private::Skills::from_parts(
-            #private::Cow::Borrowed(#skills_ident),
-            #private::Cow::Borrowed(#fingerprint),
-            #private::Option::Some((
-                #private::Cow::Borrowed(#private::env!("CARGO_PKG_NAME")),
-                #private::Cow::Borrowed(#private::env!("CARGO_PKG_VERSION")),
-            )),
+        #private::Skills::embedded(
+            #skills_ident,
+            #fingerprint,
+            (#private::env!("CARGO_PKG_NAME"), #private::env!("CARGO_PKG_VERSION")),
         )
     }}
 }
