@@ -13,9 +13,9 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
-// The multi-threaded runtime serializes answers on every core: large reads
-// (base64 fonts, PDFs) keep up with 16 requests in flight.
-#[tokio::main]
+// One thread starts fastest; over stdio, with the client on the other core,
+// a second worker measured no faster (docs/BENCHMARKS.md).
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let server = SkillsServer::new(SKILLS.clone());
     server
