@@ -315,21 +315,6 @@ impl Skills {
     }
 }
 
-/// `strings[start..end]` in a `const` context. The generated tables keep
-/// every name, path and description in one string, so that the metadata a
-/// server touches sits together, away from the file contents.
-const fn slice(strings: &'static str, start: usize, end: usize) -> &'static str {
-    strings.split_at(end).0.split_at(start).1
-}
-
-/// The `index`th 32-byte digest of `digests`, in a `const` context.
-const fn digest_at(digests: &'static [u8], index: usize) -> Digest {
-    match digests.split_at(index * 32).1.first_chunk::<32>() {
-        Some(bytes) => Digest::from_bytes(*bytes),
-        None => panic!("the digest table is shorter than the index"),
-    }
-}
-
 /// Whether `path` lies below the folder `folder` (both relative, `/`-separated).
 fn is_inside(path: &str, folder: &str) -> bool {
     path.len() > folder.len() && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
@@ -368,22 +353,21 @@ impl Skill {
     }
 
     /// A skill borrowed from the binary; what `embed_skills!` expands to.
-    /// `spans` are the `(start, end)` byte ranges in `strings` of the name,
-    /// description, path, URI, frontmatter JSON and version.
+    /// `strings` are the name, description, path, URI, frontmatter JSON and version.
     #[doc(hidden)]
     pub const fn embedded(
-        strings: &'static str,
-        spans: [usize; 12],
+        strings: [&'static str; 6],
         body_offset: usize,
         files: &'static [SkillFile],
     ) -> Self {
+        let [name, description, path, uri, frontmatter, version] = strings;
         Self::from_parts(
-            Cow::Borrowed(slice(strings, spans[0], spans[1])),
-            Cow::Borrowed(slice(strings, spans[2], spans[3])),
-            Cow::Borrowed(slice(strings, spans[4], spans[5])),
-            Cow::Borrowed(slice(strings, spans[6], spans[7])),
-            Cow::Borrowed(slice(strings, spans[8], spans[9])),
-            Cow::Borrowed(slice(strings, spans[10], spans[11])),
+            Cow::Borrowed(name),
+            Cow::Borrowed(description),
+            Cow::Borrowed(path),
+            Cow::Borrowed(uri),
+            Cow::Borrowed(frontmatter),
+            Cow::Borrowed(version),
             body_offset,
             Cow::Borrowed(files),
         )
@@ -509,21 +493,17 @@ impl SkillFile {
     }
 
     /// A text file borrowed from the binary; what `embed_skills!` expands to.
-    /// Its path is `strings[path.0..path.1]`, its digest the 32 bytes at
-    /// `digests[32 * digest..]`.
     #[doc(hidden)]
     pub const fn embedded_text(
-        strings: &'static str,
-        path: (usize, usize),
+        path: &'static str,
         text: &'static str,
-        digests: &'static [u8],
-        digest: usize,
+        digest: &'static [u8; 32],
         executable: bool,
     ) -> Self {
         Self::from_text(
-            Cow::Borrowed(slice(strings, path.0, path.1)),
+            Cow::Borrowed(path),
             Cow::Borrowed(text),
-            digest_at(digests, digest),
+            Digest::from_bytes(*digest),
             executable,
         )
     }
@@ -531,17 +511,15 @@ impl SkillFile {
     /// A binary file borrowed from the binary; what `embed_skills!` expands to.
     #[doc(hidden)]
     pub const fn embedded_binary(
-        strings: &'static str,
-        path: (usize, usize),
+        path: &'static str,
         bytes: &'static [u8],
-        digests: &'static [u8],
-        digest: usize,
+        digest: &'static [u8; 32],
         executable: bool,
     ) -> Self {
         Self::from_binary(
-            Cow::Borrowed(slice(strings, path.0, path.1)),
+            Cow::Borrowed(path),
             Cow::Borrowed(bytes),
-            digest_at(digests, digest),
+            Digest::from_bytes(*digest),
             executable,
         )
     }

@@ -55,11 +55,6 @@ pub(crate) fn skills(
     let private = quote!(#krate::__private);
     let site = Span::mixed_site();
     let file_type = format_ident!("__SkillsFile", span = site);
-    let strings_ident = format_ident!("__SKILLS_STRINGS", span = site);
-    let digests_ident = format_ident!("__SKILLS_DIGESTS", span = site);
-    let mut strings = Strings::default();
-    let mut digests: Vec<u8> = Vec::new();
-    let mut digest_index: HashMap<Digest, usize> = HashMap::new();
     let mut contents: Vec<TokenStream> = Vec::new();
     let mut content_ident: HashMap<Digest, proc_macro2::Ident> = HashMap::new();
     let mut skill_consts = Vec::new();
@@ -68,8 +63,7 @@ pub(crate) fn skills(
     for (index, skill) in loaded.skills().skills().iter().enumerate() {
         let mut files = Vec::with_capacity(skill.files().len());
         for file in skill.files() {
-            let digest = file.digest();
-            let content = match content_ident.get(&digest) {
+            let content = match content_ident.get(&file.digest()) {
                 Some(ident) => ident.clone(),
                 None => {
                     let ident = format_ident!("__SKILLS_CONTENT_{}", contents.len(), span = site);
@@ -81,35 +75,27 @@ pub(crate) fn skills(
                     {
                         contents.push(quote!(const _: &[u8] = #private::include_bytes!(#path);));
                     }
-                    content_ident.insert(digest, ident.clone());
+                    content_ident.insert(file.digest(), ident.clone());
                     ident
                 }
             };
-            let digest = *digest_index.entry(digest).or_insert_with(|| {
-                digests.extend_from_slice(digest.as_bytes());
-                digests.len() / 32 - 1
-            });
-            let (start, end) = strings.add(file.path());
-            let (start, end, digest) = (
-                Literal::usize_unsuffixed(start),
-                Literal::usize_unsuffixed(end),
-                Literal::usize_unsuffixed(digest),
-            );
+            let path = Literal::string(file.path());
+            // One byte-string token per digest: far less for rustc to parse
+            // than an array of 32 integer literals.
+            let digest = Literal::byte_string(file.digest().as_bytes());
             let executable = file.is_executable();
             let constructor = if file.is_text() {
                 quote!(embedded_text)
             } else {
                 quote!(embedded_binary)
             };
-            files.push(quote!(#file_type::#constructor(
-                #strings_ident, (#start, #end), #content, #digests_ident, #digest, #executable
-            )));
+            files.push(quote!(#file_type::#constructor(#path, #content, #digest, #executable)));
         }
         let files_ident = format_ident!("__SKILLS_FILES_{}", index, span = site);
         skill_consts.push(quote! {
             const #files_ident: &[#file_type] = &[#(#files),*];
         });
-        let spans = [
+        let strings = [
             skill.name(),
             skill.description(),
             skill.path(),
@@ -117,15 +103,10 @@ pub(crate) fn skills(
             skill.frontmatter_json(),
             skill.version(),
         ]
-        .into_iter()
-        .flat_map(|text| {
-            let (start, end) = strings.add(text);
-            [start, end]
-        })
-        .map(Literal::usize_unsuffixed);
+        .map(Literal::string);
         let body_offset = Literal::usize_unsuffixed(skill.body_offset());
         skill_values.push(quote! {
-            #private::Skill::embedded(#strings_ident, [#(#spans),*], #body_offset, #files_ident)
+            #private::Skill::embedded([#(#strings),*], #body_offset, #files_ident)
         });
     }
 
@@ -134,16 +115,10 @@ pub(crate) fn skills(
         .iter()
         .map(|var| quote!(const _: #private::Option<&str> = #private::option_env!(#var);));
     let skills_ident = format_ident!("__SKILLS_SKILLS", span = site);
-    let strings = Literal::string(&strings.text);
-    let digests = Literal::byte_string(&digests);
     quote! {{
         #(#env_tracking)*
         // A short name for the type every file entry names.
         type #file_type = #private::SkillFile;
-        // Every name, path and description in one string, and every digest in
-        // one table: what a server reads stays together, apart from contents.
-        const #strings_ident: &str = #strings;
-        const #digests_ident: &[u8] = #digests;
         #(#contents)*
         #(#skill_consts)*
         const #skills_ident: &[#private::Skill] = &[#(#skill_values),*];
@@ -153,27 +128,6 @@ pub(crate) fn skills(
             (#private::env!("CARGO_PKG_NAME"), #private::env!("CARGO_PKG_VERSION")),
         )
     }}
-}
-
-/// Every string of the tables, concatenated, each distinct one once.
-#[derive(Default)]
-struct Strings {
-    text: String,
-    spans: HashMap<String, (usize, usize)>,
-}
-
-impl Strings {
-    /// The `(start, end)` byte range of `value` in the concatenation.
-    fn add(&mut self, value: &str) -> (usize, usize) {
-        if let Some(span) = self.spans.get(value) {
-            return *span;
-        }
-        let start = self.text.len();
-        self.text.push_str(value);
-        let span = (start, self.text.len());
-        self.spans.insert(value.to_owned(), span);
-        span
-    }
 }
 
 fn content_const(private: &TokenStream, ident: &proc_macro2::Ident, bytes: Bytes) -> TokenStream {

@@ -81,7 +81,9 @@ struct Settings {
 /// by every request until the set is replaced.
 struct Snapshot {
     skills: Skills,
-    entries: OnceLock<Vec<rmcp::model::Skill>>,
+    /// Each skill's SEP-2640 entry, built the first time a page or a
+    /// `skills/get` needs it: a first page touches only its own skills.
+    entries: Vec<OnceLock<rmcp::model::Skill>>,
     /// The last instructions built, with the author's text they follow:
     /// `get_info` asks for them on every request.
     instructions: Mutex<Option<(Option<String>, String)>>,
@@ -96,8 +98,8 @@ struct Snapshot {
 impl Snapshot {
     fn new(skills: Skills) -> Self {
         Self {
+            entries: (0..skills.len()).map(|_| OnceLock::new()).collect(),
             skills,
-            entries: OnceLock::new(),
             instructions: Mutex::new(None),
             resources: OnceLock::new(),
             blobs: RwLock::new(HashMap::new()),
@@ -132,9 +134,8 @@ impl Snapshot {
             .clone()
     }
 
-    fn entries(&self) -> &[rmcp::model::Skill] {
-        self.entries
-            .get_or_init(|| self.skills.skills().iter().map(wire::skill_entry).collect())
+    fn entry(&self, index: usize) -> &rmcp::model::Skill {
+        self.entries[index].get_or_init(|| wire::skill_entry(&self.skills.skills()[index]))
     }
 }
 
@@ -337,10 +338,9 @@ impl SkillsServer {
             return Err(bad_cursor("past the end"));
         }
         let end = (start + self.settings().skills_page_size.max(1)).min(visible.len());
-        let entries = snapshot.entries();
         let page = visible[start..end]
             .iter()
-            .map(|&index| entries[index].clone())
+            .map(|&index| snapshot.entry(index).clone())
             .collect();
         let mut result = ListSkillsResult::with_all_items(page);
         if end < visible.len() {
@@ -377,7 +377,7 @@ impl SkillsServer {
                 Some(json!({ "uri": request.uri })),
             ));
         };
-        let entry = snapshot.entries()[index].clone();
+        let entry = snapshot.entry(index).clone();
         let mut result = GetSkillResult::new(entry);
         self.cache_hints(context, &mut result.ttl_ms, &mut result.cache_scope);
         Ok(result)
