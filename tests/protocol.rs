@@ -60,7 +60,9 @@ async fn entries_hold_every_file_and_field_and_pass_rmcps_validation() {
         assert_eq!(entries.len(), SKILLS.len());
         for (entry, skill) in entries.iter().zip(SKILLS.skills()) {
             assert_eq!(entry.uri, skill.uri());
-            let frontmatter: Value = serde_json::from_str(skill.frontmatter_json()).unwrap();
+            let mut frontmatter: Value = serde_json::from_str(skill.extra_fields_json()).unwrap();
+            frontmatter["name"] = json!(skill.name());
+            frontmatter["description"] = json!(skill.description());
             assert_eq!(
                 serde_json::to_value(&entry.frontmatter).unwrap(),
                 frontmatter

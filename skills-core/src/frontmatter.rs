@@ -20,8 +20,9 @@ use crate::scalar::{self, Plain};
 pub(crate) struct Frontmatter {
     /// Top-level entries, in the order written.
     pub fields: Vec<Entry>,
-    /// The whole frontmatter as a JSON object with sorted keys.
-    pub json: String,
+    /// Every field but `name` and `description`, as a JSON object with
+    /// sorted keys (those two are kept as plain strings beside it).
+    pub extra_json: String,
     /// Byte offset of the body: just after the closing `---` line.
     pub body_offset: usize,
 }
@@ -260,10 +261,15 @@ pub(crate) fn parse(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Op
     };
     // Lint problems (anchors, ambiguous scalars, …) leave a usable tree with
     // harmless fallback values, so the field rules still run and report too.
-    let json = serde_json::to_string(&root.value).expect("a JSON value always serializes");
+    let mut extra = root.value;
+    if let Value::Object(object) = &mut extra {
+        object.remove("name");
+        object.remove("description");
+    }
+    let extra_json = serde_json::to_string(&extra).expect("a JSON value always serializes");
     Some(Frontmatter {
         fields,
-        json,
+        extra_json,
         body_offset: split.body,
     })
 }
@@ -614,19 +620,19 @@ mod tests {
     fn reads_fields_in_every_scalar_style() {
         let text = "---\nname: pdf\ndescription: >\n  Folded\n  text.\nlicense: 'MIT'\nmetadata:\n  version: \"1.0\"\n  author: me\nx-count: 3\nx-ratio: 1.5\nx-flag: true\nx-none:\nx-list:\n  - a\n  - 'b'\nliteral: |-\n  keep\n  lines\n---\n# Body\n";
         let parsed = parse_ok(text);
-        let json: Value = serde_json::from_str(&parsed.json).unwrap();
+        let json: Value = serde_json::from_str(&parsed.extra_json).unwrap();
         assert_eq!(
             json,
             serde_json::json!({
-                "name": "pdf", "description": "Folded text.\n", "license": "MIT",
+                "license": "MIT",
                 "metadata": {"version": "1.0", "author": "me"}, "x-count": 3, "x-ratio": 1.5,
                 "x-flag": true, "x-none": null, "x-list": ["a", "b"], "literal": "keep\nlines"
             })
         );
         assert!(
-            parsed.json.starts_with("{\"description\""),
+            parsed.extra_json.starts_with("{\"license\""),
             "sorted keys: {}",
-            parsed.json
+            parsed.extra_json
         );
         assert_eq!(&text[parsed.body_offset..], "# Body\n");
         let metadata = parsed.get("metadata").unwrap();
@@ -647,7 +653,7 @@ mod tests {
     fn accepts_crlf_and_keeps_the_body_offset() {
         let text = "---\r\nname: a\r\ndescription: b\r\n---\r\nbody\r\n";
         let parsed = parse_ok(text);
-        assert_eq!(parsed.json, r#"{"description":"b","name":"a"}"#);
+        assert_eq!(parsed.extra_json, "{}");
         assert_eq!(&text[parsed.body_offset..], "body\r\n");
     }
 
@@ -655,7 +661,8 @@ mod tests {
     fn a_body_rule_does_not_close_early_and_values_may_hold_dashes() {
         let text = "---\nname: a\ndescription: before --- after\n---\nbody\n---\nmore\n";
         let parsed = parse_ok(text);
-        assert!(parsed.json.contains("before --- after"));
+        let description = &parsed.get("description").unwrap().value.value;
+        assert_eq!(description, "before --- after");
         assert_eq!(&text[parsed.body_offset..], "body\n---\nmore\n");
     }
 

@@ -555,7 +555,7 @@ impl Loader<'_> {
                     identity.description.into(),
                     skill.path.clone().into(),
                     uri.into(),
-                    parsed.json.into(),
+                    parsed.extra_json.into(),
                     version.into(),
                     parsed.body_offset,
                     files.into(),

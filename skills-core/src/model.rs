@@ -32,7 +32,7 @@ pub struct Skill {
     description: Cow<'static, str>,
     path: Cow<'static, str>,
     uri: Cow<'static, str>,
-    frontmatter: Cow<'static, str>,
+    extra_fields: Cow<'static, str>,
     version: Cow<'static, str>,
     body_offset: usize,
     files: Cow<'static, [SkillFile]>,
@@ -335,7 +335,7 @@ impl Skill {
         description: Cow<'static, str>,
         path: Cow<'static, str>,
         uri: Cow<'static, str>,
-        frontmatter: Cow<'static, str>,
+        extra_fields: Cow<'static, str>,
         version: Cow<'static, str>,
         body_offset: usize,
         files: Cow<'static, [SkillFile]>,
@@ -345,7 +345,7 @@ impl Skill {
             description,
             path,
             uri,
-            frontmatter,
+            extra_fields,
             version,
             body_offset,
             files,
@@ -353,20 +353,20 @@ impl Skill {
     }
 
     /// A skill borrowed from the binary; what `embed_skills!` expands to.
-    /// `strings` are the name, description, path, URI, frontmatter JSON and version.
+    /// `strings` are the name, description, path, URI, extra fields JSON and version.
     #[doc(hidden)]
     pub const fn embedded(
         strings: [&'static str; 6],
         body_offset: usize,
         files: &'static [SkillFile],
     ) -> Self {
-        let [name, description, path, uri, frontmatter, version] = strings;
+        let [name, description, path, uri, extra_fields, version] = strings;
         Self::from_parts(
             Cow::Borrowed(name),
             Cow::Borrowed(description),
             Cow::Borrowed(path),
             Cow::Borrowed(uri),
-            Cow::Borrowed(frontmatter),
+            Cow::Borrowed(extra_fields),
             Cow::Borrowed(version),
             body_offset,
             Cow::Borrowed(files),
@@ -409,10 +409,13 @@ impl Skill {
         crate::uri::for_file(&self.path, file.path())
     }
 
-    /// Every frontmatter field exactly as the author wrote it, as a JSON object
-    /// with sorted keys and no insignificant whitespace.
-    pub fn frontmatter_json(&self) -> &str {
-        &self.frontmatter
+    /// Every frontmatter field other than `name` and `description`, exactly
+    /// as the author wrote it, as a JSON object with sorted keys and no
+    /// insignificant whitespace (`{}` when there are none). With
+    /// [`name`](Self::name) and [`description`](Self::description) this is the
+    /// whole frontmatter; kept apart so a description is not stored twice.
+    pub fn extra_fields_json(&self) -> &str {
+        &self.extra_fields
     }
 
     /// `sha256:` over the skill's sorted `{uri, digest, size}` list (the

@@ -100,7 +100,7 @@ pub(crate) fn skills(
             skill.description(),
             skill.path(),
             skill.uri(),
-            skill.frontmatter_json(),
+            skill.extra_fields_json(),
             skill.version(),
         ]
         .map(Literal::string);

@@ -41,7 +41,7 @@ use serde_json::json;
 pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, manifest_json};
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
-pub use wire::{EXECUTABLE_META_KEY, contents, skill_entry};
+pub use wire::{EXECUTABLE_META_KEY, contents, frontmatter, skill_entry};
 
 use crate::{Digest, Skill, SkillFile, Skills};
 use cursor::{Kind, Position};

@@ -3,7 +3,8 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{
-    MetaObject, Resource, ResourceContents, SkillFrontmatter, SkillResource, SkillResources,
+    JsonObject, MetaObject, Resource, ResourceContents, SkillFrontmatter, SkillResource,
+    SkillResources,
 };
 use serde_json::json;
 
@@ -16,8 +17,7 @@ pub const EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
 /// The SEP-2640 entry of `skill`: its URI, every frontmatter field, and every
 /// file with digest and size.
 pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
-    let frontmatter = serde_json::from_str::<SkillFrontmatter>(skill.frontmatter_json())
-        .unwrap_or_else(|_| SkillFrontmatter::new(skill.name(), skill.description()));
+    let frontmatter = frontmatter(skill);
     let resources = skill
         .files()
         .iter()
@@ -39,6 +39,15 @@ pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
         meta.insert(EXECUTABLE_META_KEY.to_owned(), json!(executable));
         entry.with_meta(meta)
     }
+}
+
+/// Every frontmatter field of `skill`, as the author wrote it.
+pub fn frontmatter(skill: &Skill) -> SkillFrontmatter {
+    let mut frontmatter = SkillFrontmatter::new(skill.name(), skill.description());
+    if let Ok(extra) = serde_json::from_str::<JsonObject>(skill.extra_fields_json()) {
+        frontmatter.extra = extra;
+    }
+    frontmatter
 }
 
 /// How a skill's `SKILL.md` appears in `resources/list`: named by its

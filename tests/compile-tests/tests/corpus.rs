@@ -133,7 +133,7 @@ fn the_embedded_corpus_equals_the_one_loaded_at_run_time() {
     for (runtime, embedded) in loaded.skills().iter().zip(REAL.skills()) {
         assert_eq!(runtime.path(), embedded.path());
         assert_eq!(runtime.version(), embedded.version());
-        assert_eq!(runtime.frontmatter_json(), embedded.frontmatter_json());
+        assert_eq!(runtime.extra_fields_json(), embedded.extra_fields_json());
         assert_eq!(runtime.body_offset(), embedded.body_offset());
         for (a, b) in runtime.files().iter().zip(embedded.files()) {
             assert_eq!(

@@ -14,7 +14,7 @@ static ALLOWED_SECRET: skills::Skills = skills::embed_skills!(
 
 fn main() {
     let report = LENIENT.get("report").expect("report is embedded");
-    assert!(report.frontmatter_json().contains(r#""author":"Platform Team""#));
+    assert!(report.extra_fields_json().contains(r#""author":"Platform Team""#));
     let deploy = ALLOWED_SECRET.get("deploy").expect("deploy is embedded");
     assert!(deploy.file("references/setup.md").is_some());
 }
