@@ -760,3 +760,30 @@ async fn digests_match_the_peers_on_the_captured_sample_tree() {
     );
     assert!(skills.get("acme/billing/refunds").is_some());
 }
+
+#[tokio::test]
+async fn binary_reads_are_identical_with_and_without_the_blob_cache() {
+    let logo = "skill://purchase-orders/assets/larder-logo.png";
+    let expected = SKILLS
+        .file_by_uri(logo)
+        .map(|(_, file)| file.bytes().to_vec())
+        .unwrap();
+    for budget in [0, 64 << 20] {
+        let server = SkillsServer::builder(SKILLS.clone())
+            .blob_cache_bytes(budget)
+            .build();
+        let client = connect(server, Era::Handshake).await;
+        for _ in 0..2 {
+            let read = client
+                .read_resource(ReadResourceRequestParams::new(logo))
+                .await
+                .unwrap();
+            assert!(matches!(
+                read.contents[0],
+                ResourceContents::BlobResourceContents { .. }
+            ));
+            assert_eq!(bytes_of(&read.contents[0]), expected, "budget {budget}");
+        }
+        client.cancel().await.unwrap();
+    }
+}

@@ -74,6 +74,7 @@ struct Settings {
     skills_page_size: usize,
     resources_page_size: usize,
     ttl_ms: u64,
+    blob_cache_bytes: usize,
     visibility: Option<Box<Visibility>>,
 }
 
@@ -91,18 +92,21 @@ struct Snapshot {
     resources: OnceLock<Vec<Resource>>,
     /// Binary files already base64-encoded, by digest: encoding a font on
     /// every read costs more than copying the encoded text. Holds only what
-    /// was read, so start-up memory is unchanged.
+    /// was read, so start-up memory is unchanged, and at most `blob_budget`
+    /// bytes; past it, files are encoded on each read.
     blobs: RwLock<HashMap<Digest, Arc<str>>>,
+    blob_budget: usize,
 }
 
 impl Snapshot {
-    fn new(skills: Skills) -> Self {
+    fn new(skills: Skills, blob_budget: usize) -> Self {
         Self {
             entries: (0..skills.len()).map(|_| OnceLock::new()).collect(),
             skills,
             instructions: Mutex::new(None),
             resources: OnceLock::new(),
             blobs: RwLock::new(HashMap::new()),
+            blob_budget,
         }
     }
 
@@ -126,12 +130,12 @@ impl Snapshot {
             return encoded.clone();
         }
         let encoded: Arc<str> = wire::base64(file.bytes()).into();
-        self.blobs
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entry(digest)
-            .or_insert(encoded)
-            .clone()
+        let mut blobs = self.blobs.write().unwrap_or_else(PoisonError::into_inner);
+        let held: usize = blobs.values().map(|blob| blob.len()).sum();
+        if held + encoded.len() > self.blob_budget {
+            return encoded;
+        }
+        blobs.entry(digest).or_insert(encoded).clone()
     }
 
     fn entry(&self, index: usize) -> &rmcp::model::Skill {
@@ -167,6 +171,7 @@ impl SkillsServer {
                 skills_page_size: 100,
                 resources_page_size: 1000,
                 ttl_ms: 300_000,
+                blob_cache_bytes: 64 << 20,
                 visibility: None,
             },
         }
@@ -181,7 +186,7 @@ impl SkillsServer {
     /// Returns whether anything a client sees changed (the fingerprints differ),
     /// so the caller can send `notifications/resources/list_changed`.
     pub fn replace(&self, skills: Skills) -> bool {
-        let snapshot = Arc::new(Snapshot::new(skills));
+        let snapshot = Arc::new(Snapshot::new(skills, self.settings().blob_cache_bytes));
         let mut current = self
             .shared
             .current
@@ -863,6 +868,14 @@ impl SkillsServerBuilder {
         self
     }
 
+    /// How many bytes of base64-encoded binary files to keep after their
+    /// first read (default 64 MiB; 0 encodes on every read). Encoding a
+    /// 100 KB font costs more than copying it already encoded.
+    pub fn blob_cache_bytes(mut self, bytes: usize) -> Self {
+        self.settings.blob_cache_bytes = bytes;
+        self
+    }
+
     /// Decides per request which skills the caller may see. Hidden skills
     /// are not listed and read as unknown (`-32602`); answers become
     /// `cacheScope: private`; instructions then name no skill.
@@ -876,10 +889,11 @@ impl SkillsServerBuilder {
 
     /// The configured server.
     pub fn build(self) -> SkillsServer {
+        let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
         SkillsServer {
             shared: Arc::new(Shared {
                 settings: self.settings,
-                current: RwLock::new(Arc::new(Snapshot::new(self.skills))),
+                current: RwLock::new(Arc::new(snapshot)),
             }),
         }
     }
