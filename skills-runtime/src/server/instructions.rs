@@ -42,38 +42,38 @@ pub fn build(own: Option<&str>, skills: &[&Skill], tool: Option<&str>, budget: u
     head.push_str(", then the files it points to.\n");
     let used = head.chars().count();
     let room = budget.saturating_sub(used);
-
-    let full: Vec<String> = skills.iter().map(|skill| line(skill, None)).collect();
-    if fits(&full, room) {
-        return head + &full.concat();
-    }
+    // `- <uri>: ` and the line break, per skill.
     let fixed: usize = skills
         .iter()
-        .map(|skill| line(skill, Some(0)).chars().count())
+        .map(|skill| skill.uri().chars().count() + 5)
         .sum();
+
+    // 1. Full descriptions, if their total fits (counting stops once it cannot).
+    let mut total = fixed;
+    let fits_in_full = skills.iter().all(|skill| {
+        total += collapsed(skill.description()).count();
+        total <= room
+    });
+    if fits_in_full {
+        return head + &lines(skills, usize::MAX);
+    }
+    // 2. Every description cut to an equal share of the room left.
     let share = room.saturating_sub(fixed) / skills.len();
     if share >= MIN_DESCRIPTION {
-        let shortened: Vec<String> = skills
-            .iter()
-            .map(|skill| line(skill, Some(share)))
-            .collect();
-        if fits(&shortened, room) {
-            return head + &shortened.concat();
-        }
+        return head + &lines(skills, share);
     }
+    // 3. URIs only, as many as fit, then how many more there are.
     let mut text = head;
     let mut left = room;
     for (index, skill) in skills.iter().enumerate() {
         let remaining = skills.len() - index;
         let entry = format!("- {}\n", skill.uri());
-        let tail = more_line(remaining - 1);
-        let needed = entry.chars().count()
-            + if remaining > 1 {
-                tail.chars().count()
-            } else {
-                0
-            };
-        if needed > left {
+        let tail = if remaining > 1 {
+            more_line(remaining - 1).chars().count()
+        } else {
+            0
+        };
+        if entry.chars().count() + tail > left {
             text.push_str(&more_line(remaining));
             break;
         }
@@ -87,27 +87,38 @@ fn more_line(count: usize) -> String {
     format!("- …and {count} more: list them with skills/list or resources/list.\n")
 }
 
-/// `- <uri>: <description>`, the description cut to `limit` characters.
-fn line(skill: &Skill, limit: Option<usize>) -> String {
-    let description = skill
-        .description()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let description = match limit {
-        None => description,
-        Some(0) => String::new(),
-        Some(limit) if description.chars().count() > limit => {
-            let cut: String = description.chars().take(limit.saturating_sub(1)).collect();
-            format!("{}…", cut.trim_end())
+/// One `- <uri>: <description>` line per skill, each description cut to
+/// `limit` characters (the last one a `…`).
+fn lines(skills: &[&Skill], limit: usize) -> String {
+    let mut out = String::new();
+    for skill in skills {
+        out.push_str("- ");
+        out.push_str(skill.uri());
+        out.push_str(": ");
+        let mut description = collapsed(skill.description());
+        let mut taken = 0;
+        while let Some(c) = description.next() {
+            if taken + 1 == limit && description.clone().next().is_some() {
+                // Cut here, dropping a space the cut would leave before the ellipsis.
+                if out.ends_with(' ') {
+                    out.pop();
+                }
+                out.push('…');
+                break;
+            }
+            out.push(c);
+            taken += 1;
         }
-        Some(_) => description,
-    };
-    format!("- {}: {description}\n", skill.uri())
+        out.push('\n');
+    }
+    out
 }
 
-fn fits(lines: &[String], room: usize) -> bool {
-    lines.iter().map(|line| line.chars().count()).sum::<usize>() <= room
+/// `text` with each run of whitespace as one space and none at either end.
+fn collapsed(text: &str) -> impl Iterator<Item = char> + Clone + '_ {
+    text.split_whitespace()
+        .enumerate()
+        .flat_map(|(index, word)| (index > 0).then_some(' ').into_iter().chain(word.chars()))
 }
 
 /// The sentence an author puts in the description of a tool that needs the
@@ -123,4 +134,84 @@ pub fn tool_hint(skill: &Skill, tool: Option<&str>) -> String {
     }
     hint.push_str(" and follow it.");
     hint
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+
+    fn skill(name: &str, description: &str) -> Skill {
+        Skill::from_parts(
+            Cow::Owned(name.to_owned()),
+            Cow::Owned(description.to_owned()),
+            Cow::Owned(name.to_owned()),
+            Cow::Owned(format!("skill://{name}/SKILL.md")),
+            Cow::Borrowed("{}"),
+            Cow::Borrowed("sha256:0"),
+            0,
+            Cow::Borrowed(&[]),
+        )
+    }
+
+    #[test]
+    fn full_descriptions_when_they_fit() {
+        let skills = [
+            skill("a", "Does  a.\n Use when asked."),
+            skill("b", "Does b."),
+        ];
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let text = build(Some("Mine."), &refs, Some("read_skill"), 2048);
+        assert!(
+            text.starts_with("Mine.\n\nThis server provides Agent Skills"),
+            "{text}"
+        );
+        assert!(text.contains("(or call the `read_skill` tool with its URI)"));
+        assert!(
+            text.ends_with(
+                "- skill://a/SKILL.md: Does a. Use when asked.\n- skill://b/SKILL.md: Does b.\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn descriptions_shrink_to_an_equal_share() {
+        let long = "word ".repeat(100);
+        let skills: Vec<Skill> = (0..4).map(|n| skill(&format!("s{n}"), &long)).collect();
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let text = build(None, &refs, None, 1000);
+        assert!(
+            text.chars().count() <= 1000,
+            "{} characters",
+            text.chars().count()
+        );
+        assert_eq!(text.matches('…').count(), 4, "{text}");
+        assert!(!text.contains(" …"), "no space before the ellipsis: {text}");
+    }
+
+    #[test]
+    fn uris_only_then_a_count_of_the_rest() {
+        let skills: Vec<Skill> = (0..100)
+            .map(|n| skill(&format!("skill-{n:03}"), "A skill."))
+            .collect();
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let text = build(None, &refs, None, 600);
+        assert!(
+            text.chars().count() <= 600,
+            "{} characters",
+            text.chars().count()
+        );
+        assert!(text.contains("- skill://skill-000/SKILL.md\n"));
+        let listed = text.matches("/SKILL.md\n").count();
+        assert!(
+            text.ends_with(&format!(
+                "- …and {} more: list them with skills/list or resources/list.\n",
+                100 - listed
+            )),
+            "{text}"
+        );
+        assert_eq!(build(Some("Only mine."), &[], None, 2048), "Only mine.");
+    }
 }
