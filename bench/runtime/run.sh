@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Run-time benchmark: our SkillsServer (embedded skills) next to rmcp's SkillCatalog, FastMCP 4.2.3
+# and agentskills-mcp-server 0.7.0, over stdio (../shared/bench/peers/load-client) and streamable
+# HTTP (bench/runtime/http-load), on the same tree, servers interleaved round by round.
+#
+#   bash bench/runtime/run.sh                      # everything (~30 min on 2 cores, plus load waits)
+#   ONLY="setup stdio" bash bench/runtime/run.sh   # a subset of phases
+#   STARTUP_ROUNDS=2 TPUT_ROUNDS=1 N=2000 LAT_ROUNDS=1 NO_WAIT=1 bash bench/runtime/run.sh  # smoke
+#
+# Phases (ONLY, default "setup stdio http scale"):
+#   setup  ../shared/bench/peers/setup.sh (venvs, peers, load-client, the valid corpus copy
+#          $VCORPUS/skills of ../shared/corpus/real), then release builds of our stdio_server and
+#          http_server examples with SKILLS_DIR=$VCORPUS/skills (separate CARGO_TARGET_DIR), the
+#          http-load workspace, and the synthetic scale trees (gen-synthetic.py, N skills x
+#          $SCALE_FILES files x $SCALE_BYTES B, seed 1) with one build of ours per tree.
+#          Our binaries are copied to $WORK/bin/ours-{stdio,http}-<tree> (the tree is compiled in).
+#   stdio  run_runtime.sh's loops with our rows added: startup (15 rounds), throughput (5 rounds,
+#          N=20000, 16 in flight), one-in-flight latency (3 rounds) -> $OUT/stdio/*.jsonl
+#   http   the same over streamable HTTP (2026-07-28 stateless POSTs): ours --stateless and default
+#          (examples/http_server.rs), rmcp SkillCatalog (http-load/rmcp-skillcatalog-http)
+#          --stateless, default with TCP_NODELAY (as our example sets it: the fair twin of ours),
+#          and default without it (as axum::serve leaves it), its empty-dir floor, and FastMCP 4.2.3
+#          (fastmcp_http_server.py, transport="http") -> $OUT/http/*.jsonl
+#   scale  stdio startup + throughput for the synthetic trees, ours vs rmcp SkillCatalog
+#          -> $OUT/scale-s<N>/*.jsonl
+# Before each measurement series the script waits until the 1-minute load average has stayed
+# below $LOAD_MAX for $LOAD_HOLD s (give up after $LOAD_TIMEOUT s; NO_WAIT=1 skips); the load
+# before/after each series is appended to $OUT/load.txt. Summaries: $OUT/summary.md
+# (bench/runtime/summarize.py: medians, min-max, per-round ratios against several bases).
+# Idempotent: setup reuses venvs, builds and trees; each measured phase rewrites its own JSONL.
+#
+# Env (defaults): WORK=/tmp/bench-runtime TARGET=/tmp/anchors-target VCORPUS=/tmp/anchors-corpus
+#   FASTMCP_VENV=/tmp/venv-fastmcp ASK_VENV=/tmp/venv-ask OUT=bench/runtime/results
+#   STARTUP_ROUNDS=15 TPUT_ROUNDS=5 N=20000 WINDOW=16 LAT_ROUNDS=3 LAT_N=3000
+#   HTTP_N=10000 HTTP_TPUT_ROUNDS=3 (the cases without TCP_NODELAY run at ~700 req/s, hence fewer)
+#   SCALE_TREES="10 100 1000" SCALE_FILES=10 SCALE_BYTES=2048 SCALE_STARTUP_ROUNDS=10 SCALE_TPUT_ROUNDS=3
+#   LOAD_MAX=0.6 LOAD_HOLD=30 LOAD_TIMEOUT=900 PY311/PY312 (else found under ~/.pyenv)
+#   CRATES_REPO=<repo copy> (default: this repository; see below)
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+SHARED="$(cd "$REPO/../shared" && pwd)"
+PEERS="$SHARED/bench/peers"
+WORK="${WORK:-/tmp/bench-runtime}"
+export TARGET="${TARGET:-/tmp/anchors-target}"
+export VCORPUS="${VCORPUS:-/tmp/anchors-corpus}"
+export FASTMCP_VENV="${FASTMCP_VENV:-/tmp/venv-fastmcp}"
+export ASK_VENV="${ASK_VENV:-/tmp/venv-ask}"
+OUT="${OUT:-$HERE/results}"
+STARTUP_ROUNDS="${STARTUP_ROUNDS:-15}"; TPUT_ROUNDS="${TPUT_ROUNDS:-5}"
+N="${N:-20000}"; HTTP_N="${HTTP_N:-10000}"; HTTP_TPUT_ROUNDS="${HTTP_TPUT_ROUNDS:-3}"; WINDOW="${WINDOW:-16}"; LAT_ROUNDS="${LAT_ROUNDS:-3}"; LAT_N="${LAT_N:-3000}"
+SCALE_TREES="${SCALE_TREES:-10 100 1000}"; SCALE_FILES="${SCALE_FILES:-10}"; SCALE_BYTES="${SCALE_BYTES:-2048}"
+SCALE_STARTUP_ROUNDS="${SCALE_STARTUP_ROUNDS:-10}"; SCALE_TPUT_ROUNDS="${SCALE_TPUT_ROUNDS:-3}"
+LOAD_MAX="${LOAD_MAX:-0.6}"; LOAD_HOLD="${LOAD_HOLD:-30}"; LOAD_TIMEOUT="${LOAD_TIMEOUT:-900}"
+ONLY="${ONLY:-setup stdio http scale}"
+# CRATES_REPO: build our examples from this copy of the repository instead (a `git archive`
+# snapshot), so that commits landing during a run do not change what is measured.
+CRATES_REPO="${CRATES_REPO:-$REPO}"
+BIN="$WORK/bin"
+OURS_TARGET="$WORK/ours-target"
+HTTP_TARGET="$WORK/http-target"
+mkdir -p "$OUT" "$BIN"
+
+pick_python() { # $1 = 3.11 | 3.12
+  local v="$1" p
+  for p in "python$v" "$HOME"/.pyenv/versions/"$v".*/bin/"python$v"; do
+    command -v "$p" >/dev/null 2>&1 && { command -v "$p"; return; }
+    [ -x "$p" ] && { echo "$p"; return; }
+  done
+  echo "python$v"
+}
+
+# Waits for a quiet machine; logs the load before the series.
+quiet() { # $1 = series name
+  local start now load below=""
+  start=$(date +%s)
+  if [ -z "${NO_WAIT:-}" ]; then
+    while :; do
+      load=$(cut -d' ' -f1 /proc/loadavg); now=$(date +%s)
+      if awk -v l="$load" -v m="$LOAD_MAX" 'BEGIN{exit !(l<m)}'; then
+        below="${below:-$now}"
+        (( now - below >= ${LOAD_HOLD%.*} )) && break
+      else
+        below=""
+      fi
+      if (( now - start > ${LOAD_TIMEOUT%.*} )); then echo "  load still $load; measuring anyway" >&2; break; fi
+      sleep 2
+    done
+  fi
+  echo "$(date -u +%FT%TZ) before $1 (ours from $CRATES_REPO at $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null)): loadavg $(cut -d' ' -f1-3 /proc/loadavg) (waited $(( $(date +%s) - start )) s)" | tee -a "$OUT/load.txt" >&2
+}
+after() { echo "$(date -u +%FT%TZ) after  $1: loadavg $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt" >&2; }
+
+LC="$TARGET/release/load-client"
+HL="$HTTP_TARGET/release/http-load"
+RMCP="$TARGET/release/rmcp-skillcatalog-server"
+RMCP_HTTP="$HTTP_TARGET/release/rmcp-skillcatalog-http"
+FM="$FASTMCP_VENV/bin/python $PEERS/fastmcp_server.py"
+FM_HTTP="$FASTMCP_VENV/bin/python $HERE/fastmcp_http_server.py"
+ASK="$ASK_VENV/bin/python $PEERS/agentskills_server.py"
+S="$VCORPUS/skills"; E="$VCORPUS/empty"
+
+build_ours() { # $1 = tree name, $2 = skills dir
+  SKILLS_DIR="$2" CARGO_TARGET_DIR="$OURS_TARGET" cargo build --release --quiet --manifest-path "$CRATES_REPO/Cargo.toml" \
+    --example stdio_server --example http_server
+  cp "$OURS_TARGET/release/examples/stdio_server" "$BIN/ours-stdio-$1"
+  cp "$OURS_TARGET/release/examples/http_server" "$BIN/ours-http-$1"
+}
+
+if [[ " $ONLY " == *" setup "* ]]; then
+  # setup.sh wants a folder that holds skills/; ../shared/corpus/real is the skills root itself.
+  mkdir -p "$WORK/corpus-src"
+  ln -sfn "$SHARED/corpus/real" "$WORK/corpus-src/skills"
+  CORPUS="$WORK/corpus-src" PY311="${PY311:-$(pick_python 3.11)}" PY312="${PY312:-$(pick_python 3.12)}" \
+    bash "$PEERS/setup.sh"
+  build_ours real "$S"
+  (cd "$HERE/http-load" && CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet)
+  for n in $SCALE_TREES; do
+    t="$WORK/trees/s$n"
+    args="--skills $n --files-per-skill $SCALE_FILES --bytes-per-file $SCALE_BYTES --seed 1"
+    if [ ! -f "$t.args" ] || [ "$(cat "$t.args")" != "$args" ]; then
+      rm -rf "$t"; mkdir -p "$(dirname "$t")"
+      # shellcheck disable=SC2086
+      python3 "$SHARED/corpus/gen-synthetic.py" "$t" $args --quiet
+      echo "$args" > "$t.args"
+    fi
+    build_ours "s$n" "$t"
+  done
+fi
+
+# run_cases <jsonl> <rounds> <tool> <mode> <extra flags> -- case lines "name|flags|command"
+run_cases() {
+  local out="$1" rounds="$2" tool="$3" mode="$4" extra="$5"; shift 5
+  : > "$out"
+  local r c name flags cmd
+  for ((r = 0; r < rounds; r++)); do
+    for c in "$@"; do
+      IFS='|' read -r name flags cmd <<<"$c"
+      # shellcheck disable=SC2086
+      "$tool" "$mode" --runs 1 $extra $flags -- $cmd \
+        | grep -v '"summary"' | sed "s|^{|{\"case\":\"$name\",\"round\":$r,|" >> "$out"
+    done
+  done
+}
+
+if [[ " $ONLY " == *" stdio "* ]]; then
+  OURS="$BIN/ours-stdio-real"
+  mkdir -p "$OUT/stdio"
+  STARTUP_CASES=(
+    "ours|--proto modern --first skills/list|$OURS"
+    "ours-handshake|--proto handshake --first skills/list|$OURS"
+    "rmcp|--proto modern --first skills/list|$RMCP $S"
+    "rmcp-handshake|--proto handshake --first skills/list|$RMCP $S"
+    "rmcp-empty-dir|--proto modern --first skills/list|$RMCP $E"
+    "fastmcp|--proto modern --first skills/list|$FM $S"
+    "fastmcp-handshake|--proto handshake --first resources/list|$FM $S"
+    "fastmcp-empty-dir|--proto modern --first skills/list|$FM $E"
+    "agentskills|--proto modern --first skills/list|$ASK $S"
+  )
+  TPUT_CASES=("ours||$OURS" "rmcp||$RMCP $S" "fastmcp||$FM $S" "agentskills||$ASK $S")
+  quiet stdio-startup
+  run_cases "$OUT/stdio/startup.jsonl" "$STARTUP_ROUNDS" "$LC" startup "" "${STARTUP_CASES[@]}"
+  after stdio-startup; quiet stdio-tput
+  run_cases "$OUT/stdio/tput.jsonl" "$TPUT_ROUNDS" "$LC" throughput "--n $N --window $WINDOW" "${TPUT_CASES[@]}"
+  after stdio-tput; quiet stdio-lat
+  run_cases "$OUT/stdio/lat.jsonl" "$LAT_ROUNDS" "$LC" throughput "--n $LAT_N --window 1 --no-verify" "${TPUT_CASES[@]}"
+  after stdio-lat
+fi
+
+if [[ " $ONLY " == *" http "* ]]; then
+  OURS="$BIN/ours-http-real"
+  mkdir -p "$OUT/http"
+  HTTP_CASES=(
+    "ours-stateless||$OURS --bind 127.0.0.1:{port} --stateless"
+    "ours||$OURS --bind 127.0.0.1:{port}"
+    "rmcp-stateless||$RMCP_HTTP $S --port {port} --stateless"
+    "rmcp||$RMCP_HTTP $S --port {port}"
+    "rmcp-nodelay||$RMCP_HTTP $S --port {port} --nodelay"
+    "fastmcp||$FM_HTTP $S {port}"
+  )
+  STARTUP_CASES=("${HTTP_CASES[@]}" "rmcp-empty-dir||$RMCP_HTTP $E --port {port} --stateless")
+  quiet http-startup
+  run_cases "$OUT/http/startup.jsonl" "$STARTUP_ROUNDS" "$HL" startup "" "${STARTUP_CASES[@]}"
+  after http-startup; quiet http-tput
+  run_cases "$OUT/http/tput.jsonl" "$HTTP_TPUT_ROUNDS" "$HL" throughput "--n $HTTP_N --window $WINDOW" "${HTTP_CASES[@]}"
+  after http-tput
+fi
+
+if [[ " $ONLY " == *" scale "* ]]; then
+  for n in $SCALE_TREES; do
+    t="$WORK/trees/s$n"
+    mkdir -p "$OUT/scale-s$n"
+    CASES=("ours||$BIN/ours-stdio-s$n" "rmcp||$RMCP $t")
+    quiet "scale-s$n"
+    run_cases "$OUT/scale-s$n/startup.jsonl" "$SCALE_STARTUP_ROUNDS" "$LC" startup "--proto modern --first skills/list" "${CASES[@]}"
+    run_cases "$OUT/scale-s$n/tput.jsonl" "$SCALE_TPUT_ROUNDS" "$LC" throughput "--n $N --window $WINDOW" "${CASES[@]}"
+    after "scale-s$n"
+  done
+fi
+
+python3 "$HERE/summarize.py" "$OUT"

@@ -1,0 +1,151 @@
+"""Summarize bench/runtime/run.sh output as markdown (also written to <OUT>/summary.md).
+
+usage: python3 bench/runtime/summarize.py <OUT dir>
+Reads <OUT>/<phase>/{startup,tput,lat}.jsonl for every phase folder (stdio, http, scale-s*),
+in the row format of ../shared/bench/peers/load-client (http-load writes the same keys).
+Cells: median (min–max). "a ÷ b": median of per-round ratios of case a to case b (rounds
+interleave the servers, so pairing cancels slow drift). Then the targets of the issue.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+out = Path(sys.argv[1])
+md = []
+
+
+def load(path):
+    if not path.exists():
+        return []
+    return [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+
+
+def cell(vals, nd):
+    return f"{statistics.median(vals):,.{nd}f} ({min(vals):,.{nd}f}–{max(vals):,.{nd}f})"
+
+
+def per_round(rows, f):
+    by = defaultdict(dict)
+    for r in rows:
+        by[r["round"]][r["case"]] = f(r)
+    return by
+
+
+def ratio_vals(rows, f, a, b):
+    return [d[a] / d[b] for d in per_round(rows, f).values() if a in d and b in d and d[b]]
+
+
+def ratio(rows, f, a, b):
+    rs = ratio_vals(rows, f, a, b)
+    return f"{statistics.median(rs):,.2f} ({min(rs):,.2f}–{max(rs):,.2f})" if rs else "–"
+
+
+def med(rows, case, f):
+    v = [f(r) for r in rows if r["case"] == case]
+    return statistics.median(v) if v else None
+
+
+def table(rows, title, cols, ratios):
+    if not rows:
+        return
+    cases = list(dict.fromkeys(r["case"] for r in rows))
+    head = ["case", "runs"] + [c[0] for c in cols]
+    md.append(f"#### {title}\n")
+    md.append("| " + " | ".join(head) + " |")
+    md.append("|" + "---|" * len(head))
+    for case in cases:
+        rs = [r for r in rows if r["case"] == case]
+        md.append("| " + " | ".join([case, str(len(rs))] + [cell([c[2](r) for r in rs], c[1]) for c in cols]) + " |")
+    md.append("")
+    lines = []
+    for label, f, a, b in ratios:
+        if any(r["case"] == a for r in rows) and any(r["case"] == b for r in rows):
+            lines.append(f"| {label} | {a} ÷ {b} | {ratio(rows, f, a, b)} |")
+    if lines:
+        md.append("| ratio | cases | median of per-round ratios (min–max) |")
+        md.append("|---|---|---|")
+        md.extend(lines)
+        md.append("")
+
+
+def base_for(ours, rows):
+    """The SkillCatalog case run the same way: ours-stateless -> rmcp-stateless; ours (HTTP, whose
+    example sets TCP_NODELAY) -> rmcp-nodelay when present; else rmcp."""
+    for twin in (("rmcp" + ours[len("ours"):]) if ours != "ours" else "rmcp-nodelay", "rmcp"):
+        if any(r["case"] == twin for r in rows):
+            return twin
+    return "rmcp"
+
+
+first = lambda r: r["first_ms"]
+ready = lambda r: r["ready_ms"]
+rss = lambda r: r["server_peak_rss_kb"] / 1024
+rps = lambda r: r["req_per_s"]
+cpu = lambda r: r["server_cpu_ms_per_1k_req"]
+targets = []
+
+for phase in sorted(p for p in out.iterdir() if p.is_dir()):
+    st, tp, lt = (load(phase / f) for f in ("startup.jsonl", "tput.jsonl", "lat.jsonl"))
+    if not (st or tp or lt):
+        continue
+    md.append(f"### {phase.name}\n")
+    ours = [c for c in ("ours", "ours-stateless") if any(r["case"] == c for r in st + tp)]
+    sr = []
+    for o in ours:
+        base = base_for(o, st + tp)
+        sr += [("first list", first, o, "rmcp-empty-dir"), ("first list", first, o, base),
+               ("ready", ready, o, "rmcp-empty-dir"), ("peak RSS", rss, o, base)]
+    sr += [("first list", first, "ours-handshake", "rmcp-handshake"), ("first list", first, "fastmcp", "rmcp"),
+           ("first list", first, "rmcp", "rmcp-empty-dir")]
+    table(st, "Start → first response, ms; server peak RSS after the first skills/list, MiB", [
+        ("ready ms", 1, ready), ("first list ms", 1, first), ("items", 0, lambda r: r["items"]),
+        ("list bytes", 0, lambda r: r["response_bytes"]), ("peak RSS MiB", 1, rss)], sr)
+    tr = []
+    for o in ours:
+        base = base_for(o, tp)
+        tr += [("req/s", rps, o, base), ("req/s", rps, o, "fastmcp"), ("server CPU/1k req", cpu, o, base),
+               ("peak RSS", rss, o, base)]
+    table(tp, f"resources/read throughput, {sorted({r['window'] for r in tp})} in flight", [
+        ("req/s", 0, rps), ("payload MB/s", 1, lambda r: r["payload_mb_per_s"]),
+        ("server CPU ms/1k req", 0, cpu), ("client CPU s", 2, lambda r: r["client_cpu_s"]),
+        ("peak RSS MiB", 1, rss)], tr)
+    table(lt, "resources/read, one in flight", [("req/s", 0, rps), ("µs/req", 0, lambda r: 1e6 / r["req_per_s"])],
+          [("req/s", rps, "ours", "rmcp"), ("req/s", rps, "ours", "fastmcp")])
+    for name, rows in (("tput", tp), ("lat", lt)):
+        if rows:
+            fps = sorted({(r["case"], r.get("manifest_fp"), r["files"], r["corpus_bytes"]) for r in rows})
+            bad = sum(r.get("verify_mismatches", 0) for r in rows)
+            errs = sum(r["errors"] for r in rows)
+            md.append(f"{name}: n={sorted({r['n'] for r in rows})}; request universe per case (case, fingerprint, files, "
+                      f"bytes): {fps}; verify mismatches: {bad}; error responses: {errs}\n")
+    # Targets (the issue): first list ≤ 1.5× the no-skills floor; reads/s ≥ SkillCatalog and ≥ 10×
+    # FastMCP; RSS after start-up below SkillCatalog.
+    for o in ours:
+        base = base_for(o, st + tp)
+        checks = [
+            ("first skills/list ÷ no-skills floor", st, first, o, "rmcp-empty-dir", lambda x: x <= 1.5, "≤ 1.5"),
+            (f"reads/s ÷ {base}", tp, rps, o, base, lambda x: x >= 1.0, "≥ 1"),
+            ("reads/s ÷ fastmcp", tp, rps, o, "fastmcp", lambda x: x >= 10, "≥ 10"),
+            (f"RSS after start-up ÷ {base}", st, rss, o, base, lambda x: x < 1.0, "< 1"),
+        ]
+        for label, rows, f, a, b, ok, want in checks:
+            rs = ratio_vals(rows, f, a, b)
+            if rs:
+                m = statistics.median(rs)
+                targets.append(f"| {phase.name} | {a}: {label} | {want} | {m:,.2f} ({min(rs):,.2f}–{max(rs):,.2f}) | "
+                               f"{'met' if ok(m) else 'MISSED'} |")
+
+if targets:
+    md.append("### Targets\n")
+    md.append("| phase | figure | target | measured (median of per-round ratios, min–max) | |")
+    md.append("|---|---|---|---|---|")
+    md.extend(targets)
+    md.append("")
+load_txt = out / "load.txt"
+if load_txt.exists():
+    md.append("### Load before and after each series\n\n```\n" + load_txt.read_text().strip() + "\n```\n")
+text = "\n".join(md)
+print(text)
+(out / "summary.md").write_text(text + "\n")
