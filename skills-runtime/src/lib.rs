@@ -18,6 +18,9 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!("skills");
 /// ```
 ///
+/// (Not compiled here, since this crate has no `skills/` folder; the README's
+/// doc tests compile this line against the repository's example skills.)
+///
 /// The folder is read, validated and hashed while the crate compiles; every
 /// problem in every skill becomes a compile error pointing at
 /// `file:line:col`, and nothing is parsed or hashed when the program starts.
@@ -38,12 +41,49 @@ macro_rules! embed_skills {
 /// delegations to a [`SkillsServer`] field, for handlers that keep their own
 /// `get_info` and tools (`#[tool_router]`/`#[tool_handler]`):
 ///
-/// ```ignore
+/// ```no_run
+/// use rmcp::handler::server::router::tool::ToolRouter;
+/// use rmcp::model::{ServerCapabilities, ServerConfig};
+/// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+/// use skills_runtime::{Skills, SkillsServer};
+/// # static SKILLS: Skills = Skills::empty(); // embed_skills!("skills") in a real crate
+///
+/// #[derive(Clone)]
+/// struct Larder {
+///     tool_router: ToolRouter<Self>,
+///     skills: SkillsServer,
+/// }
+///
+/// #[tool_router]
+/// impl Larder {
+///     fn new() -> Self {
+///         let skills = SkillsServer::new(SKILLS.clone());
+///         let mut tool_router = Self::tool_router();
+///         if let Some(route) = skills.tool_route(|larder: &Larder| &larder.skills) {
+///             tool_router.add_route(route); // the `read_skill` fallback tool
+///         }
+///         Self { tool_router, skills }
+///     }
+///
+///     #[tool(description = "Count the items in stock.")]
+///     async fn count_stock(&self) -> String {
+///         "42".into()
+///     }
+/// }
+///
 /// #[tool_handler(router = self.tool_router)]
 /// impl ServerHandler for Larder {
-///     fn get_info(&self) -> ServerConfig { /* add self.skills.add_capabilities(…) */ }
+///     fn get_info(&self) -> ServerConfig {
+///         let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+///         self.skills.add_capabilities(&mut capabilities);
+///         ServerConfig::new(capabilities)
+///             .with_server_info(self.skills.server_info())
+///             .with_instructions(self.skills.instructions())
+///     }
+///
 ///     skills_runtime::delegate_skills!(skills);
 /// }
+/// # let _ = Larder::new();
 /// ```
 ///
 /// It writes `list_skills`, `get_skill`, `read_resource`,

@@ -112,8 +112,14 @@ impl ServerHandler for SkillsServer {
 
 /// Adds skills to an existing `ServerHandler` in one line:
 ///
-/// ```ignore
-/// let server = WithSkills::new(MyServer::new(), SkillsServer::new(SKILLS.clone()));
+/// ```
+/// use skills_runtime::{Skills, SkillsServer, WithSkills};
+/// # static SKILLS: Skills = Skills::empty(); // embed_skills!("skills") in a real crate
+/// # #[derive(Clone, Default)]
+/// # struct MyServer;
+/// # impl rmcp::ServerHandler for MyServer {}
+/// let server = WithSkills::new(MyServer::default(), SkillsServer::new(SKILLS.clone()));
+/// # let _ = server;
 /// ```
 ///
 /// The wrapper answers the skills methods, serves `skill://` resources before

@@ -92,12 +92,20 @@ impl SkillsServer {
     /// delegate to this server from your own handler rather than wrapping it
     /// in [`WithSkills`](super::WithSkills) (which adds the tool itself):
     ///
-    /// ```ignore
-    /// let mut tool_router = Self::tool_router();
+    /// ```
+    /// # use rmcp::handler::server::router::tool::ToolRouter;
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// # struct MyServer { skills: SkillsServer }
+    /// # let skills = SkillsServer::new(SKILLS.clone());
+    /// # let mut tool_router = ToolRouter::<MyServer>::new();
     /// if let Some(route) = skills.tool_route(|server: &MyServer| &server.skills) {
     ///     tool_router.add_route(route);
     /// }
+    /// # assert!(tool_router.has_route("read_skill"));
     /// ```
+    ///
+    /// (`examples/with_tools.rs` shows it inside a `#[tool_router]` impl.)
     ///
     /// `None` when the tool is turned off.
     pub fn tool_route<S: Send + Sync + 'static>(
