@@ -89,17 +89,19 @@ macro_rules! embed_skills {
 /// It writes `list_skills`, `get_skill`, `read_resource`,
 /// `read_resource_directory`, `list_resources`, `list_resource_templates` and
 /// `complete`. A handler with resources of its own writes those by hand
-/// instead (or uses [`WithSkills`], which merges both).
+/// instead (or uses [`WithSkills`], which merges both). With no field,
+/// `self` is the [`SkillsServer`]: that is how it implements `ServerHandler`
+/// itself.
 #[cfg(feature = "server")]
 #[macro_export]
 macro_rules! delegate_skills {
-    ($($field:ident).+) => {
+    ($($field:ident).*) => {
         async fn list_skills(
             &self,
             request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListSkillsResult, $crate::__private::rmcp::ErrorData> {
-            self.$($field).+.list_skills(request, &context)
+            self $(.$field)*.list_skills(request, &context)
         }
 
         async fn get_skill(
@@ -107,7 +109,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::GetSkillRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::GetSkillResult, $crate::__private::rmcp::ErrorData> {
-            self.$($field).+.get_skill(request, &context)
+            self $(.$field)*.get_skill(request, &context)
         }
 
         async fn read_resource(
@@ -115,7 +117,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::ReadResourceRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceResponse, $crate::__private::rmcp::ErrorData> {
-            self.$($field).+.read_resource(&request, &context).map($crate::__private::Into::into)
+            self $(.$field)*.read_resource(&request, &context).map($crate::__private::Into::into)
         }
 
         async fn read_resource_directory(
@@ -123,7 +125,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::ReadResourceDirectoryRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceDirectoryResult, $crate::__private::rmcp::ErrorData> {
-            self.$($field).+.read_resource_directory(request, &context)
+            self $(.$field)*.read_resource_directory(request, &context)
         }
 
         async fn list_resources(
@@ -131,7 +133,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourcesResult, $crate::__private::rmcp::ErrorData> {
-            self.$($field).+.list_resources(request, &context)
+            self $(.$field)*.list_resources(request, &context)
         }
 
         async fn list_resource_templates(
@@ -139,7 +141,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourceTemplatesResult, $crate::__private::rmcp::ErrorData> {
-            self.$($field).+.list_resource_templates(request, &context)
+            self $(.$field)*.list_resource_templates(request, &context)
         }
 
         async fn complete(
@@ -147,7 +149,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::CompleteRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::CompleteResult, $crate::__private::rmcp::ErrorData> {
-            self.$($field).+
+            self $(.$field)*
                 .complete(&request, &context)
                 .unwrap_or_else(|| $crate::__private::Ok($crate::__private::Default::default()))
         }

@@ -26,62 +26,10 @@ impl ServerHandler for SkillsServer {
         self.server_config()
     }
 
-    async fn list_skills(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListSkillsResult, ErrorData> {
-        SkillsServer::list_skills(self, request, &context)
-    }
-
-    async fn get_skill(
-        &self,
-        request: GetSkillRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetSkillResult, ErrorData> {
-        SkillsServer::get_skill(self, request, &context)
-    }
-
-    async fn read_resource_directory(
-        &self,
-        request: ReadResourceDirectoryRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        SkillsServer::read_resource_directory(self, request, &context)
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        SkillsServer::read_resource(self, &request, &context).map(Into::into)
-    }
-
-    async fn list_resources(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        SkillsServer::list_resources(self, request, &context)
-    }
-
-    async fn list_resource_templates(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        SkillsServer::list_resource_templates(self, request, &context)
-    }
-
-    async fn complete(
-        &self,
-        request: CompleteRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        SkillsServer::complete(self, &request, &context)
-            .unwrap_or_else(|| Ok(CompleteResult::default()))
-    }
+    // list_skills, get_skill, read_resource, read_resource_directory,
+    // list_resources, list_resource_templates and complete: the inherent
+    // methods, through the same macro users write.
+    crate::delegate_skills!();
 
     async fn list_tools(
         &self,
