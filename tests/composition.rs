@@ -122,13 +122,7 @@ async fn the_wrapper_merges_capabilities_instructions_and_keeps_the_authors_name
 async fn the_wrapper_serves_both_tool_sets_and_both_resource_sets() {
     for era in ERAS {
         let client = connect(wrapped(), era).await;
-        let names: Vec<String> = client
-            .list_all_tools()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|tool| tool.name.into_owned())
-            .collect();
+        let names = support::tool_names(&client).await;
         assert_eq!(names, ["order", "read_skill"]);
         let ordered = client
             .call_tool(
@@ -253,13 +247,7 @@ async fn delegation_from_the_authors_handler_serves_sep_2640() {
         let entries = client.list_all_skills().await.unwrap();
         assert_eq!(entries.len(), SKILLS.len());
         support::verify_every_file(&client, &entries).await;
-        let names: Vec<String> = client
-            .list_all_tools()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|tool| tool.name.into_owned())
-            .collect();
+        let names = support::tool_names(&client).await;
         assert_eq!(names, ["count_pans", "read_skill"]);
         let completion = client
             .complete_resource_argument("skill://stock-audit/{path*}", "path", "scripts/", None)

@@ -11,7 +11,7 @@ use rmcp::model::{
 use rmcp::service::ServiceError;
 use serde_json::{Value, json};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
-use support::{ERAS, Era, bytes_of, connect, raw};
+use support::{ERAS, Era, bytes_of, connect, raw, raw_as};
 
 static SKILLS: Skills = embed_skills!("skills");
 
@@ -633,6 +633,7 @@ async fn instructions_name_skills_within_the_budget() {
 async fn visibility_hides_skills_from_some_callers() {
     // Callers whose client name is not "admin" do not see purchase orders.
     let guarded = SkillsServer::builder(SKILLS.clone())
+        .legacy_index(true)
         .visibility(|skill, context| {
             let admin = context
                 .peer
@@ -641,15 +642,45 @@ async fn visibility_hides_skills_from_some_callers() {
             admin || skill.name() != "purchase-orders"
         })
         .build();
-    let requests = [
-        json!({"method": "skills/list"}),
+    let hidden_requests = [
         json!({"method": "skills/get", "params": {"uri": "skill://purchase-orders/SKILL.md"}}),
         json!({"method": "resources/read", "params": {"uri": "skill://purchase-orders/SKILL.md"}}),
         json!({"method": "resources/read", "params": {"uri": "skill://purchase-orders/_manifest"}}),
-        json!({"method": "resources/list"}),
+        json!({"method": "resources/directory/read", "params": {"uri": "skill://purchase-orders"}}),
     ];
+    // Answers that list or describe skills, which must not name the hidden one.
+    let listing_requests = [
+        json!({"method": "skills/list"}),
+        json!({"method": "resources/list"}),
+        json!({"method": "resources/templates/list"}),
+        json!({"method": "resources/read", "params": {"uri": "skill://index.json"}}),
+        json!({"method": "tools/list"}),
+        json!({"method": "completion/complete", "params": {
+            "ref": {"type": "ref/resource", "uri": "skill://purchase-orders/{path*}"},
+            "argument": {"name": "path", "value": ""}}}),
+    ];
+    // The tool answers a hidden skill's name as it answers a name nobody has.
+    let read_by_name = |name: &str| json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": name}}});
+    let requests: Vec<Value> = hidden_requests
+        .iter()
+        .chain(&listing_requests)
+        .cloned()
+        .chain([
+            read_by_name("purchase-orders"),
+            read_by_name("no-such-skill"),
+        ])
+        .collect();
     let answers = raw(guarded.clone(), Era::Handshake, &requests).await;
-    let listed: Vec<&str> = answers[0]["result"]["skills"]
+    let (hidden, rest) = answers.split_at(hidden_requests.len());
+    let (listings, by_name) = rest.split_at(listing_requests.len());
+    for answer in hidden {
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    }
+    for answer in listings {
+        assert!(answer["error"].is_null(), "{answer}");
+        assert!(!answer.to_string().contains("purchase-orders"), "{answer}");
+    }
+    let listed: Vec<&str> = listings[0]["result"]["skills"]
         .as_array()
         .unwrap()
         .iter()
@@ -662,17 +693,32 @@ async fn visibility_hides_skills_from_some_callers() {
             "skill://stock-audit/SKILL.md"
         ]
     );
-    for hidden in &answers[1..4] {
-        assert_eq!(hidden["error"]["code"], -32602, "{hidden}");
-    }
-    let resources = answers[4]["result"]["resources"].to_string();
-    assert!(!resources.contains("purchase-orders"), "{resources}");
+    assert_eq!(by_name[0]["result"]["isError"], true, "{}", by_name[0]);
+    assert_eq!(
+        by_name[0]["result"]
+            .to_string()
+            .replace("purchase-orders", "no-such-skill"),
+        by_name[1]["result"].to_string()
+    );
+    // Instructions and the tool's description go to every caller alike.
+    assert!(!guarded.instructions().contains("skill://"));
+    let tool = &guarded.tools()[0];
     assert!(
-        !guarded.instructions().contains("purchase-orders"),
-        "instructions go to everyone"
+        !tool
+            .description
+            .as_deref()
+            .unwrap_or_default()
+            .contains("stock-audit")
     );
 
-    let modern = raw(guarded, Era::Modern, &requests[..1]).await;
+    // The admin sees and reads all three.
+    let admin = raw_as(guarded.clone(), Era::Handshake, "admin", &requests).await;
+    assert_eq!(admin[4]["result"]["skills"].as_array().unwrap().len(), 3);
+    for answer in &admin[..hidden_requests.len()] {
+        assert!(answer["error"].is_null(), "{answer}");
+    }
+
+    let modern = raw(guarded, Era::Modern, &listing_requests[..1]).await;
     assert_eq!(modern[0]["result"]["cacheScope"], "private");
 }
 

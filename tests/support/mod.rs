@@ -45,6 +45,15 @@ pub async fn connect(handler: impl ServerHandler, era: Era) -> Client {
 }
 
 /// The bytes a read returned: text re-encoded, blob decoded.
+/// The names of every tool the server lists, in its order.
+pub async fn tool_names(client: &Client) -> Vec<String> {
+    let tools = client.list_all_tools().await.expect("tools/list");
+    tools
+        .into_iter()
+        .map(|tool| tool.name.into_owned())
+        .collect()
+}
+
 pub fn bytes_of(contents: &ResourceContents) -> Vec<u8> {
     use base64::Engine as _;
     match contents {
@@ -62,6 +71,16 @@ pub fn bytes_of(contents: &ResourceContents) -> Vec<u8> {
 /// sends `requests` (after an `initialize` handshake when `era` is
 /// `Handshake`) and returns the response to each, in order.
 pub async fn raw(handler: impl ServerHandler, era: Era, requests: &[Value]) -> Vec<Value> {
+    raw_as(handler, era, "raw", requests).await
+}
+
+/// [`raw`], from a client that gives its name as `client`.
+pub async fn raw_as(
+    handler: impl ServerHandler,
+    era: Era,
+    client: &str,
+    requests: &[Value],
+) -> Vec<Value> {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
     tokio::spawn(async move {
         if let Ok(running) = handler.serve(server_end).await {
@@ -72,12 +91,12 @@ pub async fn raw(handler: impl ServerHandler, era: Era, requests: &[Value]) -> V
     let mut lines = BufReader::new(read).lines();
     let meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        "io.modelcontextprotocol/clientInfo": {"name": client, "version": "1"},
         "io.modelcontextprotocol/clientCapabilities": {}
     });
     if era == Era::Handshake {
         let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": client, "version": "1"}}});
         send(&mut write, &initialize).await;
         let _ = lines
             .next_line()

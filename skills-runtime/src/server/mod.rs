@@ -90,6 +90,8 @@ struct Snapshot {
     instructions: Mutex<Option<(Option<String>, String)>>,
     /// `resources/list` for every caller, when no visibility rule applies.
     resources: OnceLock<Vec<Resource>>,
+    /// The fallback tool's definition, which names the skills.
+    tool: OnceLock<Option<Tool>>,
     /// Binary files already base64-encoded, by digest: encoding a font on
     /// every read costs more than copying the encoded text. Holds only what
     /// was read, so start-up memory is unchanged, and at most `blob_budget`
@@ -105,6 +107,7 @@ impl Snapshot {
             skills,
             instructions: Mutex::new(None),
             resources: OnceLock::new(),
+            tool: OnceLock::new(),
             blobs: RwLock::new(HashMap::new()),
             blob_budget,
         }
@@ -735,12 +738,18 @@ impl SkillsServer {
     /// The fallback tool, for hosts that cannot read resources; empty when disabled.
     pub fn tools(&self) -> Vec<Tool> {
         let snapshot = self.snapshot();
-        self.settings()
-            .tool
-            .as_ref()
-            .map(|name| tool::definition(name, &snapshot.skills))
-            .into_iter()
-            .collect()
+        let definition = snapshot.tool.get_or_init(|| {
+            let name = self.settings().tool.as_ref()?;
+            // Like the instructions: a visibility rule means no skill is named
+            // to a caller who may not see it.
+            let named: Vec<&Skill> = if self.settings().visibility.is_some() {
+                Vec::new()
+            } else {
+                snapshot.skills.skills().iter().collect()
+            };
+            Some(tool::definition(name, &named))
+        });
+        definition.iter().cloned().collect()
     }
 
     /// Runs the fallback tool; `None` when `request` calls another tool.

@@ -10,13 +10,14 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
 
 use super::SkillsServer;
-use crate::Skills;
+use crate::Skill;
 
 /// The tool's default name.
 pub const DEFAULT_NAME: &str = "read_skill";
 
-/// The tool, describing how to use it and which skills there are.
-pub(super) fn definition(name: &str, skills: &Skills) -> Tool {
+/// The tool, describing how to use it and, when every caller may see every
+/// skill (`named` is empty otherwise), which skills there are.
+pub(super) fn definition(name: &str, named: &[&Skill]) -> Tool {
     let mut schema = JsonObject::new();
     schema.insert("type".to_owned(), json!("object"));
     schema.insert(
@@ -32,7 +33,7 @@ pub(super) fn definition(name: &str, skills: &Skills) -> Tool {
     let mut description = String::from(
         "Read a file of an Agent Skill by its skill:// URI. Start with a skill's SKILL.md, then read the files it points to. Use this when you cannot read MCP resources directly.",
     );
-    let names: Vec<&str> = skills.skills().iter().map(|skill| skill.name()).collect();
+    let names: Vec<&str> = named.iter().map(|skill| skill.name()).collect();
     if !names.is_empty() {
         description.push_str(" Skills: ");
         description.push_str(&names.join(", "));
@@ -61,8 +62,8 @@ pub(super) fn call(
     } else {
         // A bare skill name reads its SKILL.md.
         match server.skills().by_name(uri) {
-            Some(skill) => skill.uri().to_owned(),
-            None => uri.to_owned(),
+            Some(skill) if server.visible(skill, context) => skill.uri().to_owned(),
+            _ => uri.to_owned(),
         }
     };
     let read = rmcp::model::ReadResourceRequestParams::new(uri.clone());
@@ -106,6 +107,9 @@ impl SkillsServer {
     /// ```
     ///
     /// (`examples/with_tools.rs` shows it inside a `#[tool_router]` impl.)
+    ///
+    /// The route's description names the skills served when it is built;
+    /// after [`replace`](SkillsServer::replace) it still reads from the new set.
     ///
     /// `None` when the tool is turned off.
     pub fn tool_route<S: Send + Sync + 'static>(
