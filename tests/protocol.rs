@@ -737,11 +737,50 @@ async fn replacing_the_set_is_atomic_and_reports_changes() {
         )],
     );
     let client = connect(server.clone(), Era::Handshake).await;
+    // Fill every per-set cache first: none may outlive the set it was built from.
     assert_eq!(client.list_all_skills().await.unwrap().len(), 3);
+    assert!(!client.list_all_resources().await.unwrap().is_empty());
+    assert!(
+        server
+            .instructions()
+            .contains("skill://stock-audit/SKILL.md")
+    );
+    let info = server.server_info();
+    assert_eq!(info.name, "skills-workspace");
+
     assert!(server.replace(support::load(&root)));
     let entries = client.list_all_skills().await.unwrap();
     assert_eq!(entries.len(), 1);
     assert_eq!(entries[0].uri, "skill://fresh/SKILL.md");
+    let resources: Vec<String> = client
+        .list_all_resources()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|resource| resource.uri.clone())
+        .collect();
+    assert_eq!(
+        resources,
+        ["skill://fresh/SKILL.md", "skill://fresh/_manifest"]
+    );
+    let instructions = server.instructions();
+    assert!(
+        instructions.contains("skill://fresh/SKILL.md"),
+        "{instructions}"
+    );
+    assert!(!instructions.contains("stock-audit"), "{instructions}");
+    let tool = support::tool_names(&client).await;
+    assert_eq!(tool, ["read_skill"]);
+    let description = server.tools()[0].description.clone().unwrap_or_default();
+    assert!(description.contains("fresh") && !description.contains("stock-audit"));
+    let stale = client
+        .read_resource(ReadResourceRequestParams::new(
+            "skill://stock-audit/SKILL.md",
+        ))
+        .await;
+    assert!(stale.is_err(), "{stale:?}");
+    // A set loaded at run time does not change who the server says it is.
+    assert_eq!(server.server_info(), info);
     client.cancel().await.unwrap();
 }
 

@@ -199,7 +199,8 @@ fn split(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Option<Split>
 }
 
 /// Parses the frontmatter of `SKILL.md` (`text` is its whole content).
-/// Reports every problem it finds and returns `None` if there were any.
+/// Reports every problem it finds; returns `None` when there is no usable
+/// mapping (lint problems still give one, with harmless fallback values).
 pub(crate) fn parse(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Option<Frontmatter> {
     let split = split(text, file, diagnostics)?;
     let yaml = &text[split.yaml.clone()];
@@ -261,11 +262,16 @@ pub(crate) fn parse(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Op
     };
     // Lint problems (anchors, ambiguous scalars, …) leave a usable tree with
     // harmless fallback values, so the field rules still run and report too.
-    let mut extra = root.value;
-    if let Value::Object(object) = &mut extra {
-        object.remove("name");
-        object.remove("description");
-    }
+    // A BTreeMap keeps the keys sorted whatever serde_json's features are
+    // (with `preserve_order`, `Map::remove` would move the last key).
+    let extra: std::collections::BTreeMap<&str, &Value> = match &root.value {
+        Value::Object(object) => object
+            .iter()
+            .filter(|(key, _)| !matches!(key.as_str(), "name" | "description"))
+            .map(|(key, value)| (key.as_str(), value))
+            .collect(),
+        _ => Default::default(),
+    };
     let extra_json = serde_json::to_string(&extra).expect("a JSON value always serializes");
     Some(Frontmatter {
         fields,

@@ -13,11 +13,23 @@ pub fn for_path(path: &str, is_text: bool) -> &'static str {
     if name == crate::SKILL_MD {
         return MARKDOWN;
     }
-    let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+    // Called on every read and listing: compare without allocating.
+    let ends_with = |suffix: &str| {
+        name.len() >= suffix.len()
+            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    if ends_with(".tar.gz") || ends_with(".tgz") {
         return "application/gzip";
     }
-    let extension = lower.rsplit_once('.').map(|(_, extension)| extension);
+    let mut buffer = [0u8; 8];
+    let extension = name
+        .rsplit_once('.')
+        .and_then(|(_, extension)| buffer.get_mut(..extension.len()).zip(Some(extension)))
+        .and_then(|(lower, extension)| {
+            lower.copy_from_slice(extension.as_bytes());
+            lower.make_ascii_lowercase();
+            std::str::from_utf8(lower).ok()
+        });
     let known = match extension {
         Some("md" | "markdown") => MARKDOWN,
         Some("txt" | "text") => "text/plain",
@@ -82,7 +94,7 @@ mod tests {
 
     #[test]
     fn maps_extensions_and_falls_back_on_content() {
-        let cases: [(&str, &[u8], &str); 9] = [
+        let cases: [(&str, &[u8], &str); 13] = [
             ("SKILL.md", b"---", "text/markdown"),
             ("references/API.MD", b"x", "text/markdown"),
             ("fonts/a.ttf", b"\0\x01", "font/ttf"),
@@ -92,6 +104,14 @@ mod tests {
             ("LICENSE", b"MIT", "text/plain"),
             ("data/blob", b"\xff\xfe\0", "application/octet-stream"),
             ("notes.unknown", b"hello", "text/plain"),
+            ("assets/Ünïcödé.PNG", b"\x89PNG", "image/png"),
+            ("dist/BUNDLE.TGZ", b"\x1f\x8b", "application/gzip"),
+            (
+                "data/x.averylongextension",
+                b"\0",
+                "application/octet-stream",
+            ),
+            ("é.ü", b"text", "text/plain"),
         ];
         for (path, bytes, expected) in cases {
             assert_eq!(for_path(path, is_text(bytes)), expected, "{path}");

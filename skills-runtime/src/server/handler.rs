@@ -19,7 +19,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::SkillsServer;
-use super::cursor::{self, Kind, Position};
+use super::cursor::Position;
 
 impl ServerHandler for SkillsServer {
     fn get_info(&self) -> ServerConfig {
@@ -107,7 +107,7 @@ impl<H: ServerHandler> WithSkills<H> {
             .skills
             .instructions_after(config.instructions.as_deref());
         config.instructions = (!instructions.is_empty()).then_some(instructions);
-        if config.server_info.name == "rmcp" {
+        if config.server_info == rmcp::model::Implementation::from_build_env() {
             config.server_info = self.skills.server_info();
         }
         config
@@ -207,11 +207,10 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        let snapshot = self.skills.snapshot();
         let cursor = request.as_ref().and_then(|request| request.cursor.clone());
-        let (ours, next) = self.skills.resources_page(cursor, &context)?;
-        let fingerprint = self.skills.skills().fingerprint().to_owned();
-        let wrap =
-            |position: Position| cursor::encode(Kind::Resources, &fingerprint, "", &position);
+        let (ours, next) = self.skills.resources_page(&snapshot, cursor, &context)?;
+        let wrap = |position: Position| snapshot.resources_cursor(&position);
         let result = match next {
             Some(Position::Ours(offset)) => {
                 let mut result = ListResourcesResult::with_all_items(ours);

@@ -32,7 +32,7 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, PaginatedRequestParams,
     ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
     ReadResourceRequestParams, ReadResourceResult, Reference, Resource, ResourceContents,
-    ResourceTemplate, SKILLS_EXTENSION_ID, ServerCapabilities, ServerConfig, Tool,
+    ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
@@ -41,7 +41,7 @@ use serde_json::json;
 pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, manifest_json};
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
-pub use wire::{EXECUTABLE_META_KEY, contents, frontmatter, skill_entry};
+pub use wire::{EXECUTABLE_META_KEY, frontmatter, skill_entry};
 
 use crate::{Digest, Skill, SkillFile, Skills};
 use cursor::{Kind, Position};
@@ -59,6 +59,8 @@ pub struct SkillsServer {
 
 struct Shared {
     settings: Settings,
+    /// Decided once at build: the configured name, else the embedding crate's.
+    server_info: Implementation,
     current: RwLock<Arc<Snapshot>>,
 }
 
@@ -139,6 +141,11 @@ impl Snapshot {
             return encoded;
         }
         blobs.entry(digest).or_insert(encoded).clone()
+    }
+
+    /// A `resources/list` cursor at `position`, bound to this snapshot.
+    fn resources_cursor(&self, position: &Position) -> String {
+        cursor::encode(Kind::Resources, self.skills.fingerprint(), "", position)
     }
 
     fn entry(&self, index: usize) -> &rmcp::model::Skill {
@@ -224,12 +231,13 @@ impl SkillsServer {
     /// Adds what this server needs to `capabilities`, keeping what is there.
     pub fn add_capabilities(&self, capabilities: &mut ServerCapabilities) {
         capabilities.resources.get_or_insert_with(Default::default);
-        let mut settings = JsonObject::new();
-        settings.insert("directoryRead".to_owned(), json!(true));
+        let skills = ServerCapabilities::builder()
+            .enable_skills_with_directory_read()
+            .build();
         capabilities
             .extensions
             .get_or_insert_with(Default::default)
-            .insert(SKILLS_EXTENSION_ID.to_owned(), settings);
+            .extend(skills.extensions.into_iter().flatten());
         if self.settings().fastmcp {
             capabilities.completions.get_or_insert_with(JsonObject::new);
         }
@@ -239,15 +247,11 @@ impl SkillsServer {
     }
 
     /// The server's name and version: as configured, else the crate that
-    /// embedded the skills (`CARGO_PKG_NAME`/`CARGO_PKG_VERSION`), never the SDK's.
+    /// embedded the skills (`CARGO_PKG_NAME`/`CARGO_PKG_VERSION`), never the
+    /// SDK's. Fixed when the server is built, so [`replace`](Self::replace)
+    /// with a set loaded at run time keeps it.
     pub fn server_info(&self) -> Implementation {
-        if let Some(info) = &self.settings().server_info {
-            return info.clone();
-        }
-        match self.snapshot().skills.package() {
-            Some((name, version)) => Implementation::new(name, version),
-            None => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-        }
+        self.shared.server_info.clone()
     }
 
     /// Instructions naming each skill and when to load it, after the
@@ -332,20 +336,23 @@ impl SkillsServer {
     ) -> Result<ListSkillsResult, ErrorData> {
         let snapshot = self.snapshot();
         let fingerprint = snapshot.skills.fingerprint();
-        let start = match request.and_then(|request| request.cursor) {
+        let cursor = request.and_then(|request| request.cursor);
+        let start = match &cursor {
             None => 0,
-            Some(cursor) => match cursor::decode(&cursor, Kind::Skills, fingerprint, "")? {
+            Some(cursor) => match cursor::decode(cursor, Kind::Skills, fingerprint, "")? {
                 Position::Ours(offset) => offset,
-                Position::Inner(_) => return Err(bad_cursor(&cursor)),
+                Position::Inner(_) => return Err(bad_cursor(cursor)),
             },
         };
         let visible: Vec<usize> = (0..snapshot.skills.len())
             .filter(|&index| self.visible(&snapshot.skills.skills()[index], context))
             .collect();
         if start > visible.len() {
-            return Err(bad_cursor("past the end"));
+            return Err(bad_cursor(cursor.as_deref().unwrap_or_default()));
         }
-        let end = (start + self.settings().skills_page_size.max(1)).min(visible.len());
+        let end = start
+            .saturating_add(self.settings().skills_page_size)
+            .min(visible.len());
         let page = visible[start..end]
             .iter()
             .map(|&index| snapshot.entry(index).clone())
@@ -372,11 +379,7 @@ impl SkillsServer {
     ) -> Result<GetSkillResult, ErrorData> {
         let snapshot = self.snapshot();
         let found = snapshot.skills.by_uri(&request.uri).and_then(|skill| {
-            let index = snapshot
-                .skills
-                .skills()
-                .binary_search_by(|other| other.path().cmp(skill.path()))
-                .ok()?;
+            let index = snapshot.skills.position(skill.path())?;
             self.visible(skill, context).then_some(index)
         });
         let Some(index) = found else {
@@ -483,33 +486,26 @@ impl SkillsServer {
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let (page, next) = self.resources_page(request.and_then(|r| r.cursor), context)?;
+        let snapshot = self.snapshot();
+        let cursor = request.and_then(|request| request.cursor);
+        let (page, next) = self.resources_page(&snapshot, cursor, context)?;
         let mut result = ListResourcesResult::with_all_items(page);
         result.next_cursor = match next {
-            Some(Position::Ours(offset)) => Some(self.resource_cursor(offset)),
+            Some(position @ Position::Ours(_)) => Some(snapshot.resources_cursor(&position)),
             _ => None,
         };
         self.cache_hints(context, &mut result.ttl_ms, &mut result.cache_scope);
         Ok(result)
     }
 
-    fn resource_cursor(&self, offset: usize) -> String {
-        cursor::encode(
-            Kind::Resources,
-            self.snapshot().skills.fingerprint(),
-            "",
-            &Position::Ours(offset),
-        )
-    }
-
     /// One page of our resources, and where the next page starts: at an
     /// offset of ours, or (for [`WithSkills`]) in the inner handler's list.
     fn resources_page(
         &self,
+        snapshot: &Snapshot,
         cursor: Option<String>,
         context: &RequestContext<RoleServer>,
     ) -> Result<(Vec<Resource>, Option<Position>), ErrorData> {
-        let snapshot = self.snapshot();
         let fingerprint = snapshot.skills.fingerprint();
         let start = match &cursor {
             None => 0,
@@ -522,15 +518,17 @@ impl SkillsServer {
         let all: &[Resource] = if self.settings().visibility.is_none() {
             snapshot
                 .resources
-                .get_or_init(|| self.all_resources(&snapshot, context))
+                .get_or_init(|| self.all_resources(snapshot, context))
         } else {
-            computed = self.all_resources(&snapshot, context);
+            computed = self.all_resources(snapshot, context);
             &computed
         };
         if start > all.len() {
             return Err(bad_cursor(cursor.as_deref().unwrap_or_default()));
         }
-        let end = (start + self.settings().resources_page_size.max(1)).min(all.len());
+        let end = start
+            .saturating_add(self.settings().resources_page_size)
+            .min(all.len());
         let next = (end < all.len()).then_some(Position::Ours(end));
         Ok((all[start..end].to_vec(), next))
     }
@@ -680,7 +678,12 @@ impl SkillsServer {
         let mut by_name: std::collections::BTreeMap<String, Option<Resource>> = Default::default();
         for (skill, file) in snapshot.skills.files_under(&folder) {
             let full = format!("{}/{}", skill.path(), file.path());
-            let rest = &full[folder.len() + 1..];
+            let Some(rest) = full
+                .strip_prefix(folder.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+            else {
+                continue;
+            };
             let file_uri = skill.file_uri(file);
             if self.readable_file(&snapshot, &file_uri, context).is_none() {
                 continue;
@@ -721,7 +724,9 @@ impl SkillsServer {
                 _ => return Err(bad_cursor(cursor)),
             },
         };
-        let end = (start + self.settings().resources_page_size.max(1)).min(children.len());
+        let end = start
+            .saturating_add(self.settings().resources_page_size)
+            .min(children.len());
         let mut result = ReadResourceDirectoryResult::with_all_items(children[start..end].to_vec());
         if end < children.len() {
             result.next_cursor = Some(cursor::encode(
@@ -859,15 +864,15 @@ impl SkillsServerBuilder {
         self
     }
 
-    /// Skills per `skills/list` page (default 100).
+    /// Skills per `skills/list` page (default 100; at least 1).
     pub fn skills_page_size(mut self, size: usize) -> Self {
-        self.settings.skills_page_size = size;
+        self.settings.skills_page_size = size.max(1);
         self
     }
 
-    /// Resources per `resources/list` and directory page (default 1,000).
+    /// Resources per `resources/list` and directory page (default 1,000; at least 1).
     pub fn resources_page_size(mut self, size: usize) -> Self {
-        self.settings.resources_page_size = size;
+        self.settings.resources_page_size = size.max(1);
         self
     }
 
@@ -898,9 +903,15 @@ impl SkillsServerBuilder {
 
     /// The configured server.
     pub fn build(self) -> SkillsServer {
+        let server_info = match (&self.settings.server_info, self.skills.package()) {
+            (Some(info), _) => info.clone(),
+            (None, Some((name, version))) => Implementation::new(name, version),
+            (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+        };
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
         SkillsServer {
             shared: Arc::new(Shared {
+                server_info,
                 settings: self.settings,
                 current: RwLock::new(Arc::new(snapshot)),
             }),

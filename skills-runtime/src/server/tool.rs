@@ -61,7 +61,7 @@ pub(super) fn call(
         uri.to_owned()
     } else {
         // A bare skill name reads its SKILL.md.
-        match server.skills().by_name(uri) {
+        match server.snapshot().skills.by_name(uri) {
             Some(skill) if server.visible(skill, context) => skill.uri().to_owned(),
             _ => uri.to_owned(),
         }

@@ -3,8 +3,7 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{
-    JsonObject, MetaObject, Resource, ResourceContents, SkillFrontmatter, SkillResource,
-    SkillResources,
+    JsonObject, MetaObject, Resource, SkillFrontmatter, SkillResource, SkillResources,
 };
 use serde_json::json;
 
@@ -68,17 +67,6 @@ pub fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
     )
     .with_mime_type(file.mime_type())
     .with_size(file.size())
-}
-
-/// The content of `file`, answering a read of `requested_uri` (echoed exactly):
-/// text when the bytes are UTF-8 without NUL, else a base64 blob, so the
-/// client gets back exactly the bytes the digest covers.
-pub fn contents(file: &SkillFile, requested_uri: &str) -> ResourceContents {
-    match file.text() {
-        Some(text) => ResourceContents::text(text, requested_uri),
-        None => ResourceContents::blob(base64(file.bytes()), requested_uri),
-    }
-    .with_mime_type(file.mime_type())
 }
 
 /// Standard base64 with padding, as MCP blobs carry bytes.

@@ -41,7 +41,11 @@ fn check_against_disk(
             assert_eq!(file.size(), length, "size of {what}");
             if hash(checked) {
                 let bytes = std::fs::read(source).expect("the file can be read");
-                assert_eq!(file.digest(), sha256_digest(&bytes), "digest of {what}");
+                assert_eq!(
+                    file.digest().to_string(),
+                    sha256_digest(&bytes),
+                    "digest of {what}"
+                );
                 assert_eq!(file.bytes(), bytes, "bytes of {what}");
             }
             let uri = skill.file_uri(file);
