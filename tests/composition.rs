@@ -4,6 +4,9 @@
 
 mod support;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -171,15 +174,28 @@ async fn the_wrapper_serves_both_tool_sets_and_both_resource_sets() {
 
 #[tokio::test]
 async fn an_inner_handler_without_resources_is_not_asked_for_them() {
-    #[derive(Clone)]
-    struct ToolsOnly;
+    /// Declares tools only, and records whether it was asked for resources.
+    #[derive(Clone, Default)]
+    struct ToolsOnly {
+        asked_for_resources: Arc<AtomicBool>,
+    }
     impl ServerHandler for ToolsOnly {
         fn get_info(&self) -> ServerConfig {
             ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
         }
+        async fn list_resources(
+            &self,
+            _request: Option<PaginatedRequestParams>,
+            _context: RequestContext<RoleServer>,
+        ) -> Result<ListResourcesResult, ErrorData> {
+            self.asked_for_resources.store(true, Ordering::SeqCst);
+            Ok(Default::default())
+        }
     }
+    let inner = ToolsOnly::default();
+    let asked = inner.asked_for_resources.clone();
     let client = connect(
-        WithSkills::new(ToolsOnly, SkillsServer::new(SKILLS.clone())),
+        WithSkills::new(inner, SkillsServer::new(SKILLS.clone())),
         support::Era::Handshake,
     )
     .await;
@@ -190,13 +206,20 @@ async fn an_inner_handler_without_resources_is_not_asked_for_them() {
         env!("CARGO_PKG_NAME")
     );
     let resources = client.list_all_resources().await.unwrap();
-    assert!(resources.iter().all(|r| r.uri.starts_with("skill://")));
+    // Each SKILL.md and its FastMCP `_manifest`, and nothing after them.
+    assert_eq!(resources.len(), 2 * SKILLS.len(), "{resources:?}");
+    assert!(!asked.load(Ordering::SeqCst), "the inner handler was asked");
+    // A URI outside skill:// still goes to the inner handler, whose default refuses it.
     let error = client
         .read_resource(ReadResourceRequestParams::new("memo://today"))
         .await
         .unwrap_err();
-    assert!(
-        matches!(error, rmcp::service::ServiceError::McpError(_)),
+    let rmcp::service::ServiceError::McpError(error) = error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(
+        error.code,
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
         "{error:?}"
     );
     client.cancel().await.unwrap();

@@ -282,17 +282,30 @@ async fn pages_are_atomic_and_cursors_work_on_any_replica() {
     let expected: Vec<&str> = SKILLS.skills().iter().map(|skill| skill.uri()).collect();
     assert_eq!(seen, expected);
 
-    for bogus in ["nope", "", "czE", "cy4wMTIzNDU2Nzg5YWJjZGVmLi0ubzE"] {
-        let error = mcp_error(
-            first
-                .list_skills(Some(
-                    PaginatedRequestParams::default().with_cursor(Some(bogus.into())),
-                ))
-                .await
-                .unwrap_err(),
-        );
-        assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{bogus}");
-        assert_eq!(error.data, Some(json!({"cursor": bogus})));
+    // Well-formed for this set, but past its end: refused, not an empty page.
+    let past_the_end = {
+        use base64::Engine as _;
+        let tag = &SKILLS.fingerprint()["sha256:".len()..][..16];
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("s.{tag}.-.o99"))
+    };
+    let bogus_cursors = [
+        "nope",
+        "",
+        "czE",
+        "cy4wMTIzNDU2Nzg5YWJjZGVmLi0ubzE",
+        &past_the_end,
+    ];
+    // On both eras, for skills/list and resources/list alike.
+    for client in [&first, &second] {
+        for bogus in bogus_cursors {
+            let request = || PaginatedRequestParams::default().with_cursor(Some(bogus.into()));
+            let skills = mcp_error(client.list_skills(Some(request())).await.unwrap_err());
+            let resources = mcp_error(client.list_resources(Some(request())).await.unwrap_err());
+            for error in [skills, resources] {
+                assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{bogus}");
+                assert_eq!(error.data, Some(json!({"cursor": bogus})), "{bogus}");
+            }
+        }
     }
     first.cancel().await.unwrap();
     second.cancel().await.unwrap();
@@ -573,6 +586,24 @@ async fn the_fallback_tool_reads_files_and_explains_mistakes() {
     client.cancel().await.unwrap();
 }
 
+/// `count` skills named `s00`, `s01`, … sharing one description.
+fn many_skills(count: usize, description: &str) -> Skills {
+    let files: Vec<(String, String)> = (0..count)
+        .map(|n| {
+            let name = format!("s{n:02}");
+            (
+                format!("{name}/SKILL.md"),
+                support::skill_md(&name, description),
+            )
+        })
+        .collect();
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, content)| (path.as_str(), content.as_str()))
+        .collect();
+    support::load(&support::tree(&format!("many-{count}"), &borrowed))
+}
+
 #[tokio::test]
 async fn instructions_name_skills_within_the_budget() {
     let instructions = server().instructions();
@@ -581,21 +612,10 @@ async fn instructions_name_skills_within_the_budget() {
     }
     assert!(instructions.chars().count() <= 2048);
 
-    // Sixty skills with long descriptions do not fit: descriptions shrink.
+    // Ten skills of 590-character descriptions do not fit: each description
+    // is cut to the same share, and every skill is still named.
     let long = "Use when the user asks about this topic in any way at all. ".repeat(10);
-    let files: Vec<(String, String)> = (0..60)
-        .map(|n| {
-            (
-                format!("s{n:02}/SKILL.md"),
-                support::skill_md(&format!("s{n:02}"), &long),
-            )
-        })
-        .collect();
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(p, c)| (p.as_str(), c.as_str()))
-        .collect();
-    let many = support::load(&support::tree("many", &borrowed));
+    let many = many_skills(10, &long);
     let own = "Always confirm stock changes with the user.";
     let built = SkillsServer::builder(many.clone())
         .instructions(own)
@@ -607,13 +627,33 @@ async fn instructions_name_skills_within_the_budget() {
         "{} characters",
         built.chars().count()
     );
+    let lines: Vec<&str> = built
+        .lines()
+        .filter(|line| line.starts_with("- "))
+        .collect();
+    assert_eq!(lines.len(), 10, "{built}");
+    let shares: Vec<usize> = lines
+        .iter()
+        .map(|line| {
+            assert!(line.ends_with('…'), "{line}");
+            line.split_once(": ").unwrap().1.chars().count()
+        })
+        .collect();
     assert!(
-        built.contains("skill://s59/SKILL.md") || built.contains("more"),
-        "{built}"
+        shares
+            .iter()
+            .all(|&share| share == shares[0] && share >= 40),
+        "{shares:?}"
     );
 
+    // Sixty do not fit even at 40 characters each: URIs only.
+    let sixty = many_skills(60, &long);
+    let uris = SkillsServer::new(sixty.clone()).instructions();
+    assert_eq!(uris.matches("/SKILL.md\n").count(), 60, "{uris}");
+    assert!(!uris.contains("Use when"), "{uris}");
+
     // A tight budget keeps URIs only, then says how many are left out.
-    let tight = SkillsServer::builder(many)
+    let tight = SkillsServer::builder(sixty)
         .instructions_budget(600)
         .build()
         .instructions();

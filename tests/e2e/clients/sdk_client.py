@@ -58,7 +58,11 @@ def frontmatter_of(text: str):
 
 
 def same_json(a, b) -> bool:
-    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+    # A value JSON has no type for (a PyYAML date, say) is tagged with its type, so
+    # `2024-01-01` read as a date never equals the string "2024-01-01".
+    def tagged(o):
+        return f"<{type(o).__name__}:{o}>"
+    return json.dumps(a, sort_keys=True, default=tagged) == json.dumps(b, sort_keys=True, default=tagged)
 
 
 def content_bytes(item) -> bytes:
@@ -98,6 +102,8 @@ async def check(target: common.Target, mode: str, out: dict[str, Any]) -> None:
                 counts["pages"] += 1
                 if modern and not (res.get("resultType") == "complete" and "ttlMs" in res and "cacheScope" in res):
                     bad(f"skills/list page {counts['pages']} lacks resultType/ttlMs/cacheScope at {c.protocol_version}")
+                if not modern and {"ttlMs", "cacheScope"} & res.keys():
+                    bad(f"skills/list page {counts['pages']} carries ttlMs/cacheScope at {c.protocol_version}")
                 entries += res["skills"]
                 if (cursor := res.get("nextCursor")) is None:
                     break
