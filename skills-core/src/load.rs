@@ -461,9 +461,11 @@ impl Loader<'_> {
             if bytes.len() as u64 > MAX_FILE_BYTES {
                 continue; // Grew while we walked; reported on the next build.
             }
-            let is_text = mime::is_text(&bytes);
-            if is_text && !allowed_secrets.contains(&entry.rel) {
-                let text = std::str::from_utf8(&bytes).expect("checked by is_text");
+            let digest = digest::of(&bytes);
+            let body = mime::into_text(bytes);
+            if let Ok(text) = &body
+                && !allowed_secrets.contains(&entry.rel)
+            {
                 for finding in secrets::scan(text) {
                     let at = Position::of_offset(text, finding.offset);
                     self.report(
@@ -480,10 +482,9 @@ impl Loader<'_> {
             contents.insert(
                 entry.rel.clone(),
                 Content {
-                    digest: digest::of(&bytes),
-                    is_text,
+                    body,
+                    digest,
                     executable,
-                    bytes,
                 },
             );
         }
@@ -506,23 +507,18 @@ impl Loader<'_> {
     ) -> Vec<(usize, Skill)> {
         let mut skills = Vec::new();
         let mut names: HashMap<String, String> = HashMap::new();
-        // How many skills still need each file: the last one takes the bytes,
-        // the others (parents of nested skills) copy them.
-        let mut holders: HashMap<String, usize> = HashMap::new();
-        for skill in found {
-            for rel in under(&contents, &skill.folder).map(|(rel, _)| rel) {
-                *holders.entry(rel.clone()).or_default() += 1;
-            }
-        }
         for (index, skill) in found.iter().enumerate() {
             let rel = skill_md_rel(&skill.folder);
-            let Some(checked) = self.check_skill(skill, &rel, &contents) else {
+            let Some((identity, parsed)) = self.check_skill(skill, &rel, &contents) else {
                 continue;
             };
-            let files = take_files(skill, &mut contents, &mut holders);
-            let Some((identity, parsed)) = checked else {
-                continue;
-            };
+            // `found` is sorted, so a skill's nested skills come after it.
+            let nested: Vec<&str> = found[index + 1..]
+                .iter()
+                .map(|other| other.folder.as_str())
+                .filter(|folder| walk::is_within(folder, &skill.folder))
+                .collect();
+            let files = take_files(skill, &nested, &mut contents);
             if let Some(first) = names.insert(identity.name.clone(), skill.path.clone()) {
                 let at = parsed.get("name").map(|entry| entry.value.at);
                 self.report(
@@ -566,17 +562,15 @@ impl Loader<'_> {
     }
 
     /// Every check of one skill's SKILL.md: encoding, frontmatter, fields,
-    /// links. `None` when SKILL.md cannot be read as a frontmatter at all;
-    /// `Some(None)` when it can, but a field is unusable.
-    #[allow(clippy::type_complexity)]
+    /// links. `None` when any of them leaves the skill unusable.
     fn check_skill(
         &mut self,
         skill: &Found,
         rel: &str,
         contents: &BTreeMap<String, Content>,
-    ) -> Option<Option<(fields::Identity, frontmatter::Frontmatter)>> {
+    ) -> Option<(fields::Identity, frontmatter::Frontmatter)> {
         let content = contents.get(rel)?;
-        let text = frontmatter::check_encoding(&content.bytes, rel, self.diagnostics)?;
+        let text = frontmatter::check_encoding(content.bytes(), rel, self.diagnostics)?;
         let parsed = frontmatter::parse(text, rel, self.diagnostics)?;
         let folder_name = skill.path.rsplit('/').next().unwrap_or(&skill.path);
         let identity = fields::check(
@@ -592,7 +586,7 @@ impl Loader<'_> {
                 .collect();
             links::check(text, parsed.body_offset, &paths, rel, self.diagnostics);
         }
-        Some(identity.map(|identity| (identity, parsed)))
+        Some((identity?, parsed))
     }
 
     /// The sorted tables.
@@ -616,13 +610,21 @@ impl Loader<'_> {
     }
 }
 
-/// A file's bytes and what was derived from them.
+/// A file's bytes (as a string when they are text) and what was derived from them.
 #[derive(Clone)]
 struct Content {
-    bytes: Vec<u8>,
+    body: Result<String, Vec<u8>>,
     digest: Digest,
-    is_text: bool,
     executable: bool,
+}
+
+impl Content {
+    fn bytes(&self) -> &[u8] {
+        match &self.body {
+            Ok(text) => text.as_bytes(),
+            Err(bytes) => bytes,
+        }
+    }
 }
 
 fn skill_md_rel(folder: &str) -> String {
@@ -650,49 +652,29 @@ fn under<'c>(
 }
 
 /// Every file below the skill's folder, ordered by its path inside the skill.
-/// The last skill to need a file takes its bytes; earlier ones copy them.
+/// A file inside one of its `nested` skills is copied, since that skill takes
+/// it later; every other file's bytes are moved, not copied.
 fn take_files(
     skill: &Found,
+    nested: &[&str],
     contents: &mut BTreeMap<String, Content>,
-    holders: &mut HashMap<String, usize>,
 ) -> Vec<SkillFile> {
     let rels: Vec<String> = under(contents, &skill.folder)
         .map(|(rel, _)| rel.clone())
         .collect();
     let mut files = Vec::with_capacity(rels.len());
     for rel in rels {
-        let left = holders.get_mut(&rel).map_or(0, |count| {
-            *count -= 1;
-            *count
-        });
-        let content = if left == 0 {
-            contents.remove(&rel).expect("listed above")
-        } else {
+        let content = if nested.iter().any(|folder| walk::is_within(&rel, folder)) {
             contents[&rel].clone()
-        };
-        let within = rel[skill.folder.len()..].trim_start_matches('/').to_owned();
-        let (digest, executable) = (content.digest, content.executable);
-        let file = if content.is_text {
-            match String::from_utf8(content.bytes) {
-                Ok(text) => {
-                    SkillFile::from_text(Cow::Owned(within), Cow::Owned(text), digest, executable)
-                }
-                Err(error) => SkillFile::from_binary(
-                    Cow::Owned(within),
-                    Cow::Owned(error.into_bytes()),
-                    digest,
-                    executable,
-                ),
-            }
         } else {
-            SkillFile::from_binary(
-                Cow::Owned(within),
-                Cow::Owned(content.bytes),
-                digest,
-                executable,
-            )
+            contents.remove(&rel).expect("listed above")
         };
-        files.push(file);
+        let within = Cow::Owned(rel[skill.folder.len()..].trim_start_matches('/').to_owned());
+        let (digest, executable) = (content.digest, content.executable);
+        files.push(match content.body {
+            Ok(text) => SkillFile::from_text(within, Cow::Owned(text), digest, executable),
+            Err(bytes) => SkillFile::from_binary(within, Cow::Owned(bytes), digest, executable),
+        });
     }
     files
 }

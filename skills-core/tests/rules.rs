@@ -448,6 +448,13 @@ fn nested_skills_are_their_own_and_part_of_the_parent() {
     let child = skills.get("a/b").unwrap();
     let paths: Vec<&str> = parent.files().iter().map(|f| f.path()).collect();
     assert_eq!(paths, ["SKILL.md", "b/SKILL.md", "b/x.md"]);
+    // Both hold the bytes: the parent's copy and the child's own.
+    assert_eq!(parent.file("b/x.md").unwrap().bytes(), b"x");
+    assert_eq!(child.file("x.md").unwrap().bytes(), b"x");
+    assert_eq!(
+        parent.file("b/SKILL.md").unwrap().bytes(),
+        child.skill_md().bytes()
+    );
     assert_eq!(child.uri(), "skill://a/b/SKILL.md");
     // A shared file is served once, owned by the innermost skill.
     let (owner, _) = skills.file_by_uri("skill://a/b/x.md").unwrap();
