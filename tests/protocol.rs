@@ -763,6 +763,67 @@ async fn visibility_hides_skills_from_some_callers() {
 }
 
 #[tokio::test]
+async fn a_hidden_nested_skill_is_still_part_of_its_visible_parent() {
+    let root = support::tree(
+        "hidden-nested",
+        &[
+            (
+                "a/SKILL.md",
+                &support::skill_md("a", "Parent. Use when testing."),
+            ),
+            (
+                "a/b/SKILL.md",
+                &support::skill_md("b", "Nested. Use when testing."),
+            ),
+            ("a/b/x.md", "x"),
+            (
+                "c/SKILL.md",
+                &support::skill_md("c", "Other. Use when testing."),
+            ),
+            (
+                "c/d/SKILL.md",
+                &support::skill_md("d", "Nested. Use when testing."),
+            ),
+            ("c/d/y.md", "y"),
+        ],
+    );
+    // `b` is hidden but its parent `a` is not; `c` and its nested `d` are both hidden.
+    let server = SkillsServer::builder(support::load(&root))
+        .visibility(|skill, _| !matches!(skill.name(), "b" | "c" | "d"))
+        .build();
+    let read = |uri: &str| json!({"method": "resources/read", "params": {"uri": uri}});
+    let answers = raw(
+        server,
+        Era::Handshake,
+        &[
+            read("skill://a/b/x.md"),
+            json!({"method": "skills/get", "params": {"uri": "skill://a/b/SKILL.md"}}),
+            json!({"method": "resources/directory/read", "params": {"uri": "skill://a/b"}}),
+            read("skill://c/d/y.md"),
+            json!({"method": "resources/directory/read", "params": {"uri": "skill://c"}}),
+        ],
+    )
+    .await;
+    assert_eq!(
+        answers[0]["result"]["contents"][0]["text"], "x",
+        "{}",
+        answers[0]
+    );
+    // The skill itself stays hidden; its files are the parent's too.
+    assert_eq!(answers[1]["error"]["code"], -32602, "{}", answers[1]);
+    let listed: Vec<&str> = answers[2]["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|resource| resource["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["skill://a/b/SKILL.md", "skill://a/b/x.md"]);
+    assert_eq!(answers[3]["error"]["code"], -32602, "{}", answers[3]);
+    // A folder whose every file is hidden is not a directory the caller can see.
+    assert_eq!(answers[4]["error"]["code"], -32602, "{}", answers[4]);
+}
+
+#[tokio::test]
 async fn replacing_the_set_is_atomic_and_reports_changes() {
     let server = server();
     assert!(

@@ -224,6 +224,15 @@ impl Skills {
             .flat_map(move |skill| self.own_files(skill, ""))
     }
 
+    /// The files `skill` serves as their innermost holder: all but those of
+    /// the skills nested in it.
+    pub fn own_files_of<'s>(
+        &'s self,
+        skill: &'s Skill,
+    ) -> impl Iterator<Item = &'s SkillFile> + 's {
+        self.own_files(skill, "").map(|(_, file)| file)
+    }
+
     /// The files of `skill` below its folder `within` (`""` for all), except
     /// those of skills nested in it, which are theirs.
     fn own_files<'s>(

@@ -435,22 +435,34 @@ impl SkillsServer {
         context: &RequestContext<RoleServer>,
     ) -> Option<&'s SkillFile> {
         let (owner, file) = snapshot.skills.file_by_uri(canonical)?;
-        if self.settings().visibility.is_none() || self.visible(owner, context) {
-            return Some(file);
+        self.may_read(&snapshot.skills, owner, context)
+            .then_some(file)
+    }
+
+    /// Whether the caller may read the files `owner` holds: it sees `owner`,
+    /// or a skill `owner` is nested in (which holds the same files).
+    fn may_read(
+        &self,
+        skills: &Skills,
+        owner: &Skill,
+        context: &RequestContext<RoleServer>,
+    ) -> bool {
+        if self.settings().visibility.is_none() {
+            return true;
         }
-        // A file of a hidden nested skill is still a file of its visible parents.
-        snapshot
-            .skills
-            .skills()
-            .iter()
-            .filter(|skill| self.visible(skill, context))
-            .find_map(|skill| {
-                let path = canonical
-                    .strip_prefix(skill.root_uri())?
-                    .strip_prefix('/')?;
-                let path = skills_core::uri::decoded_path(&format!("skill://{path}"))?;
-                skill.file(&path)
-            })
+        let mut folder = owner.path();
+        loop {
+            if skills
+                .get(folder)
+                .is_some_and(|skill| self.visible(skill, context))
+            {
+                return true;
+            }
+            match folder.rsplit_once('/') {
+                Some((parent, _)) => folder = parent,
+                None => return false,
+            }
+        }
     }
 
     /// A generated resource: a FastMCP manifest or the legacy index.
@@ -563,12 +575,8 @@ impl SkillsServer {
                 );
             }
             if settings.list_supporting_files {
-                for file in skill.files() {
-                    let own = snapshot
-                        .skills
-                        .owner_of(&format!("{}/{}", skill.path(), file.path()))
-                        .is_some_and(|(owner, _)| owner.path() == skill.path());
-                    if file.path() != crate::SKILL_MD && own {
+                for file in snapshot.skills.own_files_of(skill) {
+                    if file.path() != crate::SKILL_MD {
                         resources.push(wire::file_resource(skill, file));
                     }
                 }
@@ -684,13 +692,12 @@ impl SkillsServer {
             else {
                 continue;
             };
-            let file_uri = skill.file_uri(file);
-            if self.readable_file(&snapshot, &file_uri, context).is_none() {
+            if !self.may_read(&snapshot.skills, skill, context) {
                 continue;
             }
             match rest.split_once('/') {
                 None => {
-                    let resource = Resource::new(file_uri, rest)
+                    let resource = Resource::new(skill.file_uri(file), rest)
                         .with_mime_type(file.mime_type())
                         .with_size(file.size());
                     by_name.insert(rest.to_owned(), Some(resource));
