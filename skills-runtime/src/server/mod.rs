@@ -629,11 +629,13 @@ impl SkillsServer {
             return None;
         }
         let snapshot = self.snapshot();
+        // Called on every keystroke: find the skill by its path, not by
+        // formatting every skill's template.
+        let root = reference.uri.strip_suffix(TEMPLATE_SUFFIX)?;
         let skill = snapshot
             .skills
-            .skills()
-            .iter()
-            .find(|skill| template_uri(skill) == reference.uri)?;
+            .get(&skills_core::uri::decoded_path(root)?)
+            .filter(|skill| skill.root_uri() == root)?;
         if !self.visible(skill, context) {
             return None;
         }
@@ -819,8 +821,11 @@ fn bad_cursor(cursor: &str) -> ErrorData {
     )
 }
 
+/// What follows a skill's root URI in its FastMCP file template.
+const TEMPLATE_SUFFIX: &str = "/{path*}";
+
 fn template_uri(skill: &Skill) -> String {
-    format!("{}/{{path*}}", skill.root_uri())
+    format!("{}{TEMPLATE_SUFFIX}", skill.root_uri())
 }
 
 impl SkillsServerBuilder {
