@@ -92,9 +92,7 @@ pub fn manifest_owner<'s>(skills: &'s Skills, canonical_uri: &str) -> Option<&'s
     let root = canonical_uri
         .strip_suffix(MANIFEST_SEGMENT)?
         .strip_suffix('/')?;
-    let path = root.strip_prefix(skills_core::uri::SCHEME)?;
-    let path = skills_core::uri::decoded_path(&format!("{}{path}", skills_core::uri::SCHEME))?;
-    let skill = skills.get(&path)?;
+    let skill = skills.get(&skills_core::uri::decoded_path(root)?)?;
     // A real file named `_manifest` wins over the generated listing.
     skill.file(MANIFEST_SEGMENT).is_none().then_some(skill)
 }

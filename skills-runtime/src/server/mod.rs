@@ -98,7 +98,7 @@ struct Snapshot {
     /// every read costs more than copying the encoded text. Holds only what
     /// was read, so start-up memory is unchanged, and at most `blob_budget`
     /// bytes; past it, files are encoded on each read.
-    blobs: RwLock<HashMap<Digest, Arc<str>>>,
+    blobs: RwLock<Blobs>,
     blob_budget: usize,
 }
 
@@ -110,7 +110,7 @@ impl Snapshot {
             instructions: Mutex::new(None),
             resources: OnceLock::new(),
             tool: OnceLock::new(),
-            blobs: RwLock::new(HashMap::new()),
+            blobs: RwLock::default(),
             blob_budget,
         }
     }
@@ -130,17 +130,22 @@ impl Snapshot {
             .blobs
             .read()
             .unwrap_or_else(PoisonError::into_inner)
+            .by_digest
             .get(&digest)
         {
             return encoded.clone();
         }
         let encoded: Arc<str> = wire::base64(file.bytes()).into();
         let mut blobs = self.blobs.write().unwrap_or_else(PoisonError::into_inner);
-        let held: usize = blobs.values().map(|blob| blob.len()).sum();
-        if held + encoded.len() > self.blob_budget {
+        if let Some(raced) = blobs.by_digest.get(&digest) {
+            return raced.clone();
+        }
+        if blobs.held + encoded.len() > self.blob_budget {
             return encoded;
         }
-        blobs.entry(digest).or_insert(encoded).clone()
+        blobs.held += encoded.len();
+        blobs.by_digest.insert(digest, encoded.clone());
+        encoded
     }
 
     /// A `resources/list` cursor at `position`, bound to this snapshot.
@@ -151,6 +156,13 @@ impl Snapshot {
     fn entry(&self, index: usize) -> &rmcp::model::Skill {
         self.entries[index].get_or_init(|| wire::skill_entry(&self.skills.skills()[index]))
     }
+}
+
+/// Binary files already base64-encoded, and how many bytes they take.
+#[derive(Default)]
+struct Blobs {
+    by_digest: HashMap<Digest, Arc<str>>,
+    held: usize,
 }
 
 /// Configures a [`SkillsServer`]. Every switch has a default that suits a
