@@ -165,7 +165,6 @@ pub mod __private {
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;
-    pub use ::skills_core::{Digest, Skill, SkillFile, Skills};
+    pub use ::skills_core::{Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
-    pub use ::std::borrow::Cow;
 }
