@@ -367,7 +367,7 @@ impl Loader<'_> {
         for skill in found {
             let mut count = 0usize;
             let mut bytes = 0u64;
-            for entry in within(embedded, |entry| &entry.rel, &skill.folder) {
+            for entry in crate::model::sorted_below(embedded, |entry| &entry.rel, &skill.folder) {
                 let Kind::File { len, .. } = entry.kind else {
                     continue;
                 };
@@ -684,18 +684,6 @@ fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
     std::iter::successors(Some(rel), |dir| {
         (!dir.is_empty()).then(|| walk::parent(dir))
     })
-}
-
-/// The entries of `sorted` (ordered by path) that lie below `folder`.
-fn within<'s, T>(sorted: &'s [T], path: impl Fn(&T) -> &str, folder: &str) -> &'s [T] {
-    if folder.is_empty() {
-        return sorted;
-    }
-    let start = format!("{folder}/");
-    let end = format!("{folder}0");
-    let first = sorted.partition_point(|item| path(item) < start.as_str());
-    let last = sorted.partition_point(|item| path(item) < end.as_str());
-    &sorted[first..last.max(first)]
 }
 
 /// A key under which names that differ only in case or normalization collide.

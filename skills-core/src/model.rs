@@ -253,18 +253,9 @@ impl Skills {
             .map(move |file| (skill, file))
     }
 
-    /// The skills whose folders lie below `folder`: a contiguous run of the
-    /// sorted table, since paths below `folder/` sort before `folder0`.
+    /// The skills whose folders lie below `folder`.
     fn below(&self, folder: &str) -> &[Skill] {
-        let start = format!("{folder}/");
-        let end = format!("{folder}0");
-        let first = self
-            .skills
-            .partition_point(|skill| skill.path() < start.as_str());
-        let last = self
-            .skills
-            .partition_point(|skill| skill.path() < end.as_str());
-        &self.skills[first..last.max(first)]
+        sorted_below(&self.skills, Skill::path, folder)
     }
 
     /// The distinct files below the folder `folder` (relative to the skills
@@ -284,6 +275,23 @@ impl Skills {
         }
         found
     }
+}
+
+/// The entries of `sorted` (ordered by `path`) that lie below `folder` (`""`:
+/// all): a contiguous run, since paths below `folder/` sort before `folder0`.
+pub(crate) fn sorted_below<'s, T>(
+    sorted: &'s [T],
+    path: impl Fn(&T) -> &str,
+    folder: &str,
+) -> &'s [T] {
+    if folder.is_empty() {
+        return sorted;
+    }
+    let start = format!("{folder}/");
+    let end = format!("{folder}0");
+    let first = sorted.partition_point(|item| path(item) < start.as_str());
+    let last = sorted.partition_point(|item| path(item) < end.as_str());
+    &sorted[first..last.max(first)]
 }
 
 /// Whether `path` lies below the folder `folder` (both relative, `/`-separated).
