@@ -20,6 +20,7 @@
 mod diagnostic;
 pub mod mime;
 mod model;
+pub mod names;
 pub mod uri;
 
 #[cfg(feature = "load")]
@@ -37,6 +38,8 @@ mod scalar;
 #[cfg(feature = "load")]
 mod secrets;
 #[cfg(feature = "load")]
+mod skill_md;
+#[cfg(feature = "load")]
 mod walk;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
@@ -45,6 +48,8 @@ pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use load::{Loaded, Options, load};
 pub use model::{Digest, Skill, SkillFile, Skills};
+#[cfg(feature = "load")]
+pub use skill_md::{SkillMd, SkillMdContext, parse_skill_md};
 
 /// The file that makes a folder a skill.
 pub const SKILL_MD: &str = "SKILL.md";
