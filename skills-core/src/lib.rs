@@ -8,9 +8,17 @@
 //! fields are `Cow<'static, …>`: borrowed from the binary when embedded,
 //! owned when loaded.
 //!
-//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`] and [`mime`] have
-//! no dependencies. Loading (feature `load`, on by default) adds the YAML
-//! parser and SHA-256.
+//! The rules are public one by one for callers that hold bytes or paths
+//! rather than a folder (a client checking a downloaded skill, an installer,
+//! fuzz targets): [`parse_skill_md`] runs the loader's checks on one
+//! `SKILL.md`, and [`names`] holds the path and name rules. The loader calls
+//! the same functions, so every caller reports the same problems in the same
+//! words.
+//!
+//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`] and
+//! the name and path checks of [`names`] have no dependencies. Loading
+//! (feature `load`, on by default) adds the YAML parser, SHA-256, Unicode
+//! normalization (for [`names::fold_case`]) and [`parse_skill_md`].
 //!
 //! [skills-runtime]: https://docs.rs/skills-runtime
 
