@@ -20,7 +20,7 @@
 //! ```
 //!
 //! [`check_name`] and [`check_path`] need nothing but the standard library.
-//! [`fold_case`] and [`case_collisions`] compare names after Unicode
+//! `fold_case` and `case_collisions` compare names after Unicode
 //! normalization, which needs Unicode tables; they come with the `load`
 //! feature, as every caller that compares foreign names (the loader, a
 //! downloading client) parses SKILL.md too and has it on.
