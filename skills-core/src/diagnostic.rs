@@ -11,7 +11,7 @@
 //! A diagnostic is data: the message and hint are neutral, and what a front
 //! end adds is rendered from data too. An [`OptionHint`] names the option
 //! that would accept what was refused, and each front end spells it its own
-//! way through [`OptionSpelling`] (`allow_fields = ["author"]` in the macro,
+//! way through [`FrontEnd`] (`allow_fields = ["author"]` in the macro,
 //! `--allow-field author` on a command line); a [`Fix`] is the mechanical
 //! edit that fixes the file, for `--fix` and for tests.
 
@@ -257,7 +257,7 @@ impl fmt::Display for Severity {
 }
 
 /// An option that would make the rules accept what a diagnostic refuses.
-/// Each front end spells it its own way ([`OptionSpelling`]); the
+/// Each front end spells it its own way ([`FrontEnd`]); the
 /// diagnostic's own hint only names the option.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -294,21 +294,31 @@ impl OptionHint {
     }
 }
 
-/// How one front end writes an option, so that a hint tells the author what
-/// to type where they configure the rules. The macro, a command line and the
-/// library each implement it; [`LibrarySpelling`] is the library's.
-pub trait OptionSpelling {
+/// What a front end (the macro, a command line, a program calling the
+/// library) adds to a diagnostic when it is rendered: how it writes the
+/// option a hint names, so that the author reads what to type where they
+/// configure the rules, and any note of its own. [`Library`] is the
+/// library's.
+pub trait FrontEnd {
     /// One sentence saying where and how to turn `option` on, e.g.
-    /// ``to allow it, add `allow_fields = ["author"]` to the `embed_skills!` call``.
+    /// ``in `embed_skills!`, after the folder: `allow_fields = ["author"]` ``
+    /// or ``on the command line: `--allow-field author` ``.
     fn spell(&self, option: &OptionHint) -> String;
+
+    /// A note of this front end's about `diagnostic` (how it resolves a
+    /// relative folder, for a missing root), printed after the hints.
+    fn note(&self, diagnostic: &Diagnostic) -> Option<String> {
+        let _ = diagnostic;
+        None
+    }
 }
 
-/// The library's spelling: fields of [`Options`](crate::Options), what a
-/// live loader's caller sets.
+/// The library's front end: options are fields of
+/// [`Options`](crate::Options), what a program loading skills sets.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct LibrarySpelling;
+pub struct Library;
 
-impl OptionSpelling for LibrarySpelling {
+impl FrontEnd for Library {
     fn spell(&self, option: &OptionHint) -> String {
         match option {
             OptionHint::AllowField(field) => {
@@ -535,12 +545,12 @@ impl Diagnostic {
 }
 
 /// Prints diagnostics as rustc prints its own: `error[rule]: message`, the
-/// place, the line with a caret under the column, the hint, and how the
-/// front end turns the option on. The one renderer of the project: the
+/// place, the line with a caret under the column, the hint, how the front
+/// end turns the option on, and the front end's note. The one renderer of the project: the
 /// macro's messages and a command line's output both come from here.
 ///
 /// ```
-/// use skills_core::{Diagnostic, LibrarySpelling, Renderer, Rule};
+/// use skills_core::{Diagnostic, Library, Renderer, Rule};
 ///
 /// let text = "---\nname: pdf-tools\ndescription: Fill forms.\n---\n";
 /// let diagnostic = Diagnostic::new(Rule::NameMismatch, "pdf/SKILL.md", "the name `pdf-tools` differs from its folder `pdf`")
@@ -548,7 +558,7 @@ impl Diagnostic {
 ///     .length(9)
 ///     .hint("set `name: pdf`")
 ///     .with_source(text);
-/// assert_eq!(Renderer::new(&LibrarySpelling).diagnostic(&diagnostic, "skills"), "\
+/// assert_eq!(Renderer::new(&Library).diagnostic(&diagnostic, "skills"), "\
 /// error[name-mismatch]: the name `pdf-tools` differs from its folder `pdf`
 ///  --> skills/pdf/SKILL.md:2:7
 ///   |
@@ -560,7 +570,7 @@ impl Diagnostic {
 #[cfg(feature = "load")]
 #[derive(Clone, Copy)]
 pub struct Renderer<'s> {
-    spelling: &'s dyn OptionSpelling,
+    front_end: &'s dyn FrontEnd,
     color: bool,
 }
 
@@ -575,10 +585,10 @@ impl fmt::Debug for Renderer<'_> {
 
 #[cfg(feature = "load")]
 impl<'s> Renderer<'s> {
-    /// Plain text, with options spelled by `spelling`.
-    pub fn new(spelling: &'s dyn OptionSpelling) -> Self {
+    /// Plain text, with options spelled by `front_end`.
+    pub fn new(front_end: &'s dyn FrontEnd) -> Self {
         Self {
-            spelling,
+            front_end,
             color: false,
         }
     }
@@ -635,7 +645,10 @@ impl<'s> Renderer<'s> {
             group = group.element(Level::HELP.message(hint.as_str()));
         }
         if let Some(option) = &diagnostic.option {
-            group = group.element(Level::HELP.message(self.spelling.spell(option)));
+            group = group.element(Level::HELP.message(self.front_end.spell(option)));
+        }
+        if let Some(note) = self.front_end.note(diagnostic) {
+            group = group.element(Level::NOTE.message(note));
         }
         let renderer = if self.color {
             annotate_snippets::Renderer::styled()
@@ -875,7 +888,7 @@ mod tests {
     #[test]
     fn the_renderer_underlines_the_column_and_spells_options() {
         struct Macro;
-        impl OptionSpelling for Macro {
+        impl FrontEnd for Macro {
             fn spell(&self, option: &OptionHint) -> String {
                 format!("in the macro: `{}`", option.option_name())
             }
@@ -895,14 +908,14 @@ mod tests {
         let wide = Diagnostic::new(Rule::NameFormat, "a/SKILL.md", "bad")
             .at(2, 9)
             .with_source(text);
-        let rendered = Renderer::new(&LibrarySpelling).diagnostic(&wide, "");
+        let rendered = Renderer::new(&Library).diagnostic(&wide, "");
         assert!(
             rendered.contains("2 | name: é-x\n  |         ^"),
             "{rendered}"
         );
         // No line: the place alone.
         let folder = Diagnostic::new(Rule::NotASkill, "drafts", "no SKILL.md");
-        let rendered = Renderer::new(&LibrarySpelling).diagnostic(&folder, "skills");
+        let rendered = Renderer::new(&Library).diagnostic(&folder, "skills");
         assert_eq!(
             rendered,
             "error[not-a-skill]: no SKILL.md\n--> skills/drafts"
@@ -911,7 +924,7 @@ mod tests {
         let end = Diagnostic::new(Rule::FieldType, "a/SKILL.md", "empty")
             .at(3, 11)
             .with_source(text);
-        let rendered = Renderer::new(&LibrarySpelling).diagnostic(&end, "");
+        let rendered = Renderer::new(&Library).diagnostic(&end, "");
         assert!(
             rendered.contains("3 | author: me \n  |           ^"),
             "{rendered}"

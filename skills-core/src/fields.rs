@@ -170,7 +170,17 @@ impl<'a> Checker<'a> {
                 crate::Position { line: 2, column: 1 },
                 format!("the frontmatter has no `{key}`; every skill needs one"),
             );
+            let misspelled = self
+                .frontmatter
+                .fields
+                .iter()
+                .find(|entry| entry.key.to_lowercase().replace('_', "-") == key);
             diagnostic = match (key, folder_name) {
+                // The unknown-field diagnostic of `Name:` carries the fix.
+                _ if misspelled.is_some() => diagnostic.hint(format!(
+                    "rename `{}:` to `{key}:`",
+                    misspelled.map_or(key, |entry| entry.key.as_str())
+                )),
                 ("name", Some(folder)) if name_format_problem(folder).is_none() => {
                     let at = self.frontmatter.yaml_offset;
                     diagnostic

@@ -504,10 +504,15 @@ impl<'a> Reader<'a> {
                 self.properties(at, anchor, tag.map(|tag| tag.original()));
                 let mut items = Vec::new();
                 let mut end = range.end;
+                let flow = self.yaml.as_bytes().get(range.start - self.offset) == Some(&b'[');
                 loop {
                     let (event, span) = self.next_node()?;
                     if matches!(event, Event::SequenceEnd) {
-                        end = end.max(self.range(&span).start);
+                        // A flow list ends at its `]`; a block list at its
+                        // last item (its end event sits at the next token).
+                        if flow {
+                            end = end.max(self.range(&span).end);
+                        }
                         break;
                     }
                     self.path.push(format!("[{}]", items.len()));

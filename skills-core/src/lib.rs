@@ -19,7 +19,7 @@
 //!   [`parse_skill_md`] and the path and name rules of [`names`];
 //! - diagnostics ([`Diagnostic`], [`Report`]) with severities, the option
 //!   that would accept a refusal ([`OptionHint`], spelled by each front end
-//!   through [`OptionSpelling`]), mechanical fixes ([`Fix`]), and the one
+//!   through [`FrontEnd`]), mechanical fixes ([`Fix`]), and the one
 //!   [`Renderer`] that prints them the way rustc does;
 //! - where a skills folder is: [`root`] (`${VAR:-default}` expansion and
 //!   path resolution) and [`vendor`] (the folders each agent reads and
@@ -73,7 +73,7 @@ mod walk;
 #[cfg(feature = "load")]
 pub use diagnostic::Renderer;
 pub use diagnostic::{
-    Diagnostic, Fix, LibrarySpelling, OptionHint, OptionSpelling, Position, Report, Rule, Severity,
+    Diagnostic, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
 };
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;

@@ -95,18 +95,30 @@ pub(crate) fn nested_references<'t>(
     files: &[&str],
     text_of: &dyn Fn(&str) -> Option<&'t str>,
 ) -> Vec<Nested> {
-    fn direct<'b>(body: &'b str, files: &[&str]) -> Vec<(String, Reference<'b>)> {
+    // Links in a file are relative to its folder; code spans name paths
+    // from the skill's root, and only links are followed past SKILL.md.
+    fn direct<'b>(
+        body: &'b str,
+        base: Option<&str>,
+        files: &[&str],
+    ) -> Vec<(String, Reference<'b>)> {
         references(body)
             .into_iter()
+            .filter(|reference| base.is_none() || reference.from_link)
             .filter_map(|reference| {
-                let path = candidate(reference.target, reference.from_link, files)?;
+                let path = candidate_in(
+                    base.unwrap_or_default(),
+                    reference.target,
+                    reference.from_link,
+                    files,
+                )?;
                 let path = strip_line_suffix(&path).map_or(path.clone(), str::to_owned);
                 files.contains(&path.as_str()).then_some((path, reference))
             })
             .collect()
     }
     let body = &text[body_offset.min(text.len())..];
-    let first: Vec<String> = direct(body, files)
+    let first: Vec<String> = direct(body, None, files)
         .into_iter()
         .map(|(path, _)| path)
         .collect();
@@ -120,7 +132,7 @@ pub(crate) fn nested_references<'t>(
         let Some(inner) = text_of(file) else {
             continue;
         };
-        for (target, reference) in direct(inner, files) {
+        for (target, reference) in direct(inner, Some(relpath::parent(file)), files) {
             if first.contains(&target) || &target == file || target == crate::SKILL_MD {
                 continue;
             }
@@ -261,8 +273,14 @@ fn scan_line<'a>(line: &'a str, start: usize, found: &mut Vec<Reference<'a>>) {
     }
 }
 
-/// The skill-relative path a reference names, if it is one we check.
+/// The skill-relative path a reference in `SKILL.md` names, if it is one we check.
 fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
+    candidate_in("", target, from_link, files)
+}
+
+/// The skill-relative path a reference in a file of the folder `base`
+/// (relative to the skill) names, if it is one we check.
+fn candidate_in(base: &str, target: &str, from_link: bool, files: &[&str]) -> Option<String> {
     // Glob and placeholder characters; links may also be percent-encoded.
     const PLACEHOLDER: [char; 11] = ['*', '?', '[', ']', '{', '}', '<', '>', '$', '|', ' '];
     if target.starts_with(['#', '/', '~', '-', '\\'])
@@ -280,7 +298,8 @@ fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
     } else {
         target.to_owned()
     };
-    let mut segments: Vec<&str> = Vec::new();
+    let mut segments: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+    let base_depth = segments.len();
     for segment in decoded.split('/') {
         match segment {
             "" | "." => {}
@@ -294,7 +313,7 @@ fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
     let first = *segments.first()?;
     if from_link {
         // `[x](url)`, `[x](name)`: placeholders unless they look like a path.
-        if segments.len() == 1 && !first.contains('.') {
+        if segments.len() == 1 && base_depth == 0 && !first.contains('.') {
             return None;
         }
     } else {

@@ -134,7 +134,7 @@ fn tab(lines: &[Line<'_>], file: &str) -> Option<Diagnostic> {
 
 /// A value opened with `"` or `'` whose quote never closes.
 fn unclosed_quote(lines: &[Line<'_>], info: &str, file: &str) -> Option<Diagnostic> {
-    if !info.contains("quoted scalar") {
+    if !info.contains("quote") {
         return None;
     }
     for line in lines {

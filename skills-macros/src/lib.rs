@@ -108,9 +108,9 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
 }
 
 /// How `embed_skills!` spells the options a hint names.
-struct MacroSpelling;
+struct Macro;
 
-impl skills_core::OptionSpelling for MacroSpelling {
+impl skills_core::FrontEnd for Macro {
     fn spell(&self, option: &skills_core::OptionHint) -> String {
         use skills_core::OptionHint;
         let written = match option {
@@ -121,6 +121,12 @@ impl skills_core::OptionSpelling for MacroSpelling {
         };
         format!("in `embed_skills!`, after the folder: `{written}`")
     }
+
+    fn note(&self, diagnostic: &skills_core::Diagnostic) -> Option<String> {
+        (diagnostic.rule == skills_core::Rule::RootMissing).then(|| {
+            "in `embed_skills!`, a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls the macro".to_owned()
+        })
+    }
 }
 
 /// Every problem of the report in one message, so that rustc prints the
@@ -128,7 +134,7 @@ impl skills_core::OptionSpelling for MacroSpelling {
 /// prints its own, with the line and a caret. Only errors: the macro cannot
 /// show warnings, and listing them as errors would mislead.
 fn render_report(report: &skills_core::Report) -> String {
-    let renderer = skills_core::Renderer::new(&MacroSpelling);
+    let renderer = skills_core::Renderer::new(&Macro);
     let errors: Vec<&skills_core::Diagnostic> = report.errors().collect();
     let mut out = format!(
         "{} problem{} in {}:",
@@ -139,17 +145,12 @@ fn render_report(report: &skills_core::Report) -> String {
     for diagnostic in errors {
         out.push_str("\n\n");
         out.push_str(&renderer.diagnostic(diagnostic, report.root()));
-        if diagnostic.rule == skills_core::Rule::RootMissing {
-            out.push_str(
-                "\n  = note: in `embed_skills!`, a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls the macro",
-            );
-        }
     }
     out
 }
 
 fn render_one(diagnostic: &skills_core::Diagnostic, root: &str) -> String {
-    skills_core::Renderer::new(&MacroSpelling).diagnostic(diagnostic, root)
+    skills_core::Renderer::new(&Macro).diagnostic(diagnostic, root)
 }
 
 /// The file holding the macro call, when the compiler says (rust-analyzer does not).
