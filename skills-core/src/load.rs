@@ -187,7 +187,8 @@ pub fn load_lenient(root: &Path, options: &Options) -> Lenient {
 /// whose name (or path) a skill of an earlier root already has is left out,
 /// with a `duplicate-name` warning naming both. Roots that do not exist are
 /// skipped silently (an agent's folders rarely all exist); every other
-/// problem is reported as [`load_lenient`] reports it. Each root is named in
+/// problem is reported as [`load_lenient`] reports it. A root given twice
+/// (two agents reading one folder) is read once. Each root is named in
 /// messages by its path as given ([`Options::display_root`] is not used).
 ///
 /// For an agent's folders, pass [`Agent::user_roots`](crate::vendor::Agent::user_roots)
@@ -219,10 +220,15 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
     let mut refused = Vec::new();
     let mut kept: Vec<Built> = Vec::new();
     let mut warnings = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
     for (index, (root, display)) in roots.iter().enumerate() {
-        if skip_missing && !root.exists() {
-            reports.push(Report::new(display.clone(), Vec::new()));
-            continue;
+        if skip_missing {
+            let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            if !root.exists() || seen.contains(&canonical) {
+                reports.push(Report::new(display.clone(), Vec::new()));
+                continue;
+            }
+            seen.push(canonical);
         }
         let scan = Scan::run(root, options);
         let mut diagnostics: Vec<Diagnostic> = scan
