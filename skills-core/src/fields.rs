@@ -504,8 +504,10 @@ mod tests {
     fn check_text(yaml: &str, folder: &str, allow: &[&str]) -> Vec<String> {
         let text = format!("---\n{yaml}---\nbody\n");
         let mut diagnostics = Diagnostics::new();
-        let mut options = Options::default();
-        options.allow_fields = allow.iter().map(|s| s.to_string()).collect();
+        let options = Options {
+            allow_fields: allow.iter().map(|s| s.to_string()).collect(),
+            ..Options::default()
+        };
         let parsed =
             frontmatter::parse(&text, "s/SKILL.md", &options, &mut diagnostics).expect("parses");
         let identity = check(

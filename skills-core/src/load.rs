@@ -390,8 +390,8 @@ struct Loader<'a> {
 }
 
 impl Loader<'_> {
-    fn run(mut self) -> Option<(Vec<Found>, Vec<(usize, Skill)>)> {
-        if let Err(diagnostic) = check_root(self.root) {
+    fn run(mut self) -> Option<Scanned> {
+        if let Some(diagnostic) = check_root(self.root) {
             self.diagnostics.push(diagnostic);
             return None;
         }
@@ -592,11 +592,14 @@ impl Loader<'_> {
     }
 }
 
-/// Checks that the root is a folder.
-fn check_root(root: &Path) -> Result<(), Diagnostic> {
+/// The skill folders a walk found, and the skills built from them (by index).
+type Scanned = (Vec<Found>, Vec<(usize, Skill)>);
+
+/// Why the root is not a folder, if it is not.
+fn check_root(root: &Path) -> Option<Diagnostic> {
     let metadata = std::fs::metadata(root);
     if metadata.as_ref().is_ok_and(|m| m.is_dir()) {
-        return Ok(());
+        return None;
     }
     let message = match metadata {
         Ok(_) => "the skills root is a file, not a folder".to_owned(),
@@ -605,8 +608,10 @@ fn check_root(root: &Path) -> Result<(), Diagnostic> {
         }
         Err(error) => format!("the skills root cannot be read: {}", error.kind()),
     };
-    Err(Diagnostic::new(Rule::RootMissing, "", message)
-        .hint("point at the folder that holds your skill folders"))
+    Some(
+        Diagnostic::new(Rule::RootMissing, "", message)
+            .hint("point at the folder that holds your skill folders"),
+    )
 }
 
 /// The root's own folder name (the skill path when the root is a skill).

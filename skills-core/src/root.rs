@@ -49,9 +49,11 @@ pub struct ResolvedRoot {
 pub fn expand_env(
     text: &str,
     lookup: impl Fn(&str) -> Option<String>,
-) -> Result<(String, Vec<String>), Diagnostic> {
+) -> Result<(String, Vec<String>), Box<Diagnostic>> {
     let problem = |message: String, hint: String| {
-        Err(Diagnostic::new(Rule::RootMissing, "", message).hint(hint))
+        Err(Box::new(
+            Diagnostic::new(Rule::RootMissing, "", message).hint(hint),
+        ))
     };
     let mut out = String::with_capacity(text.len());
     let mut vars = Vec::new();
@@ -118,13 +120,13 @@ pub fn resolve(
     base: &Path,
     dot_base: Option<&Path>,
     lookup: impl Fn(&str) -> Option<String>,
-) -> Result<ResolvedRoot, Diagnostic> {
+) -> Result<ResolvedRoot, Box<Diagnostic>> {
     let (expanded, env_vars) = expand_env(written, lookup)?;
     if expanded.is_empty() {
-        return Err(
+        return Err(Box::new(
             Diagnostic::new(Rule::RootMissing, "", "the skills folder is an empty path")
                 .hint("name the folder that holds your skill folders, like `skills`"),
-        );
+        ));
     }
     let as_path = Path::new(&expanded);
     let path = if as_path.is_absolute() {
