@@ -807,12 +807,14 @@ impl std::error::Error for Report {}
 
 /// Collects problems while a tree is loaded. Its result is only reachable
 /// through [`finish`](Self::finish), so no step can forget to report.
+#[cfg(feature = "load")]
 #[derive(Debug, Default)]
 #[must_use = "a Diagnostics collector must be finished, or its problems are lost"]
 pub(crate) struct Diagnostics {
     diagnostics: Vec<Diagnostic>,
 }
 
+#[cfg(feature = "load")]
 impl Diagnostics {
     /// An empty collector.
     pub fn new() -> Self {
@@ -963,6 +965,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "load")]
     #[test]
     fn finishing_fails_on_errors_only() {
         let mut diagnostics = Diagnostics::new();

@@ -249,6 +249,7 @@ pub struct Agent {
     user_install: usize,
     /// Index into `project` of the folder an installer writes to.
     project_install: usize,
+    #[cfg_attr(not(feature = "load"), allow(dead_code))]
     profile: Profile,
 }
 
