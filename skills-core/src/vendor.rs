@@ -1,6 +1,6 @@
-//! The folders each agent reads skills from and installs them to, once, for
-//! the live loader (serve the skills a user already keeps) and the installer
-//! (put skills where an agent finds them).
+//! The folders each agent reads skills from and installs them to, once: for
+//! a program that serves the skills a user already keeps, and for an
+//! installer that puts skills where an agent finds them.
 //!
 //! For each agent: the folders it reads at user scope (under `HOME`, and
 //! machine-wide ones) and at project scope (relative to the repository's
