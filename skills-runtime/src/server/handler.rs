@@ -75,7 +75,7 @@ impl ServerHandler for SkillsServer {
 /// tools, and merges capabilities and instructions into the inner handler's
 /// `initialize` answer (which it patches, so the inner handler's own
 /// `initialize` still runs). Everything else goes to the inner handler.
-/// `server/discover` is answered from the merged [`ServerHandler::get_info`],
+/// `server/discover` is answered from the merged `ServerHandler::get_info`,
 /// so an inner handler's own `discover` is not called.
 #[derive(Debug, Clone)]
 pub struct WithSkills<H> {

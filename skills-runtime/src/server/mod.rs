@@ -1,4 +1,4 @@
-//! Serving skills through [`rmcp`]: SEP-2640 on both protocol eras, plus the
+//! Serving skills through [`rmcp`](https://docs.rs/rmcp): SEP-2640 on both protocol eras, plus the
 //! conventions clients that predate it read.
 //!
 //! [`SkillsServer`] answers every skills-related request from a [`Skills`]
