@@ -82,7 +82,7 @@
 //! npx @modelcontextprotocol/inspector --cli cargo run -q --method resources/list
 //! ```
 //!
-//! or add the built binary to your host (`claude mcp add skills -- /abs/path/to/binary`).
+//! or point your MCP host at the built binary (`target/debug/<your crate>`).
 //!
 //! # What is embedded
 //!
