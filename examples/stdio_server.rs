@@ -4,7 +4,7 @@
 //! cargo run --example stdio_server                        # serves skills/
 //! cargo run --example stdio_server -- --help
 //! SKILLS_DIR=/abs/path/to/skills cargo run --example stdio_server
-//! npx @modelcontextprotocol/inspector --cli cargo run -q --example stdio_server --method resources/list
+//! npx -y @modelcontextprotocol/inspector --cli cargo run -q --example stdio_server --method resources/list
 //! ```
 //!
 //! Point any MCP host at the built binary (`target/debug/examples/stdio_server`).

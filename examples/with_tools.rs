@@ -6,7 +6,7 @@
 //!
 //! ```sh
 //! cargo run --example with_tools     # an MCP server over stdio
-//! npx @modelcontextprotocol/inspector --cli cargo run -q --example with_tools --method tools/list
+//! npx -y @modelcontextprotocol/inspector --cli cargo run -q --example with_tools --method tools/list
 //! ```
 //!
 //! stdout carries JSON-RPC only; the line saying it waits for a client goes

@@ -76,10 +76,10 @@
 //!
 //! `cargo run` then waits for a client on stdin. To talk to it, let the [MCP
 //! Inspector](https://github.com/modelcontextprotocol/inspector)'s command
-//! line start it (Node.js 22 or later):
+//! line start it (Node.js; its current version asks for Node 22 or later):
 //!
 //! ```sh
-//! npx @modelcontextprotocol/inspector --cli cargo run -q --method resources/list
+//! npx -y @modelcontextprotocol/inspector --cli cargo run -q --method resources/list
 //! ```
 //!
 //! or point your MCP host at the built binary (`target/debug/<your crate>`).
