@@ -313,8 +313,10 @@ impl Skills {
                 });
                 if let Some((first, other)) = clash {
                     return Err(MergeError {
-                        first: PackSkill::new(sets[*first], *first, other),
-                        second: PackSkill::new(set, index, skill),
+                        skills: Box::new([
+                            PackSkill::new(sets[*first], *first, other),
+                            PackSkill::new(set, index, skill),
+                        ]),
                     });
                 }
                 merged.push((index, skill));
@@ -339,8 +341,8 @@ impl Skills {
 /// and the packs they come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergeError {
-    first: PackSkill,
-    second: PackSkill,
+    /// The skill of the earlier set, then the later one (boxed: errors stay small).
+    skills: Box<[PackSkill; 2]>,
 }
 
 /// A skill in one of the sets given to [`Skills::merge`].
@@ -369,18 +371,18 @@ impl PackSkill {
 impl MergeError {
     /// The name of the skill in the earlier set.
     pub fn first_name(&self) -> &str {
-        &self.first.name
+        &self.skills[0].name
     }
 
     /// The name of the skill in the later set.
     pub fn second_name(&self) -> &str {
-        &self.second.name
+        &self.skills[1].name
     }
 }
 
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (first, second) = (&self.first, &self.second);
+        let [first, second] = &*self.skills;
         if first.name == second.name {
             write!(
                 f,
