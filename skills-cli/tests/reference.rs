@@ -141,7 +141,12 @@ fn md(frontmatter: &str) -> Vec<u8> {
 
 /// The generated edge cases: `(id, folder name, SKILL.md bytes, other files)`.
 #[allow(clippy::type_complexity)]
-fn edge_cases() -> Vec<(&'static str, &'static str, Vec<u8>, Vec<(&'static str, Vec<u8>)>)> {
+fn edge_cases() -> Vec<(
+    &'static str,
+    &'static str,
+    Vec<u8>,
+    Vec<(&'static str, Vec<u8>)>,
+)> {
     let d = "description: Does the thing. Use when asked.\n";
     let token = format!("export T=ghp_{}\n", "Zq8wNc3VrT6yLp2KdX9mHs4JbF7gA1eQ5tY0");
     let long_body = "A line.\n".repeat(600);
@@ -149,90 +154,436 @@ fn edge_cases() -> Vec<(&'static str, &'static str, Vec<u8>, Vec<(&'static str, 
     let x1024 = "x".repeat(1024);
     vec![
         ("plain", "demo", md(&format!("name: demo\n{d}")), vec![]),
-        ("all-fields", "demo", md(&format!("name: demo\n{d}license: MIT\ncompatibility: Needs python3\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n  version: \"1.0\"\n")), vec![]),
+        (
+            "all-fields",
+            "demo",
+            md(&format!(
+                "name: demo\n{d}license: MIT\ncompatibility: Needs python3\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n  version: \"1.0\"\n"
+            )),
+            vec![],
+        ),
         // Delimiters.
-        ("dashes-mid-line-then-unknown-key", "demo", md("name: demo\ndescription: before --- after\nauthor: me\n"), vec![]),
-        ("no-close-but-body-rule", "demo", format!("---\nname: demo\n{d}# Title\n---\nBody.\n").into_bytes(), vec![]),
-        ("never-closed", "demo", format!("---\nname: demo\n{d}# Title\nBody.\n").into_bytes(), vec![]),
-        ("four-dash-open", "demo", format!("----\nname: demo\n{d}---\nBody.\n").into_bytes(), vec![]),
-        ("indented-close", "demo", format!("---\nname: demo\n{d}  ---\nBody.\n").into_bytes(), vec![]),
-        ("open-trailing-space", "demo", format!("--- \nname: demo\n{d}---\nBody.\n").into_bytes(), vec![]),
-        ("close-trailing-space", "demo", format!("---\nname: demo\n{d}--- \nBody.\n").into_bytes(), vec![]),
-        ("blank-line-before-open", "demo", format!("\n---\nname: demo\n{d}---\nBody.\n").into_bytes(), vec![]),
-        ("crlf", "demo", format!("---\r\nname: demo\r\n{}---\r\nBody.\r\n", d.replace('\n', "\r\n")).into_bytes(), vec![]),
-        ("cr-only", "demo", format!("---\rname: demo\r{}---\rBody.\r", d.replace('\n', "\r")).into_bytes(), vec![]),
-        ("document-end-marker", "demo", md(&format!("name: demo\n{d}...\n")), vec![]),
+        (
+            "dashes-mid-line-then-unknown-key",
+            "demo",
+            md("name: demo\ndescription: before --- after\nauthor: me\n"),
+            vec![],
+        ),
+        (
+            "no-close-but-body-rule",
+            "demo",
+            format!("---\nname: demo\n{d}# Title\n---\nBody.\n").into_bytes(),
+            vec![],
+        ),
+        (
+            "never-closed",
+            "demo",
+            format!("---\nname: demo\n{d}# Title\nBody.\n").into_bytes(),
+            vec![],
+        ),
+        (
+            "four-dash-open",
+            "demo",
+            format!("----\nname: demo\n{d}---\nBody.\n").into_bytes(),
+            vec![],
+        ),
+        (
+            "indented-close",
+            "demo",
+            format!("---\nname: demo\n{d}  ---\nBody.\n").into_bytes(),
+            vec![],
+        ),
+        (
+            "open-trailing-space",
+            "demo",
+            format!("--- \nname: demo\n{d}---\nBody.\n").into_bytes(),
+            vec![],
+        ),
+        (
+            "close-trailing-space",
+            "demo",
+            format!("---\nname: demo\n{d}--- \nBody.\n").into_bytes(),
+            vec![],
+        ),
+        (
+            "blank-line-before-open",
+            "demo",
+            format!("\n---\nname: demo\n{d}---\nBody.\n").into_bytes(),
+            vec![],
+        ),
+        (
+            "crlf",
+            "demo",
+            format!(
+                "---\r\nname: demo\r\n{}---\r\nBody.\r\n",
+                d.replace('\n', "\r\n")
+            )
+            .into_bytes(),
+            vec![],
+        ),
+        (
+            "cr-only",
+            "demo",
+            format!("---\rname: demo\r{}---\rBody.\r", d.replace('\n', "\r")).into_bytes(),
+            vec![],
+        ),
+        (
+            "document-end-marker",
+            "demo",
+            md(&format!("name: demo\n{d}...\n")),
+            vec![],
+        ),
         // Encoding.
-        ("utf8-bom", "demo", [b"\xEF\xBB\xBF".as_slice(), &md(&format!("name: demo\n{d}"))].concat(), vec![]),
-        ("utf16", "demo", {
-            let text = String::from_utf8(md(&format!("name: demo\n{d}"))).unwrap();
-            let mut bytes = vec![0xFF, 0xFE];
-            bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
-            bytes
-        }, vec![]),
-        ("latin1", "demo", md("name: demo\ndescription: Caf\u{e9} menus.\n").iter().flat_map(|&b| if b == 0xC3 { None } else if b == 0xA9 { Some(0xE9) } else { Some(b) }).collect(), vec![]),
-        ("nul-in-frontmatter", "demo", md(&format!("name: demo\n{}", d.replace("thing", "th\0ing"))), vec![]),
+        (
+            "utf8-bom",
+            "demo",
+            [b"\xEF\xBB\xBF".as_slice(), &md(&format!("name: demo\n{d}"))].concat(),
+            vec![],
+        ),
+        (
+            "utf16",
+            "demo",
+            {
+                let text = String::from_utf8(md(&format!("name: demo\n{d}"))).unwrap();
+                let mut bytes = vec![0xFF, 0xFE];
+                bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+                bytes
+            },
+            vec![],
+        ),
+        (
+            "latin1",
+            "demo",
+            md("name: demo\ndescription: Caf\u{e9} menus.\n")
+                .iter()
+                .flat_map(|&b| {
+                    if b == 0xC3 {
+                        None
+                    } else if b == 0xA9 {
+                        Some(0xE9)
+                    } else {
+                        Some(b)
+                    }
+                })
+                .collect(),
+            vec![],
+        ),
+        (
+            "nul-in-frontmatter",
+            "demo",
+            md(&format!("name: demo\n{}", d.replace("thing", "th\0ing"))),
+            vec![],
+        ),
         // YAML.
-        ("unquoted-colon", "demo", md("name: demo\ndescription: Fills forms. Use when: a PDF arrives.\n"), vec![]),
-        ("tab-indent", "demo", md(&format!("name: demo\n{d}metadata:\n\tauthor: me\n")), vec![]),
-        ("anchor-alias", "demo", md("name: &n demo\ndescription: *n\n"), vec![]),
+        (
+            "unquoted-colon",
+            "demo",
+            md("name: demo\ndescription: Fills forms. Use when: a PDF arrives.\n"),
+            vec![],
+        ),
+        (
+            "tab-indent",
+            "demo",
+            md(&format!("name: demo\n{d}metadata:\n\tauthor: me\n")),
+            vec![],
+        ),
+        (
+            "anchor-alias",
+            "demo",
+            md("name: &n demo\ndescription: *n\n"),
+            vec![],
+        ),
         ("tag", "demo", md(&format!("name: !!str demo\n{d}")), vec![]),
-        ("duplicate-key", "demo", md(&format!("name: demo\nname: demo\n{d}")), vec![]),
-        ("merge-key", "demo", md(&format!("name: demo\n{d}metadata:\n  <<: {{a: b}}\n")), vec![]),
-        ("flow-metadata", "demo", md(&format!("name: demo\n{d}metadata: {{author: me}}\n")), vec![]),
-        ("flow-allowed-tools", "demo", md(&format!("name: demo\n{d}allowed-tools: [Read, Bash]\n")), vec![]),
-        ("comment-in-description", "demo", md("name: demo\ndescription: C# and F# #tags\n"), vec![]),
-        ("folded-description", "demo", md("name: demo\ndescription: >\n  Does the thing.\n  Use when asked.\n"), vec![]),
-        ("multi-line-plain-description", "demo", md("name: demo\ndescription: Does the thing\n  over two lines.\n"), vec![]),
-        ("quoted-keys", "demo", md(&format!("\"name\": demo\n{d}")), vec![]),
-        ("indented-mapping", "demo", md("  name: demo\n  description: Does the thing.\n"), vec![]),
+        (
+            "duplicate-key",
+            "demo",
+            md(&format!("name: demo\nname: demo\n{d}")),
+            vec![],
+        ),
+        (
+            "merge-key",
+            "demo",
+            md(&format!("name: demo\n{d}metadata:\n  <<: {{a: b}}\n")),
+            vec![],
+        ),
+        (
+            "flow-metadata",
+            "demo",
+            md(&format!("name: demo\n{d}metadata: {{author: me}}\n")),
+            vec![],
+        ),
+        (
+            "flow-allowed-tools",
+            "demo",
+            md(&format!("name: demo\n{d}allowed-tools: [Read, Bash]\n")),
+            vec![],
+        ),
+        (
+            "comment-in-description",
+            "demo",
+            md("name: demo\ndescription: C# and F# #tags\n"),
+            vec![],
+        ),
+        (
+            "folded-description",
+            "demo",
+            md("name: demo\ndescription: >\n  Does the thing.\n  Use when asked.\n"),
+            vec![],
+        ),
+        (
+            "multi-line-plain-description",
+            "demo",
+            md("name: demo\ndescription: Does the thing\n  over two lines.\n"),
+            vec![],
+        ),
+        (
+            "quoted-keys",
+            "demo",
+            md(&format!("\"name\": demo\n{d}")),
+            vec![],
+        ),
+        (
+            "indented-mapping",
+            "demo",
+            md("  name: demo\n  description: Does the thing.\n"),
+            vec![],
+        ),
         ("not-a-mapping", "demo", md("- name\n- demo\n"), vec![]),
         ("empty-frontmatter", "demo", md(""), vec![]),
         // Scalars YAML 1.1 and 1.2 read differently.
         ("name-number", "1", md(&format!("name: 1\n{d}")), vec![]),
         ("name-yes", "yes", md(&format!("name: yes\n{d}")), vec![]),
-        ("description-null", "demo", md("name: demo\ndescription: null\n"), vec![]),
-        ("metadata-yes", "demo", md(&format!("name: demo\n{d}metadata:\n  beta: yes\n")), vec![]),
-        ("metadata-version-number", "demo", md(&format!("name: demo\n{d}metadata:\n  version: 1.10\n")), vec![]),
+        (
+            "description-null",
+            "demo",
+            md("name: demo\ndescription: null\n"),
+            vec![],
+        ),
+        (
+            "metadata-yes",
+            "demo",
+            md(&format!("name: demo\n{d}metadata:\n  beta: yes\n")),
+            vec![],
+        ),
+        (
+            "metadata-version-number",
+            "demo",
+            md(&format!("name: demo\n{d}metadata:\n  version: 1.10\n")),
+            vec![],
+        ),
         // Fields.
         ("missing-name", "demo", md(d), vec![]),
         ("missing-description", "demo", md("name: demo\n"), vec![]),
         ("empty-name", "demo", md(&format!("name:\n{d}")), vec![]),
-        ("blank-description", "demo", md("name: demo\ndescription: \"   \"\n"), vec![]),
-        ("description-1024", "demo", md(&format!("name: demo\ndescription: {x1024}\n")), vec![]),
-        ("description-padded-1025", "demo", md(&format!("name: demo\ndescription: \"  {x1023}\"\n")), vec![]),
-        ("description-block-1024", "demo", md(&format!("name: demo\ndescription: |\n  {x1024}\n")), vec![]),
-        ("description-angle-brackets", "demo", md("name: demo\ndescription: Wraps <ViewTransition> & more.\n"), vec![]),
-        ("compatibility-empty", "demo", md(&format!("name: demo\n{d}compatibility: \"\"\n")), vec![]),
-        ("compatibility-map", "demo", md(&format!("name: demo\n{d}compatibility:\n  os: linux\n")), vec![]),
-        ("license-map", "demo", md(&format!("name: demo\n{d}license:\n  spdx: MIT\n")), vec![]),
-        ("allowed-tools-block-list", "demo", md(&format!("name: demo\n{d}allowed-tools:\n  - Read\n  - Bash\n")), vec![]),
-        ("metadata-scalar", "demo", md(&format!("name: demo\n{d}metadata: hello\n")), vec![]),
-        ("metadata-nested", "demo", md(&format!("name: demo\n{d}metadata:\n  tags:\n    - a\n")), vec![]),
-        ("metadata-reserved-key", "demo", md(&format!("name: demo\n{d}metadata:\n  io.modelcontextprotocol/x: \"y\"\n")), vec![]),
-        ("unknown-field", "demo", md(&format!("name: demo\n{d}author: me\n")), vec![]),
-        ("capitalised-key", "demo", md(&format!("Name: demo\n{d}")), vec![]),
+        (
+            "blank-description",
+            "demo",
+            md("name: demo\ndescription: \"   \"\n"),
+            vec![],
+        ),
+        (
+            "description-1024",
+            "demo",
+            md(&format!("name: demo\ndescription: {x1024}\n")),
+            vec![],
+        ),
+        (
+            "description-padded-1025",
+            "demo",
+            md(&format!("name: demo\ndescription: \"  {x1023}\"\n")),
+            vec![],
+        ),
+        (
+            "description-block-1024",
+            "demo",
+            md(&format!("name: demo\ndescription: |\n  {x1024}\n")),
+            vec![],
+        ),
+        (
+            "description-angle-brackets",
+            "demo",
+            md("name: demo\ndescription: Wraps <ViewTransition> & more.\n"),
+            vec![],
+        ),
+        (
+            "compatibility-empty",
+            "demo",
+            md(&format!("name: demo\n{d}compatibility: \"\"\n")),
+            vec![],
+        ),
+        (
+            "compatibility-map",
+            "demo",
+            md(&format!("name: demo\n{d}compatibility:\n  os: linux\n")),
+            vec![],
+        ),
+        (
+            "license-map",
+            "demo",
+            md(&format!("name: demo\n{d}license:\n  spdx: MIT\n")),
+            vec![],
+        ),
+        (
+            "allowed-tools-block-list",
+            "demo",
+            md(&format!(
+                "name: demo\n{d}allowed-tools:\n  - Read\n  - Bash\n"
+            )),
+            vec![],
+        ),
+        (
+            "metadata-scalar",
+            "demo",
+            md(&format!("name: demo\n{d}metadata: hello\n")),
+            vec![],
+        ),
+        (
+            "metadata-nested",
+            "demo",
+            md(&format!("name: demo\n{d}metadata:\n  tags:\n    - a\n")),
+            vec![],
+        ),
+        (
+            "metadata-reserved-key",
+            "demo",
+            md(&format!(
+                "name: demo\n{d}metadata:\n  io.modelcontextprotocol/x: \"y\"\n"
+            )),
+            vec![],
+        ),
+        (
+            "unknown-field",
+            "demo",
+            md(&format!("name: demo\n{d}author: me\n")),
+            vec![],
+        ),
+        (
+            "capitalised-key",
+            "demo",
+            md(&format!("Name: demo\n{d}")),
+            vec![],
+        ),
         // Names.
-        ("name-mismatch", "demo", md(&format!("name: other\n{d}")), vec![]),
-        ("name-uppercase", "Demo", md(&format!("name: Demo\n{d}")), vec![]),
-        ("name-double-hyphen", "a--b", md(&format!("name: a--b\n{d}")), vec![]),
-        ("name-edge-hyphen", "-demo", md(&format!("name: -demo\n{d}")), vec![]),
-        ("name-underscore", "my_skill", md(&format!("name: my_skill\n{d}")), vec![]),
-        ("name-64", "a234567890123456789012345678901234567890123456789012345678901234", md(&format!("name: a234567890123456789012345678901234567890123456789012345678901234\n{d}")), vec![]),
-        ("name-65", "a2345678901234567890123456789012345678901234567890123456789012345", md(&format!("name: a2345678901234567890123456789012345678901234567890123456789012345\n{d}")), vec![]),
-        ("name-accented", "café", md(&format!("name: café\n{d}")), vec![]),
+        (
+            "name-mismatch",
+            "demo",
+            md(&format!("name: other\n{d}")),
+            vec![],
+        ),
+        (
+            "name-uppercase",
+            "Demo",
+            md(&format!("name: Demo\n{d}")),
+            vec![],
+        ),
+        (
+            "name-double-hyphen",
+            "a--b",
+            md(&format!("name: a--b\n{d}")),
+            vec![],
+        ),
+        (
+            "name-edge-hyphen",
+            "-demo",
+            md(&format!("name: -demo\n{d}")),
+            vec![],
+        ),
+        (
+            "name-underscore",
+            "my_skill",
+            md(&format!("name: my_skill\n{d}")),
+            vec![],
+        ),
+        (
+            "name-64",
+            "a234567890123456789012345678901234567890123456789012345678901234",
+            md(&format!(
+                "name: a234567890123456789012345678901234567890123456789012345678901234\n{d}"
+            )),
+            vec![],
+        ),
+        (
+            "name-65",
+            "a2345678901234567890123456789012345678901234567890123456789012345",
+            md(&format!(
+                "name: a2345678901234567890123456789012345678901234567890123456789012345\n{d}"
+            )),
+            vec![],
+        ),
+        (
+            "name-accented",
+            "café",
+            md(&format!("name: café\n{d}")),
+            vec![],
+        ),
         ("name-cjk", "技能", md(&format!("name: 技能\n{d}")), vec![]),
-        ("name-fullwidth", "ｐｄｆ", md(&format!("name: ｐｄｆ\n{d}")), vec![]),
-        ("name-combining-mark", "हिंदी", md(&format!("name: हिंदी\n{d}")), vec![]),
+        (
+            "name-fullwidth",
+            "ｐｄｆ",
+            md(&format!("name: ｐｄｆ\n{d}")),
+            vec![],
+        ),
+        (
+            "name-combining-mark",
+            "हिंदी",
+            md(&format!("name: हिंदी\n{d}")),
+            vec![],
+        ),
         // The folder around SKILL.md.
-        ("lowercase-skill-md", "demo", Vec::new(), vec![("skill.md", md(&format!("name: demo\n{d}")))]),
-        ("broken-link", "demo", md(&format!("name: demo\n{d}")).into_iter().chain(b"Read [the guide](references/guide.md).\n".iter().copied()).collect(), vec![]),
-        ("working-link", "demo", md(&format!("name: demo\n{d}")).into_iter().chain(b"Read [the guide](references/guide.md).\n".iter().copied()).collect(), vec![("references/guide.md", b"# Guide\n".to_vec())]),
-        ("secret-in-a-file", "demo", md(&format!("name: demo\n{d}")), vec![("references/setup.md", token.into_bytes())]),
-        ("windows-device-name", "demo", md(&format!("name: demo\n{d}")), vec![("assets/aux.txt", b"x\n".to_vec())]),
-        ("broken-nested-skill", "demo", md(&format!("name: demo\n{d}")), vec![("inner/SKILL.md", md(&format!("name: other\n{d}")))]),
-        ("over-500-lines", "demo", format!("---\nname: demo\n{d}---\n{long_body}").into_bytes(), vec![]),
-        ("empty-body", "demo", format!("---\nname: demo\n{d}---\n").into_bytes(), vec![]),
+        (
+            "lowercase-skill-md",
+            "demo",
+            Vec::new(),
+            vec![("skill.md", md(&format!("name: demo\n{d}")))],
+        ),
+        (
+            "broken-link",
+            "demo",
+            md(&format!("name: demo\n{d}"))
+                .into_iter()
+                .chain(b"Read [the guide](references/guide.md).\n".iter().copied())
+                .collect(),
+            vec![],
+        ),
+        (
+            "working-link",
+            "demo",
+            md(&format!("name: demo\n{d}"))
+                .into_iter()
+                .chain(b"Read [the guide](references/guide.md).\n".iter().copied())
+                .collect(),
+            vec![("references/guide.md", b"# Guide\n".to_vec())],
+        ),
+        (
+            "secret-in-a-file",
+            "demo",
+            md(&format!("name: demo\n{d}")),
+            vec![("references/setup.md", token.into_bytes())],
+        ),
+        (
+            "windows-device-name",
+            "demo",
+            md(&format!("name: demo\n{d}")),
+            vec![("assets/aux.txt", b"x\n".to_vec())],
+        ),
+        (
+            "broken-nested-skill",
+            "demo",
+            md(&format!("name: demo\n{d}")),
+            vec![("inner/SKILL.md", md(&format!("name: other\n{d}")))],
+        ),
+        (
+            "over-500-lines",
+            "demo",
+            format!("---\nname: demo\n{d}---\n{long_body}").into_bytes(),
+            vec![],
+        ),
+        (
+            "empty-body",
+            "demo",
+            format!("---\nname: demo\n{d}---\n").into_bytes(),
+            vec![],
+        ),
     ]
 }
 
@@ -299,7 +650,10 @@ fn documented() -> BTreeMap<String, Row> {
             ours_valid: verdict(cells[3]),
             our_rules,
         };
-        assert!(rows.insert(id.to_owned(), row).is_none(), "{id} is listed twice");
+        assert!(
+            rows.insert(id.to_owned(), row).is_none(),
+            "{id} is listed twice"
+        );
     }
     rows
 }
