@@ -131,6 +131,12 @@ pub mod server;
 
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
+#[cfg(feature = "watch")]
+pub use server::{Reload, Reloads, WatchError, WatchHandle};
+/// Loading a folder at run time (feature `load`): the same rules and
+/// messages as `embed_skills!`.
+#[cfg(feature = "load")]
+pub use skills_core::{Diagnostic, Loaded, Options, Report, Rule, load};
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///
@@ -222,8 +228,11 @@ macro_rules! embed_skills {
 /// ```
 ///
 /// It writes `list_skills`, `get_skill`, `read_resource`,
-/// `read_resource_directory`, `list_resources`, `list_resource_templates` and
-/// `complete`. A handler with resources of its own writes those by hand
+/// `read_resource_directory`, `list_resources`, `list_resource_templates`,
+/// `complete`, and the change notices' `subscribe`, `unsubscribe`,
+/// `accepted_subscription_filter` and `listen` (which answer `-32601` unless
+/// the server [notifies changes](SkillsServer::notifies_changes)). A
+/// handler with resources or subscriptions of its own writes those by hand
 /// instead (or uses [`WithSkills`], which merges both). With no field,
 /// `self` is the [`SkillsServer`]: that is how it implements `ServerHandler`
 /// itself.
@@ -277,6 +286,40 @@ macro_rules! delegate_skills {
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourceTemplatesResult, $crate::__private::rmcp::ErrorData> {
             self $(.$field)*.list_resource_templates(request, &context)
+        }
+
+        fn accepted_subscription_filter(
+            &self,
+            requested: &$crate::__private::rmcp::model::SubscriptionFilter,
+        ) -> $crate::__private::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
+            self $(.$field)*.accepted_subscription_filter(requested)
+        }
+
+        async fn listen(
+            &self,
+            context: $crate::__private::rmcp::service::SubscriptionContext,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.listen(context).await
+        }
+
+        // rmcp marks resources/subscribe deprecated (2026-07-28 replaced it
+        // with subscriptions/listen), yet 2025-11-25 clients still send it.
+        #[allow(deprecated)]
+        async fn subscribe(
+            &self,
+            request: $crate::__private::rmcp::model::SubscribeRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.subscribe(&request, &context)
+        }
+
+        #[allow(deprecated)]
+        async fn unsubscribe(
+            &self,
+            request: $crate::__private::rmcp::model::UnsubscribeRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.unsubscribe(&request, &context)
         }
 
         async fn complete(

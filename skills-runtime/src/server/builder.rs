@@ -1,12 +1,14 @@
 //! Configuring a [`SkillsServer`]: every switch, its default, and `build()`.
 
 use std::borrow::Cow;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
+use super::changes::Listeners;
 use super::snapshot::Snapshot;
 use super::view::Visibility;
 use super::{Shared, SkillsServer, instructions, tool};
@@ -26,6 +28,7 @@ pub(super) struct Settings {
     pub(super) ttl_ms: u64,
     pub(super) blob_cache_bytes: usize,
     pub(super) visibility: Option<Box<Visibility>>,
+    pub(super) notify_changes: bool,
 }
 
 impl Default for Settings {
@@ -43,6 +46,7 @@ impl Default for Settings {
             ttl_ms: 300_000,
             blob_cache_bytes: 64 << 20,
             visibility: None,
+            notify_changes: false,
         }
     }
 }
@@ -149,6 +153,22 @@ impl SkillsServerBuilder {
         self
     }
 
+    /// Tell clients when [`replace`](SkillsServer::replace) changes what
+    /// they see (default: off; [`SkillsServer::watch`] turns it on): the
+    /// server advertises `resources.listChanged` and `resources.subscribe`,
+    /// accepts `resources/subscribe` (2025-11-25) and `subscriptions/listen`
+    /// (2026-07-28), and sends `notifications/resources/list_changed` and
+    /// `notifications/resources/updated` through them. Turn it on for a
+    /// server whose set you swap yourself.
+    ///
+    /// Stateless HTTP cannot push: such clients learn of a change when they
+    /// list again, which 2026-07-28 clients do once an answer's `ttlMs`
+    /// ([`ttl`](Self::ttl)) has passed.
+    pub fn notify_changes(mut self, on: bool) -> Self {
+        self.settings.notify_changes = on;
+        self
+    }
+
     /// The configured server.
     pub fn build(self) -> SkillsServer {
         let server_info = match (&self.settings.server_info, self.skills.package()) {
@@ -160,8 +180,10 @@ impl SkillsServerBuilder {
         SkillsServer {
             shared: Arc::new(Shared {
                 server_info,
+                live: AtomicBool::new(self.settings.notify_changes),
                 settings: self.settings,
                 current: RwLock::new(Arc::new(snapshot)),
+                listeners: Listeners::default(),
             }),
         }
     }
