@@ -18,7 +18,9 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, ServiceError, Subscription};
 use rmcp::{ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
-use skills_runtime::{Options, Reload, Reloads, Rule, Skills, SkillsServer, WatchHandle, WithSkills};
+use skills_runtime::{
+    Options, Reload, Reloads, Rule, Skills, SkillsServer, WatchHandle, WithSkills,
+};
 use support::{ERAS, Era, bytes_of, connect, skill_md};
 use tokio::sync::mpsc;
 
@@ -27,10 +29,8 @@ const DEADLINE: Duration = Duration::from_secs(30);
 
 /// A fresh skills folder with `skills` (name → SKILL.md text).
 fn folder(test: &str, skills: &[(&str, &str)]) -> PathBuf {
-    let root = std::env::temp_dir().join(format!(
-        "skills-runtime-live-{test}-{}",
-        std::process::id()
-    ));
+    let root =
+        std::env::temp_dir().join(format!("skills-runtime-live-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
     for (name, text) in skills {
@@ -234,7 +234,11 @@ async fn an_edit_changes_the_digest_and_version_and_is_announced_on_both_eras() 
         let (client, mut notices, mut stream) = match era {
             Era::Modern => {
                 let client = connect(server.clone(), era).await;
-                let stream = client.peer().listen(list_changed_and(&[uri])).await.unwrap();
+                let stream = client
+                    .peer()
+                    .listen(list_changed_and(&[uri]))
+                    .await
+                    .unwrap();
                 let acknowledged = stream.acknowledged().clone();
                 assert_eq!(acknowledged, list_changed_and(&[uri]));
                 (client.peer().clone(), None, Some((client, stream)))
@@ -251,7 +255,11 @@ async fn an_edit_changes_the_digest_and_version_and_is_announced_on_both_eras() 
         };
         let before = entry_digest(&client, "alpha").await;
 
-        write(&root, "alpha/SKILL.md", &skill_md("alpha", "First, edited."));
+        write(
+            &root,
+            "alpha/SKILL.md",
+            &skill_md("alpha", "First, edited."),
+        );
         let reload = next_reload(&mut reloads).await;
         assert!(reload.changed() && reload.report().is_none(), "{era:?}");
 
@@ -376,12 +384,17 @@ async fn a_cursor_issued_before_a_reload_is_refused_on_both_eras() {
         ));
     }
 
-    write(&root, "alpha/SKILL.md", &skill_md("alpha", "First, edited."));
+    write(
+        &root,
+        "alpha/SKILL.md",
+        &skill_md("alpha", "First, edited."),
+    );
     assert!(next_reload(&mut reloads).await.changed());
 
     for (era, skills_cursor, resources_cursor) in cursors {
         let client = connect(server.clone(), era).await;
-        let page = |cursor: String| Some(PaginatedRequestParams::default().with_cursor(Some(cursor)));
+        let page =
+            |cursor: String| Some(PaginatedRequestParams::default().with_cursor(Some(cursor)));
         for result in [
             client
                 .list_skills(page(skills_cursor.clone()))
@@ -443,7 +456,11 @@ async fn an_editors_save_by_rename_ends_in_the_saved_text() {
     // beside the original, then rename it over the original.
     let saved = skill_md("alpha", "Saved by rename.");
     write(&root, "alpha/.SKILL.md.tmp~", &saved);
-    std::fs::rename(root.join("alpha/.SKILL.md.tmp~"), root.join("alpha/SKILL.md")).unwrap();
+    std::fs::rename(
+        root.join("alpha/.SKILL.md.tmp~"),
+        root.join("alpha/SKILL.md"),
+    )
+    .unwrap();
     settles_on(&server, &mut reloads, &root).await;
     assert_eq!(
         server.skills().get("alpha").unwrap().description(),
@@ -451,7 +468,11 @@ async fn an_editors_save_by_rename_ends_in_the_saved_text() {
     );
     // A swap file beside the edit changes nothing the loader reads.
     write(&root, "alpha/.SKILL.md.swp", "swap");
-    write(&root, "alpha/SKILL.md", &skill_md("alpha", "After the swap file."));
+    write(
+        &root,
+        "alpha/SKILL.md",
+        &skill_md("alpha", "After the swap file."),
+    );
     let reload = next_reload(&mut reloads).await;
     assert!(reload.changed());
     assert_eq!(
@@ -480,14 +501,22 @@ async fn a_burst_like_a_git_checkout_ends_in_the_checked_out_set() {
         let name = format!("skill-{index:02}");
         match index % 4 {
             0 => std::fs::remove_dir_all(root.join(&name)).unwrap(),
-            1 => write(&root, &format!("{name}/SKILL.md"), &skill_md(&name, "After.")),
+            1 => write(
+                &root,
+                &format!("{name}/SKILL.md"),
+                &skill_md(&name, "After."),
+            ),
             2 => write(&root, &format!("{name}/references/new.md"), "New.\n"),
             _ => {}
         }
     }
     for index in 20..30 {
         let name = format!("skill-{index:02}");
-        write(&root, &format!("{name}/SKILL.md"), &skill_md(&name, "Added."));
+        write(
+            &root,
+            &format!("{name}/SKILL.md"),
+            &skill_md(&name, "Added."),
+        );
         write(&root, &format!("{name}/scripts/run.sh"), "#!/bin/sh\n");
     }
     let expected = settles_on(&server, &mut reloads, &root).await;
@@ -516,7 +545,11 @@ async fn the_root_deleted_then_recreated_ends_in_the_new_set() {
     std::fs::remove_dir_all(&root).unwrap();
     let report = kept(&mut reloads).await;
     assert_eq!(report.diagnostics()[0].rule, Rule::RootMissing);
-    assert_eq!(server.skills().len(), 1, "the last good set is still served");
+    assert_eq!(
+        server.skills().len(),
+        1,
+        "the last good set is still served"
+    );
 
     std::fs::create_dir_all(root.join("beta")).unwrap();
     write(&root, "beta/SKILL.md", &skill_md("beta", "Recreated."));
@@ -586,7 +619,9 @@ async fn a_subscribed_file_is_announced_only_when_its_own_bytes_change() {
             .unwrap();
         // A file that does not exist yet may be subscribed to.
         client
-            .subscribe(SubscribeRequestParams::new("skill://beta/references/later.md"))
+            .subscribe(SubscribeRequestParams::new(
+                "skill://beta/references/later.md",
+            ))
             .await
             .unwrap();
         let malformed = client
@@ -608,7 +643,10 @@ async fn a_subscribed_file_is_announced_only_when_its_own_bytes_change() {
     assert!(next_reload(&mut reloads).await.changed());
     write(&root, "alpha/references/guide.md", "Guide v2.\n");
     assert!(next_reload(&mut reloads).await.changed());
-    assert_eq!(next_notice(&mut notices).await, Notice::Updated(guide.into()));
+    assert_eq!(
+        next_notice(&mut notices).await,
+        Notice::Updated(guide.into())
+    );
 
     // The file subscribed to before it existed is announced when it appears.
     write(&root, "beta/references/later.md", "Later.\n");
@@ -667,14 +705,22 @@ async fn a_change_is_announced_only_to_the_streams_whose_view_changed() {
     assert_eq!(names(guest.peer()).await, ["public"]);
 
     // Only admins see this change.
-    write(&root, "secret/SKILL.md", &skill_md("secret", "Admins, edited."));
+    write(
+        &root,
+        "secret/SKILL.md",
+        &skill_md("secret", "Admins, edited."),
+    );
     assert!(next_reload(&mut reloads).await.changed());
     assert_eq!(next_on(&mut admin_stream).await, Notice::ListChanged);
 
     // Everyone sees this one. The guest's first notices are this change's
     // list_changed and update: had it been told of the first change, a
     // list_changed would come first.
-    write(&root, "public/SKILL.md", &skill_md("public", "Everyone, edited."));
+    write(
+        &root,
+        "public/SKILL.md",
+        &skill_md("public", "Everyone, edited."),
+    );
     assert!(next_reload(&mut reloads).await.changed());
     assert_eq!(next_on(&mut admin_stream).await, Notice::ListChanged);
     assert_eq!(next_on(&mut guest_stream).await, Notice::ListChanged);
@@ -769,4 +815,32 @@ async fn a_server_that_does_not_notify_refuses_subscriptions() {
         };
         assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND, "{era:?}");
     }
+}
+
+#[tokio::test]
+async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
+    let root = folder(
+        "debug",
+        &[("alpha", &skill_md("alpha", "From the folder."))],
+    );
+    let server = SkillsServer::builder(Skills::empty())
+        .watch_in_debug(&root)
+        .build();
+    if !cfg!(debug_assertions) {
+        // A release build serves the set it was built with and watches nothing.
+        assert!(server.watching().is_none() && server.skills().is_empty());
+        return;
+    }
+    let watch = server.watching().expect("debug builds watch");
+    assert_eq!(watch.dir(), root);
+    assert!(server.notifies_changes());
+    let mut reloads = watch.reloads();
+    let client = connect(server.clone(), Era::Handshake).await;
+    assert_eq!(names(client.peer()).await, ["alpha"]);
+    write(&root, "alpha/SKILL.md", &skill_md("alpha", "Edited."));
+    settles_on(&server, &mut reloads, &root).await;
+    assert_eq!(
+        server.skills().get("alpha").unwrap().description(),
+        "Edited."
+    );
 }

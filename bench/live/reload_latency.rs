@@ -116,7 +116,11 @@ async fn main() {
         .expect("server/discover");
     let mut stream = client
         .peer()
-        .listen(SubscriptionFilter::builder().resources_list_changed().build())
+        .listen(
+            SubscriptionFilter::builder()
+                .resources_list_changed()
+                .build(),
+        )
         .await
         .expect("listen");
 
@@ -166,7 +170,10 @@ async fn main() {
         latencies.len(),
         names.len(),
         skills_runtime::server::DEBOUNCE.as_millis(),
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     eprintln!(
         "reload latency over {} edits of {} skills: median {median:.1} ms, min {min:.1} ms, max {max:.1} ms (debounce {} ms)",

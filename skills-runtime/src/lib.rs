@@ -129,10 +129,10 @@ pub use skills_core::{Digest, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
 #[cfg(feature = "server")]
 pub mod server;
 
-#[cfg(feature = "server")]
-pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 #[cfg(feature = "watch")]
 pub use server::{Reload, Reloads, WatchError, WatchHandle};
+#[cfg(feature = "server")]
+pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// Loading a folder at run time (feature `load`): the same rules and
 /// messages as `embed_skills!`.
 #[cfg(feature = "load")]

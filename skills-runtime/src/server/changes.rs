@@ -185,13 +185,6 @@ impl Listeners {
         removed
     }
 
-    /// How many listeners are registered: open streams and subscribed sessions.
-    #[cfg(test)]
-    pub(super) fn count(&self) -> (usize, usize) {
-        let registry = self.lock();
-        (registry.streams.len(), registry.subscribers.len())
-    }
-
     /// Tells every listener what changed in its view between `old` and `new`.
     pub(super) fn announce(&self, old: &Arc<Snapshot>, new: &Arc<Snapshot>, settings: &Settings) {
         let mut registry = self.lock();

@@ -130,9 +130,8 @@ impl<H: ServerHandler> WithSkills<H> {
 
 /// Every notification either filter accepts.
 fn union(mut ours: SubscriptionFilter, theirs: SubscriptionFilter) -> SubscriptionFilter {
-    let either = |a: Option<bool>, b: Option<bool>| {
-        (a == Some(true) || b == Some(true)).then_some(true)
-    };
+    let either =
+        |a: Option<bool>, b: Option<bool>| (a == Some(true) || b == Some(true)).then_some(true);
     ours.tools_list_changed = either(ours.tools_list_changed, theirs.tools_list_changed);
     ours.prompts_list_changed = either(ours.prompts_list_changed, theirs.prompts_list_changed);
     ours.resources_list_changed =

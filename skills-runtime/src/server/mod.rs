@@ -83,6 +83,10 @@ struct Shared {
     live: AtomicBool,
     /// The clients to tell, and what each asked to hear about.
     listeners: Listeners,
+    /// The watch started by [`SkillsServerBuilder::watch_in_debug`], which
+    /// lives as long as the server.
+    #[cfg(feature = "watch")]
+    watch: std::sync::OnceLock<WatchHandle>,
 }
 
 impl SkillsServer {

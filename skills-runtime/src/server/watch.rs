@@ -186,19 +186,20 @@ impl SkillsServer {
         let (signals, received) = mpsc::channel();
         let events = signals.clone();
         let config = notify::Config::default().with_follow_symlinks(false);
-        let debouncer = notify_debouncer_full::new_debouncer_opt::<_, notify::RecommendedWatcher, _>(
-            DEBOUNCE,
-            None,
-            move |result: DebounceEventResult| {
-                let _ = events.send(Signal::Events(result));
-            },
-            RecommendedCache::new(),
-            config,
-        )
-        .map_err(|source| WatchError {
-            dir: dir.clone(),
-            source,
-        })?;
+        let debouncer =
+            notify_debouncer_full::new_debouncer_opt::<_, notify::RecommendedWatcher, _>(
+                DEBOUNCE,
+                None,
+                move |result: DebounceEventResult| {
+                    let _ = events.send(Signal::Events(result));
+                },
+                RecommendedCache::new(),
+                config,
+            )
+            .map_err(|source| WatchError {
+                dir: dir.clone(),
+                source,
+            })?;
         let mut watcher = Watcher {
             dir: dir.clone(),
             debouncer,
@@ -227,6 +228,30 @@ impl SkillsServer {
             stop: signals,
         })
     }
+}
+
+impl SkillsServer {
+    /// The watch [`SkillsServerBuilder::watch_in_debug`](super::SkillsServerBuilder::watch_in_debug)
+    /// started, if it did: its last report, its reloads.
+    pub fn watching(&self) -> Option<&WatchHandle> {
+        self.shared.watch.get()
+    }
+
+    /// Starts the watch the server owns; a folder that cannot be watched is
+    /// logged and the set the server was built with is served.
+    pub(super) fn keep_watching(&self, dir: PathBuf, options: Options) {
+        match self.watch(dir, options) {
+            Ok(handle) => {
+                let _ = self.shared.watch.set(handle);
+            }
+            Err(error) => tracing::error!(%error, "serving the embedded skills"),
+        }
+    }
+}
+
+/// The rules a set was embedded with, for reloading its folder alike.
+pub(super) fn embedded_options(_skills: &crate::Skills) -> Options {
+    Options::default()
 }
 
 /// The OS watches: the folder, recursively, and its parent, so that a
@@ -280,7 +305,8 @@ impl Watcher {
         }
         if matches!(
             event.kind,
-            EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime))
+            EventKind::Access(_)
+                | EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime))
         ) {
             return false;
         }
@@ -301,7 +327,9 @@ impl Watcher {
         event.need_rescan()
             || (matches!(
                 event.kind,
-                EventKind::Create(_) | EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
+                EventKind::Create(_)
+                    | EventKind::Remove(_)
+                    | EventKind::Modify(ModifyKind::Name(_))
             ) && event.paths.iter().any(|path| path == &self.dir))
     }
 }
