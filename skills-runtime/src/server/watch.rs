@@ -400,8 +400,10 @@ fn load_into(
             let changed = server.replace(loaded.into_skills());
             if previous.is_some_and(|previous| previous.report.is_some()) {
                 tracing::info!(dir = %dir.display(), skills, "skills folder fixed: serving it again");
-            } else if changed || number == 0 {
+            } else if number == 0 {
                 tracing::info!(dir = %dir.display(), skills, "serving the skills folder");
+            } else if changed {
+                tracing::info!(dir = %dir.display(), skills, "skills folder reloaded");
             }
             Reload {
                 number,
@@ -413,8 +415,8 @@ fn load_into(
         Err(report) => {
             let skills = server.skills().len();
             tracing::error!(
-                dir = %dir.display(),
-                "the skills folder does not load; still serving the last good set ({skills} skills). {report}"
+                "the skills folder does not load; still serving the last good set ({skills} skills). {}",
+                report.to_string().trim_end()
             );
             Reload {
                 number,
