@@ -449,6 +449,27 @@ async fn adding_a_skill_folder_makes_it_appear_and_deleting_one_makes_it_vanish(
 }
 
 #[tokio::test]
+async fn a_relative_folder_is_watched_like_an_absolute_one() {
+    let root = folder("relative", &[("alpha", &skill_md("alpha", "First."))]);
+    let here = std::env::current_dir().unwrap();
+    let relative: PathBuf = here
+        .components()
+        .skip(1)
+        .map(|_| Path::new(".."))
+        .chain(
+            root.components()
+                .skip(1)
+                .map(|part| Path::new(part.as_os_str())),
+        )
+        .collect();
+    assert!(relative.is_relative() && relative.is_dir(), "{relative:?}");
+    let (server, watch, mut reloads) = watched(&relative);
+    assert!(watch.dir().is_absolute());
+    write(&root, "alpha/SKILL.md", &skill_md("alpha", "Edited."));
+    settles_on(&server, &mut reloads, &root).await;
+}
+
+#[tokio::test]
 async fn an_editors_save_by_rename_ends_in_the_saved_text() {
     let root = folder("rename", &[("alpha", &skill_md("alpha", "First."))]);
     let (server, _watch, mut reloads) = watched(&root);

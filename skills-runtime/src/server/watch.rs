@@ -129,7 +129,7 @@ enum Signal {
 }
 
 impl WatchHandle {
-    /// The folder being watched.
+    /// The folder being watched, made absolute.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -180,9 +180,18 @@ impl SkillsServer {
     pub fn watch(
         &self,
         dir: impl Into<PathBuf>,
-        options: Options,
+        mut options: Options,
     ) -> Result<WatchHandle, WatchError> {
-        let dir = dir.into();
+        let given = dir.into();
+        // Reports name files under the folder as it was given.
+        options
+            .display_root
+            .get_or_insert_with(|| given.display().to_string());
+        // The OS reports absolute paths; a relative folder would match none.
+        let dir = std::path::absolute(&given).map_err(|error| WatchError {
+            dir: given,
+            source: notify::Error::io(error),
+        })?;
         let (signals, received) = mpsc::channel();
         let events = signals.clone();
         let config = notify::Config::default().with_follow_symlinks(false);
