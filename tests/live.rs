@@ -19,7 +19,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, ServiceError, Subscription};
 use rmcp::{ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use skills_runtime::{
-    Options, Reload, Reloads, Rule, Skills, SkillsServer, WatchHandle, WithSkills,
+    Options, Reload, Reloads, Rule, Skills, SkillsServer, WatchHandle, WithSkills, embed_skills,
 };
 use support::{ERAS, Era, bytes_of, connect, skill_md};
 use tokio::sync::mpsc;
@@ -863,5 +863,55 @@ async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
     assert_eq!(
         server.skills().get("alpha").unwrap().description(),
         "Edited."
+    );
+}
+
+/// The example skills, checked strictly and with links unchecked.
+static STRICT: Skills = embed_skills!("skills");
+static LINKS_UNCHECKED: Skills =
+    embed_skills!("skills", check_links = false, allow_fields = ["x-team"]);
+
+#[tokio::test]
+async fn watch_in_debug_applies_the_options_the_set_was_embedded_with() {
+    assert_eq!(
+        STRICT.embed_options().map(|options| options.check_links()),
+        Some(true)
+    );
+    let recorded = LINKS_UNCHECKED
+        .embed_options()
+        .expect("embedded sets record their options");
+    assert!(!recorded.check_links());
+    assert_eq!(recorded.allow_fields().collect::<Vec<_>>(), ["x-team"]);
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    // A SKILL.md naming a file the skill lacks, with a key outside the specification.
+    let text = "---\nname: alpha\ndescription: First.\nx-team: kitchen\n---\nSee [the guide](references/guide.md).\n";
+    let root = folder("recorded-options", &[("alpha", text)]);
+
+    let lenient = SkillsServer::builder(LINKS_UNCHECKED.clone())
+        .watch_in_debug(&root)
+        .build();
+    let watch = lenient.watching().unwrap();
+    assert!(watch.last_report().is_none(), "{:?}", watch.last_report());
+    assert_eq!(lenient.skills().len(), 1);
+
+    let strict = SkillsServer::builder(STRICT.clone())
+        .watch_in_debug(&root)
+        .build();
+    let report = strict.watching().unwrap().last_report().expect("refused");
+    let rules: Vec<Rule> = report
+        .diagnostics()
+        .iter()
+        .map(|problem| problem.rule)
+        .collect();
+    assert!(
+        rules.contains(&Rule::BrokenLink) && rules.contains(&Rule::UnknownField),
+        "{report}"
+    );
+    assert_eq!(
+        strict.skills().len(),
+        STRICT.len(),
+        "the embedded set is served while the folder does not load"
     );
 }

@@ -100,6 +100,7 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
         Ok(loaded) => Ok(generate::skills(
             krate,
             &loaded,
+            &load_options,
             &root.env_vars,
             options.untracked,
         )),

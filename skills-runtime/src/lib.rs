@@ -124,7 +124,7 @@
 #![allow(clippy::needless_doctest_main)]
 #![warn(missing_docs)]
 
-pub use skills_core::{Digest, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
+pub use skills_core::{Digest, EmbedOptions, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
 
 #[cfg(feature = "server")]
 pub mod server;
@@ -350,6 +350,6 @@ pub mod __private {
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;
-    pub use ::skills_core::{Skill, SkillFile, Skills};
+    pub use ::skills_core::{EmbedOptions, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
 }

@@ -258,9 +258,12 @@ impl SkillsServer {
     }
 }
 
-/// The rules a set was embedded with, for reloading its folder alike.
-pub(super) fn embedded_options(_skills: &crate::Skills) -> Options {
-    Options::default()
+/// The rules a set was embedded with, for reloading its folder alike (the
+/// strict defaults for a set that was not embedded).
+pub(super) fn embedded_options(skills: &crate::Skills) -> Options {
+    skills
+        .embed_options()
+        .map_or_else(Options::default, skills_core::EmbedOptions::to_options)
 }
 
 /// The OS watches: the folder, recursively, and its parent, so that a
