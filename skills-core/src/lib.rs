@@ -74,7 +74,7 @@ mod walk;
 #[cfg(feature = "load")]
 pub use diagnostic::Renderer;
 pub use diagnostic::{
-    Diagnostic, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
+    Diagnostic, EmbedMacro, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
 };
 pub use embed_options::EmbedOptions;
 #[cfg(feature = "load")]

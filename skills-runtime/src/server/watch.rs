@@ -22,7 +22,7 @@ use std::time::Duration;
 use notify_debouncer_full::notify::event::{MetadataKind, ModifyKind};
 use notify_debouncer_full::notify::{self, EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache};
-use skills_core::{Options, Report};
+use skills_core::{FrontEnd, Options, Renderer, Report};
 
 use super::{Shared, SkillsServer};
 
@@ -180,9 +180,19 @@ impl SkillsServer {
     pub fn watch(
         &self,
         dir: impl Into<PathBuf>,
-        mut options: Options,
+        options: Options,
     ) -> Result<WatchHandle, WatchError> {
-        let given = dir.into();
+        self.watch_as(dir.into(), options, &skills_core::Library)
+    }
+
+    /// [`watch`](Self::watch), with problems' hints spelling options the way
+    /// `front_end` writes them.
+    fn watch_as(
+        &self,
+        given: PathBuf,
+        mut options: Options,
+        front_end: &'static (dyn FrontEnd + Sync),
+    ) -> Result<WatchHandle, WatchError> {
         // Reports name files under the folder as it was given.
         options
             .display_root
@@ -221,12 +231,16 @@ impl SkillsServer {
         self.shared
             .live
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        let first = load_into(self, &dir, &options, 0, None);
+        let log = Log {
+            dir: dir.clone(),
+            front_end,
+        };
+        let first = log.load_into(self, &options, 0, None);
         let (status, receiver) = tokio::sync::watch::channel(first);
         let server = Arc::downgrade(&self.shared);
         std::thread::Builder::new()
             .name("skills-watch".to_owned())
-            .spawn(move || run(server, watcher, options, received, status))
+            .spawn(move || run(server, watcher, log, options, received, status))
             .map_err(|error| WatchError {
                 dir: dir.clone(),
                 source: notify::Error::io(error),
@@ -249,7 +263,8 @@ impl SkillsServer {
     /// Starts the watch the server owns; a folder that cannot be watched is
     /// logged and the set the server was built with is served.
     pub(super) fn keep_watching(&self, dir: PathBuf, options: Options) {
-        match self.watch(dir, options) {
+        // The author wrote the options in the macro call: hints say so.
+        match self.watch_as(dir, options, &skills_core::EmbedMacro) {
             Ok(handle) => {
                 let _ = self.shared.watch.set(handle);
             }
@@ -351,6 +366,7 @@ impl Watcher {
 fn run(
     server: Weak<Shared>,
     mut watcher: Watcher,
+    log: Log,
     options: Options,
     signals: mpsc::Receiver<Signal>,
     status: tokio::sync::watch::Sender<Reload>,
@@ -387,54 +403,70 @@ fn run(
         };
         number += 1;
         let previous = status.borrow().clone();
-        let reload = load_into(
-            &SkillsServer { shared },
-            &watcher.dir,
-            &options,
-            number,
-            Some(&previous),
-        );
+        let reload = log.load_into(&SkillsServer { shared }, &options, number, Some(&previous));
         status.send_replace(reload);
     }
 }
 
-/// Loads `dir` and serves it if it loads; says what happened.
-fn load_into(
-    server: &SkillsServer,
-    dir: &Path,
-    options: &Options,
-    number: u64,
-    previous: Option<&Reload>,
-) -> Reload {
-    match skills_core::load(dir, options) {
-        Ok(loaded) => {
-            let skills = loaded.skills().len();
-            let changed = server.replace(loaded.into_skills());
-            if previous.is_some_and(|previous| previous.report.is_some()) {
-                tracing::info!(dir = %dir.display(), skills, "skills folder fixed: serving it again");
-            } else if number == 0 {
-                tracing::info!(dir = %dir.display(), skills, "serving the skills folder");
-            } else if changed {
-                tracing::info!(dir = %dir.display(), skills, "skills folder reloaded");
+/// Where loads are read from and how their problems are told.
+struct Log {
+    dir: PathBuf,
+    front_end: &'static (dyn FrontEnd + Sync),
+}
+
+impl Log {
+    /// Loads the folder and serves it if it loads; says what happened.
+    fn load_into(
+        &self,
+        server: &SkillsServer,
+        options: &Options,
+        number: u64,
+        previous: Option<&Reload>,
+    ) -> Reload {
+        let dir = &self.dir;
+        let renderer = Renderer::new(self.front_end);
+        match skills_core::load(dir, options) {
+            Ok(loaded) => {
+                let skills = loaded.skills().len();
+                let root = options.display_root.as_deref().unwrap_or_default();
+                let warnings: Vec<String> = loaded
+                    .warnings()
+                    .iter()
+                    .map(|warning| renderer.diagnostic(warning, root))
+                    .collect();
+                let changed = server.replace(loaded.into_skills());
+                if previous.is_some_and(|previous| previous.report.is_some()) {
+                    tracing::info!(dir = %dir.display(), skills, "skills folder fixed: serving it again");
+                } else if number == 0 {
+                    tracing::info!(dir = %dir.display(), skills, "serving the skills folder");
+                } else if changed {
+                    tracing::info!(dir = %dir.display(), skills, "skills folder reloaded");
+                }
+                // What the specification only recommends: said once per new set.
+                if changed || number == 0 {
+                    for warning in warnings {
+                        tracing::warn!("{warning}");
+                    }
+                }
+                Reload {
+                    number,
+                    report: None,
+                    changed,
+                    skills,
+                }
             }
-            Reload {
-                number,
-                report: None,
-                changed,
-                skills,
-            }
-        }
-        Err(report) => {
-            let skills = server.skills().len();
-            tracing::error!(
-                "the skills folder does not load; still serving the last good set ({skills} skills). {}",
-                report.to_string().trim_end()
-            );
-            Reload {
-                number,
-                report: Some(Arc::new(report)),
-                changed: false,
-                skills,
+            Err(report) => {
+                let skills = server.skills().len();
+                tracing::error!(
+                    "the skills folder does not load; still serving the last good set ({skills} skills):\n{}",
+                    renderer.report(&report)
+                );
+                Reload {
+                    number,
+                    report: Some(Arc::new(report)),
+                    changed: false,
+                    skills,
+                }
             }
         }
     }
