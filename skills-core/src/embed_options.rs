@@ -60,10 +60,11 @@ impl EmbedOptions {
     /// The loader's [`Options`](crate::Options) that apply the same rules.
     #[cfg(feature = "load")]
     pub fn to_options(&self) -> crate::Options {
-        let mut options = crate::Options::default();
-        options.allow_fields = self.allow_fields().map(str::to_owned).collect();
-        options.check_links = self.check_links;
-        options.allow_secrets_in = self.allow_secrets_in().map(str::to_owned).collect();
-        options
+        crate::Options {
+            allow_fields: self.allow_fields().map(str::to_owned).collect(),
+            check_links: self.check_links,
+            allow_secrets_in: self.allow_secrets_in().map(str::to_owned).collect(),
+            ..crate::Options::default()
+        }
     }
 }
