@@ -119,6 +119,15 @@
 //! - `server` (default): [`SkillsServer`] and the [`server`] module, through
 //!   rmcp. Without it the crate is the macro and the tables only, with no
 //!   dependency on rmcp.
+//! - `load`: reading a skills folder at run time (`load`, `Options`,
+//!   `Report`, re-exported from skills-core), with the same rules and
+//!   messages as the macro. Without it nothing is parsed or hashed at run
+//!   time.
+//! - `watch` (implies `load` and `server`): live reload. `SkillsServer::watch`
+//!   serves a folder and reloads it on every change, keeping the last good
+//!   set while the folder does not load, and tells clients what changed;
+//!   `SkillsServerBuilder::watch_in_debug` serves the folder in debug builds
+//!   and the embedded set in release builds, in one line.
 #![forbid(unsafe_code)]
 // The Quickstart shows a build script's `fn main` as the user writes it.
 #![allow(clippy::needless_doctest_main)]

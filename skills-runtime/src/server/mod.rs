@@ -14,7 +14,11 @@
 //! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and a
 //! [visibility](SkillsServerBuilder::visibility) rule can look at the HTTP
 //! request of the caller. The set served can be swapped atomically at run
-//! time with [`SkillsServer::replace`].
+//! time with [`SkillsServer::replace`]; a server that [notifies
+//! changes](SkillsServerBuilder::notify_changes) (every server that watches a
+//! folder, feature `watch`) tells the clients that asked: 2025-11-25
+//! `resources/subscribe` and 2026-07-28 `subscriptions/listen` streams, each
+//! only about what its own view shows.
 //!
 //! [`Skills`]: crate::Skills
 
