@@ -51,6 +51,7 @@ struct Registry {
 }
 
 /// One open `subscriptions/listen` request (2026-07-28).
+#[derive(Clone)]
 struct Stream {
     sink: SubscriptionSink,
     context: RequestContext<RoleServer>,
@@ -60,6 +61,7 @@ struct Stream {
 }
 
 /// One 2025-11-25 session's `resources/subscribe` URIs.
+#[derive(Clone)]
 struct Subscriber {
     session: Session,
     peer: Peer<RoleServer>,
@@ -187,11 +189,18 @@ impl Listeners {
 
     /// Tells every listener what changed in its view between `old` and `new`.
     pub(super) fn announce(&self, old: &Arc<Snapshot>, new: &Arc<Snapshot>, settings: &Settings) {
-        let mut registry = self.lock();
-        registry
-            .subscribers
-            .retain(|subscriber| !subscriber.peer.is_transport_closed());
-        for stream in registry.streams.values() {
+        // Judging each view runs the author's visibility rule: not under the lock.
+        let (streams, subscribers): (Vec<Stream>, Vec<Subscriber>) = {
+            let mut registry = self.lock();
+            registry
+                .subscribers
+                .retain(|subscriber| !subscriber.peer.is_transport_closed());
+            (
+                registry.streams.values().cloned().collect(),
+                registry.subscribers.clone(),
+            )
+        };
+        for stream in streams {
             let notices = Notices::between(
                 old,
                 new,
@@ -217,7 +226,7 @@ impl Listeners {
                 }
             });
         }
-        for subscriber in &registry.subscribers {
+        for subscriber in subscribers {
             let notices = Notices::between(
                 old,
                 new,
