@@ -19,6 +19,7 @@ mod compat;
 mod cursor;
 mod handler;
 mod instructions;
+mod malformed;
 mod tool;
 mod wire;
 
@@ -628,7 +629,8 @@ impl SkillsServer {
 
     /// `completion/complete` for the `path` argument of a skill's file
     /// template: the skill's file paths that start with what was typed.
-    /// `None` when the reference is not one of our templates.
+    /// `None` when the reference is not in the `skill://` namespace; `-32602`
+    /// naming the URI when it is, but is not one of our templates.
     pub fn complete(
         &self,
         request: &CompleteRequestParams,
@@ -637,20 +639,19 @@ impl SkillsServer {
         let Reference::Resource(reference) = &request.r#ref else {
             return None;
         };
-        if !self.settings().fastmcp {
+        if !self.handles(&reference.uri) {
             return None;
         }
         let snapshot = self.snapshot();
-        // Called on every keystroke: find the skill by its path, not by
-        // formatting every skill's template.
-        let root = reference.uri.strip_suffix(TEMPLATE_SUFFIX)?;
-        let skill = snapshot
-            .skills
-            .get(&skills_core::uri::decoded_path(root)?)
-            .filter(|skill| skill.root_uri() == root)?;
-        if !self.visible(skill, context) {
-            return None;
-        }
+        let Some(skill) = self.template_owner(&snapshot, &reference.uri, context) else {
+            return Some(Err(ErrorData::invalid_params(
+                format!(
+                    "{} is not a resource template of this server",
+                    reference.uri
+                ),
+                Some(json!({ "uri": reference.uri })),
+            )));
+        };
         if request.argument.name != "path" {
             return Some(Ok(CompleteResult::new(CompletionInfo::default())));
         }
@@ -675,6 +676,26 @@ impl SkillsServer {
         )
         .unwrap_or_default();
         Some(Ok(CompleteResult::new(info)))
+    }
+
+    /// The visible skill whose FastMCP file template is `template`.
+    fn template_owner<'s>(
+        &self,
+        snapshot: &'s Snapshot,
+        template: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<&'s Skill> {
+        if !self.settings().fastmcp {
+            return None;
+        }
+        // Called on every keystroke: find the skill by its path, not by
+        // formatting every skill's template.
+        let root = template.strip_suffix(TEMPLATE_SUFFIX)?;
+        let skill = snapshot
+            .skills
+            .get(&skills_core::uri::decoded_path(root)?)
+            .filter(|skill| skill.root_uri() == root)?;
+        self.visible(skill, context).then_some(skill)
     }
 
     /// SEP-2640 `resources/directory/read`: the direct children of a
