@@ -109,6 +109,10 @@ pub enum Refusal {
     NotJson,
     NotAMessage,
     Oversized,
+    /// Streamable HTTP on 2026-07-28 only: the request repeats its URI in an
+    /// `Mcp-Name` header (SEP-2243), and a header past the server's limit is
+    /// refused with `431`.
+    HeadersTooLarge,
 }
 
 /// What came back for a case.
@@ -141,6 +145,12 @@ pub trait Wire {
 
     /// Whether `reply` is this transport's documented answer to `refusal`.
     fn refused(&self, refusal: Refusal, reply: &Reply) -> Result<(), String>;
+
+    /// What `case` must get on this transport: its [`Expect`], unless the
+    /// transport refuses the request before a handler sees it.
+    fn expect(&self, case: &Case) -> Expect {
+        case.expect.clone()
+    }
 }
 
 /// The two ways a client starts: `initialize` (2025-11-25) or per-request
@@ -680,7 +690,7 @@ pub fn cases(skills: &Skills) -> Vec<Case> {
         "skills/delete",
         "resources/write",
         "SKILLS/LIST",
-        "skills/list ",
+        "skills//list",
         "rpc.discover",
         "",
     ] {
@@ -755,96 +765,113 @@ pub struct HttpCase {
     pub status: u16,
 }
 
-/// HTTP requests that never reach a handler. `endpoint` is where the MCP
-/// service is mounted (`/mcp`).
-pub fn http_cases(skills: &Skills) -> Vec<HttpCase> {
+/// HTTP requests that never reach a handler, for a client of `lifecycle`
+/// without a session (2026-07-28) or in a session (2025-11-25).
+///
+/// Not here, because they are not refusals: in a session, `GET` on the
+/// endpoint (or any path below it, which axum's `nest_service` hands to the
+/// same service) opens the session's event stream; and an `Origin` header is
+/// accepted unless the server lists allowed origins (rmcp's default).
+pub fn http_cases(skills: &Skills, lifecycle: Lifecycle) -> Vec<HttpCase> {
     let t = Targets::of(skills);
     let read = json!({"method": "resources/read", "params": {"uri": format!("skill://{}/SKILL.md", t.skill)}});
-    let with = |headers: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
-        headers.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
+    let case = |name, method, path, headers: &[(&'static str, &str)], status| HttpCase {
+        name,
+        method,
+        path,
+        headers: headers.iter().map(|(k, v)| (*k, (*v).to_owned())).collect(),
+        body: (method == "POST").then(|| read.clone()),
+        status,
     };
-    vec![
-        HttpCase {
-            name: "a foreign Host header (DNS rebinding)",
-            method: "POST",
-            path: "/mcp",
-            headers: with(&[("host", "evil.example")]),
-            body: Some(read.clone()),
-            status: 403,
-        },
-        HttpCase {
-            name: "a Host header with userinfo",
-            method: "POST",
-            path: "/mcp",
-            headers: with(&[("host", "127.0.0.1@evil.example")]),
-            body: Some(read.clone()),
-            status: 403,
-        },
-        HttpCase {
-            name: "a look-alike loopback Host",
-            method: "POST",
-            path: "/mcp",
-            headers: with(&[("host", "127.0.0.1.evil.example")]),
-            body: Some(read.clone()),
-            status: 403,
-        },
-        HttpCase {
-            name: "a foreign Origin",
-            method: "POST",
-            path: "/mcp",
-            headers: with(&[("origin", "https://evil.example")]),
-            body: Some(read.clone()),
-            status: 403,
-        },
-        HttpCase {
-            name: "text/plain body",
-            method: "POST",
-            path: "/mcp",
-            headers: with(&[("content-type", "text/plain")]),
-            body: Some(read.clone()),
-            status: 415,
-        },
-        HttpCase {
-            name: "an Accept header without JSON or SSE",
-            method: "POST",
-            path: "/mcp",
-            headers: with(&[("accept", "text/html")]),
-            body: Some(read.clone()),
-            status: 406,
-        },
-        HttpCase {
-            name: "an mcp-method header that contradicts the body",
-            method: "POST",
-            path: "/mcp",
-            headers: with(&[("mcp-method", "tools/call")]),
-            body: Some(read.clone()),
-            status: 400,
-        },
-        HttpCase {
-            name: "dot-dot after the endpoint",
-            method: "POST",
-            path: "/mcp/../mcp/../etc/passwd",
-            headers: Vec::new(),
-            body: Some(read.clone()),
-            status: 404,
-        },
-        HttpCase {
-            name: "encoded dot-dot after the endpoint",
-            method: "GET",
-            path: "/mcp/..%2f..%2fetc%2fpasswd",
-            headers: Vec::new(),
-            body: None,
-            status: 404,
-        },
-        HttpCase {
-            name: "a skill path as a route",
-            method: "GET",
-            path: "/skills/..%2fSKILL.md",
-            headers: Vec::new(),
-            body: None,
-            status: 404,
-        },
-    ]
+    let mut cases = vec![
+        // rmcp's DNS-rebinding guard: only loopback names unless configured.
+        case(
+            "a foreign Host header",
+            "POST",
+            "/mcp",
+            &[("host", "evil.example")],
+            403,
+        ),
+        case(
+            "a Host header with userinfo",
+            "POST",
+            "/mcp",
+            &[("host", "127.0.0.1@evil.example")],
+            403,
+        ),
+        case(
+            "a look-alike loopback Host",
+            "POST",
+            "/mcp",
+            &[("host", "127.0.0.1.evil.example")],
+            403,
+        ),
+        case(
+            "a Host header of 8 KiB",
+            "POST",
+            "/mcp",
+            &[("host", &"h".repeat(8 << 10))],
+            403,
+        ),
+        case(
+            "a text/plain body",
+            "POST",
+            "/mcp",
+            &[("content-type", "text/plain")],
+            415,
+        ),
+        case(
+            "an Accept header without JSON or SSE",
+            "POST",
+            "/mcp",
+            &[("accept", "text/html")],
+            406,
+        ),
+        case("a path beside the endpoint", "POST", "/mcp-admin", &[], 404),
+        case(
+            "a skill path as a route",
+            "GET",
+            "/skills/..%2fSKILL.md",
+            &[],
+            404,
+        ),
+    ];
+    if lifecycle == Lifecycle::Modern {
+        cases.extend([
+            // SEP-2243: the routing headers must repeat the body.
+            case(
+                "an Mcp-Method header that contradicts the body",
+                "POST",
+                "/mcp",
+                &[("mcp-method", "tools/call")],
+                400,
+            ),
+            case(
+                "an Mcp-Name header that names another file",
+                "POST",
+                "/mcp",
+                &[("mcp-name", "skill://x/SKILL.md")],
+                400,
+            ),
+            case(
+                "an Mcp-Name header that is not Base64",
+                "POST",
+                "/mcp",
+                &[("mcp-name", "=?base64?***?=")],
+                400,
+            ),
+            // Stateless, the service serves no GET, on any path below it.
+            case("GET on the endpoint", "GET", "/mcp", &[], 405),
+            case(
+                "encoded dot-dot below the endpoint",
+                "GET",
+                "/mcp/..%2f..%2fetc%2fpasswd",
+                &[],
+                405,
+            ),
+        ]);
+    }
+    cases
 }
 
 // ---------------------------------------------------------------------------
@@ -888,7 +915,7 @@ pub async fn run(wire: &mut impl Wire, skills: &Skills, cases: &[Case]) -> Vec<S
             .exchange(&case.send, id, &follow_up, FOLLOW_UP_ID + n as u64)
             .await;
         let label = format!("{} | {}", wire.label(), case.name);
-        if let Err(why) = check(wire, &case.expect, &reply, id, &tables) {
+        if let Err(why) = check(wire, &wire.expect(case), &reply, id, &tables) {
             failures.push(format!("{label}: {why}\n    got {}", brief(&reply)));
         }
         if let Err(why) = outside_the_tables(&reply, &tables) {
@@ -1104,20 +1131,24 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineWire<R, W> {
     async fn until(&mut self, id: u64) -> Vec<Value> {
         let mut messages = Vec::new();
         loop {
-            let line = self
-                .lines
-                .next_line()
-                .await
-                .expect("read a line")
-                .unwrap_or_else(|| panic!("{}: the server closed its output", self.label));
-            let message: Value = serde_json::from_str(&line)
-                .unwrap_or_else(|_| panic!("{}: not JSON on the wire: {}", self.label, cut(&line)));
+            let message = self.next_message().await;
             let done = message["id"] == json!(id);
             messages.push(message);
             if done {
                 return messages;
             }
         }
+    }
+
+    async fn next_message(&mut self) -> Value {
+        let line = self
+            .lines
+            .next_line()
+            .await
+            .expect("read a line")
+            .unwrap_or_else(|| panic!("{}: the server closed its output", self.label));
+        serde_json::from_str(&line)
+            .unwrap_or_else(|_| panic!("{}: not JSON on the wire: {}", self.label, cut(&line)))
     }
 
     /// Sends a request of the table's era and returns its answer.
@@ -1151,11 +1182,23 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire for LineWire<R, W> {
         let follow = envelope(follow_up, follow_up_id, self.lifecycle);
         self.send_line(&serde_json::to_vec(&follow).expect("JSON"))
             .await;
-        // Lines are answered in order, and what is ignored is never answered:
-        // everything before the follow-up's answer answers the case.
-        let mut messages = self.until(follow_up_id).await;
-        let answer = messages.pop().expect("the follow-up's answer");
-        (Reply::Json(messages, None), answer)
+        // A server may answer concurrent requests in any order, so read until
+        // both are answered. What the transport ignores is never answered, and
+        // what it cannot read is answered (`id: null`) before the next line is
+        // read, so a raw case is done once the follow-up is.
+        let mut case_messages = Vec::new();
+        let mut answer = None;
+        let mut case_done = matches!(case, Send::Raw(_));
+        while answer.is_none() || !case_done {
+            let message = self.next_message().await;
+            if message["id"] == json!(follow_up_id) {
+                answer = Some(message);
+                continue;
+            }
+            case_done |= message["id"] == json!(id) || message["id"].is_null();
+            case_messages.push(message);
+        }
+        (Reply::Json(case_messages, None), answer.expect("answered"))
     }
 
     fn refused(&self, refusal: Refusal, reply: &Reply) -> Result<(), String> {
@@ -1169,6 +1212,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire for LineWire<R, W> {
             }
             Refusal::NotJson | Refusal::Oversized => Err("expected no answer".to_owned()),
             Refusal::NotAMessage => Err("expected -32600 with id null".to_owned()),
+            Refusal::HeadersTooLarge => Err("a line transport has no headers".to_owned()),
         }
     }
 }
