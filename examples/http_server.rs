@@ -56,7 +56,9 @@ struct Options {
 fn page_size(value: &str) -> Result<usize, String> {
     match value.parse::<usize>() {
         Ok(size) if size > 0 => Ok(size),
-        _ => Err(format!("`{value}` is not a page size (a whole number, at least 1)")),
+        _ => Err(format!(
+            "`{value}` is not a page size (a whole number, at least 1)"
+        )),
     }
 }
 
