@@ -80,11 +80,22 @@ fn http_server_binary() -> PathBuf {
         .expect("cargo names the example's executable")
 }
 
-/// A child process killed (and reaped) when dropped.
+/// A child process stopped (and reaped) when dropped: `SIGTERM` first, so
+/// that nginx's master stops its workers (`SIGKILL` would orphan them).
 struct Running(Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
