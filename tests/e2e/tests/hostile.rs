@@ -288,10 +288,10 @@ impl HttpWire {
             _ => return headers,
         };
         if let Some(name) = message["params"][key].as_str() {
-            let bare = !name.starts_with([' ', '\t'])
-                && !name.ends_with([' ', '\t'])
-                && name.chars().all(|c| (' '..='~').contains(&c))
-                && !(name.starts_with("=?base64?") && name.ends_with("?="));
+            let padded = name.starts_with([' ', '\t']) || name.ends_with([' ', '\t']);
+            let unprintable = !name.chars().all(|c| (' '..='~').contains(&c));
+            let sentinel = name.starts_with("=?base64?") && name.ends_with("?=");
+            let bare = !(padded || unprintable || sentinel);
             let value = if bare || name.is_empty() {
                 name.to_owned()
             } else {
