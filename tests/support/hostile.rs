@@ -71,12 +71,12 @@ pub const OVERSIZED_BYTES: usize = 17 << 20;
 /// One hostile request and the answer it must get.
 pub struct Case {
     pub name: String,
-    pub send: Send,
+    pub message: Message,
     pub expect: Expect,
 }
 
 /// What a case sends.
-pub enum Send {
+pub enum Message {
     /// A JSON-RPC request, `{"method", "params"}`: the wire adds `jsonrpc`,
     /// the id and, on 2026-07-28, the per-request `_meta`.
     Request(Value),
@@ -137,7 +137,7 @@ pub trait Wire {
     /// case and the follow-up's answer.
     fn exchange(
         &mut self,
-        case: &Send,
+        case: &Message,
         id: u64,
         follow_up: &Value,
         follow_up_id: u64,
@@ -239,8 +239,8 @@ impl Targets {
     }
 }
 
-fn request(method: &str, params: Value) -> Send {
-    Send::Request(json!({"method": method, "params": params}))
+fn request(method: &str, params: Value) -> Message {
+    Message::Request(json!({"method": method, "params": params}))
 }
 
 /// Every JSON-RPC case for `skills` (at least 50), in a fixed order.
@@ -248,10 +248,10 @@ pub fn cases(skills: &Skills) -> Vec<Case> {
     let t = Targets::of(skills);
     let (s, o, folder, file) = (&t.skill, &t.other, &t.folder, &t.file);
     let mut cases = Vec::new();
-    let mut add = |name: &str, send: Send, expect: Expect| {
+    let mut add = |name: &str, message: Message, expect: Expect| {
         cases.push(Case {
             name: name.to_owned(),
-            send,
+            message,
             expect,
         });
     };
@@ -420,7 +420,7 @@ pub fn cases(skills: &Skills) -> Vec<Case> {
     );
     add(
         "resources/read: no params",
-        Send::Request(json!({"method": "resources/read"})),
+        Message::Request(json!({"method": "resources/read"})),
         method_error("resources/read"),
     );
 
@@ -704,19 +704,19 @@ pub fn cases(skills: &Skills) -> Vec<Case> {
     // Below JSON-RPC: what the transport refuses.
     add(
         "not JSON",
-        Send::Raw(b"this is not json".to_vec()),
+        Message::Raw(b"this is not json".to_vec()),
         Expect::Refused(Refusal::NotJson),
     );
     add(
         "truncated JSON",
-        Send::Raw(
+        Message::Raw(
             br#"{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"#.to_vec(),
         ),
         Expect::Refused(Refusal::NotJson),
     );
     add(
         "params as a string",
-        Send::Raw(
+        Message::Raw(
             format!(r#"{{"jsonrpc":"2.0","id":9,"method":"resources/read","params":"skill://{s}/SKILL.md"}}"#)
                 .into_bytes(),
         ),
@@ -724,17 +724,17 @@ pub fn cases(skills: &Skills) -> Vec<Case> {
     );
     add(
         "JSON-RPC 1.0",
-        Send::Raw(br#"{"jsonrpc":"1.0","id":9,"method":"skills/list"}"#.to_vec()),
+        Message::Raw(br#"{"jsonrpc":"1.0","id":9,"method":"skills/list"}"#.to_vec()),
         Expect::Refused(Refusal::NotAMessage),
     );
     add(
         "an empty batch",
-        Send::Raw(b"[]".to_vec()),
+        Message::Raw(b"[]".to_vec()),
         Expect::Refused(Refusal::NotAMessage),
     );
     add(
         "a JSON string",
-        Send::Raw(br#""skill://a/SKILL.md""#.to_vec()),
+        Message::Raw(br#""skill://a/SKILL.md""#.to_vec()),
         Expect::Refused(Refusal::NotAMessage),
     );
     let mut oversized = format!(
@@ -745,7 +745,7 @@ pub fn cases(skills: &Skills) -> Vec<Case> {
     oversized.extend_from_slice(br#""}}"#);
     add(
         "a 17 MiB request",
-        Send::Raw(oversized),
+        Message::Raw(oversized),
         Expect::Refused(Refusal::Oversized),
     );
     cases
@@ -912,7 +912,7 @@ pub async fn run(wire: &mut impl Wire, skills: &Skills, cases: &[Case]) -> Vec<S
         let (uri, bytes) = &tables.files[n % tables.files.len()];
         let follow_up = json!({"method": "resources/read", "params": {"uri": uri}});
         let (reply, answer) = wire
-            .exchange(&case.send, id, &follow_up, FOLLOW_UP_ID + n as u64)
+            .exchange(&case.message, id, &follow_up, FOLLOW_UP_ID + n as u64)
             .await;
         let label = format!("{} | {}", wire.label(), case.name);
         if let Err(why) = check(wire, &wire.expect(case), &reply, id, &tables) {
@@ -1167,16 +1167,16 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire for LineWire<R, W> {
 
     async fn exchange(
         &mut self,
-        case: &Send,
+        case: &Message,
         id: u64,
         follow_up: &Value,
         follow_up_id: u64,
     ) -> (Reply, Value) {
         let bytes = match case {
-            Send::Request(request) => {
+            Message::Request(request) => {
                 serde_json::to_vec(&envelope(request, id, self.lifecycle)).expect("JSON")
             }
-            Send::Raw(bytes) => bytes.clone(),
+            Message::Raw(bytes) => bytes.clone(),
         };
         self.send_line(&bytes).await;
         let follow = envelope(follow_up, follow_up_id, self.lifecycle);
@@ -1188,7 +1188,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire for LineWire<R, W> {
         // read, so a raw case is done once the follow-up is.
         let mut case_messages = Vec::new();
         let mut answer = None;
-        let mut case_done = matches!(case, Send::Raw(_));
+        let mut case_done = matches!(case, Message::Raw(_));
         while answer.is_none() || !case_done {
             let message = self.next_message().await;
             if message["id"] == json!(follow_up_id) {

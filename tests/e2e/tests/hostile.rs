@@ -9,7 +9,7 @@ mod hostile;
 
 use std::process::Stdio;
 
-use hostile::{Lifecycle, Refusal, Reply, Send, Wire};
+use hostile::{Lifecycle, Message, Refusal, Reply, Wire};
 use serde_json::{Value, json};
 use skills_runtime::{Skills, embed_skills};
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -218,20 +218,20 @@ impl Wire for HttpWire {
 
     async fn exchange(
         &mut self,
-        case: &Send,
+        case: &Message,
         id: u64,
         follow_up: &Value,
         follow_up_id: u64,
     ) -> (Reply, Value) {
         let (bytes, headers) = match case {
-            Send::Request(request) => {
+            Message::Request(request) => {
                 let message = hostile::envelope(request, id, self.lifecycle);
                 (
                     serde_json::to_vec(&message).unwrap(),
                     self.routing_headers(&message),
                 )
             }
-            Send::Raw(bytes) => (bytes.clone(), Vec::new()),
+            Message::Raw(bytes) => (bytes.clone(), Vec::new()),
         };
         let reply = HttpWire::reply(self.post(bytes, &headers).await).await;
         if matches!(reply, Reply::Closed(_) | Reply::Status(413, _)) {
@@ -242,7 +242,7 @@ impl Wire for HttpWire {
     }
 
     fn expect(&self, case: &hostile::Case) -> hostile::Expect {
-        if let Send::Request(request) = &case.send
+        if let Message::Request(request) = &case.message
             && self
                 .routing_headers(request)
                 .iter()

@@ -129,7 +129,7 @@ pub fn latency(micros: &mut [u32]) -> Value {
     })
 }
 
-/// A field of /proc/<pid>/status in kB (`VmHWM:`, `VmRSS:`), 0 if unreadable.
+/// A field of `/proc/<pid>/status` in kB (`VmHWM:`, `VmRSS:`), 0 if unreadable.
 pub fn proc_status_kb(pid: u32, key: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
