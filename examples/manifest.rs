@@ -5,6 +5,7 @@
 //!
 //! ```sh
 //! cargo run --example manifest                              # the repository's skills/
+//! cargo run --example manifest -- --help
 //! SKILLS_DIR=/abs/path/to/skills cargo run --example manifest
 //! cargo run --example manifest -- --dump                    # every byte, digest and version
 //! ```
@@ -18,8 +19,15 @@ use skills_runtime::{Skills, embed_skills, server::skill_entry};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
-/// Prints what this binary embedded: the SEP-2640 entries, or (--dump) every table.
+/// Prints the SEP-2640 entries of the skills embedded when this was built.
+///
+/// One JSON document on stdout, `{"skills": [...]}`: for each skill its
+/// `uri`, its `frontmatter`, and every file's `uri`, `digest` and `size`,
+/// exactly as `skills/list` answers them (or, with --dump, every table). The
+/// skills are embedded at compile time: build with `SKILLS_DIR=/abs/path` to
+/// print another folder's.
 #[derive(Parser)]
+#[command(version)]
 struct Options {
     /// Print every table instead: the set's fingerprint and package, each
     /// skill's path, name and version, and each file's path, URI, size,

@@ -276,12 +276,13 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let count = self.diagnostics.len();
-        writeln!(
-            f,
-            "{count} problem{} in {}:",
-            if count == 1 { "" } else { "s" },
-            self.root
-        )?;
+        let plural = if count == 1 { "" } else { "s" };
+        // A report about one SKILL.md (`parse_skill_md`) may have no root.
+        if self.root.is_empty() {
+            writeln!(f, "{count} problem{plural}:")?;
+        } else {
+            writeln!(f, "{count} problem{plural} in {}:", self.root)?;
+        }
         for rendered in self.rendered() {
             writeln!(f, "{rendered}")?;
         }
@@ -383,5 +384,9 @@ mod tests {
         assert_eq!(files, ["a", "b"]);
         assert!(report.to_string().starts_with("2 problems in root:"));
         assert!(Diagnostics::new().finish("root", 7).is_ok());
+        let mut diagnostics = Diagnostics::new();
+        diagnostics.push(Diagnostic::new(Rule::Io, "SKILL.md", "unreadable"));
+        let report = diagnostics.finish("", ()).unwrap_err();
+        assert_eq!(report.to_string(), "1 problem:\nSKILL.md: io: unreadable\n");
     }
 }

@@ -32,11 +32,12 @@ pub(crate) struct Identity {
     pub description: String,
 }
 
-/// Checks every field of `frontmatter` for the skill in folder `folder_name`.
+/// Checks every field of `frontmatter` for the skill in folder `folder_name`
+/// (`None`: the folder is unknown, so `name` is not compared with it).
 /// Returns the name and description when both are usable.
 pub(crate) fn check(
     frontmatter: &Frontmatter,
-    folder_name: &str,
+    folder_name: Option<&str>,
     allow_fields: &[String],
     file: &str,
     diagnostics: &mut Diagnostics,
@@ -194,7 +195,7 @@ impl Checker<'_> {
         true
     }
 
-    fn name(&mut self, entry: &Entry, folder_name: &str) -> Option<String> {
+    fn name(&mut self, entry: &Entry, folder_name: Option<&str>) -> Option<String> {
         let name = self.string(entry)?;
         let at = entry.value.at;
         let count = name.chars().count();
@@ -211,7 +212,10 @@ impl Checker<'_> {
                     .to_owned(),
             );
         }
-        if ok && name != folder_name {
+        if ok
+            && let Some(folder_name) = folder_name
+            && name != folder_name
+        {
             ok = false;
             self.push(
                 Rule::NameMismatch,
@@ -327,7 +331,13 @@ mod tests {
         let mut diagnostics = Diagnostics::new();
         let parsed = frontmatter::parse(&text, "s/SKILL.md", &mut diagnostics).expect("parses");
         let allow: Vec<String> = allow.iter().map(|s| s.to_string()).collect();
-        let identity = check(&parsed, folder, &allow, "s/SKILL.md", &mut diagnostics);
+        let identity = check(
+            &parsed,
+            Some(folder),
+            &allow,
+            "s/SKILL.md",
+            &mut diagnostics,
+        );
         match diagnostics.finish("skills", identity) {
             Ok(Some(_)) => Vec::new(),
             Ok(None) => panic!("no identity and no problem"),

@@ -20,6 +20,8 @@ use crate::scalar::{self, Plain};
 pub(crate) struct Frontmatter {
     /// Top-level entries, in the order written.
     pub fields: Vec<Entry>,
+    /// Every field as JSON, keys sorted at every level.
+    pub object: Map<String, Value>,
     /// Every field but `name` and `description`, as a JSON object with
     /// sorted keys (those two are kept as plain strings beside it).
     pub extra_json: String,
@@ -264,17 +266,19 @@ pub(crate) fn parse(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Op
     // harmless fallback values, so the field rules still run and report too.
     // A BTreeMap keeps the keys sorted whatever serde_json's features are
     // (with `preserve_order`, `Map::remove` would move the last key).
-    let extra: std::collections::BTreeMap<&str, &Value> = match &root.value {
-        Value::Object(object) => object
-            .iter()
-            .filter(|(key, _)| !matches!(key.as_str(), "name" | "description"))
-            .map(|(key, value)| (key.as_str(), value))
-            .collect(),
-        _ => Default::default(),
+    let object = match root.value {
+        Value::Object(object) => object,
+        _ => Map::new(),
     };
+    let extra: std::collections::BTreeMap<&str, &Value> = object
+        .iter()
+        .filter(|(key, _)| !matches!(key.as_str(), "name" | "description"))
+        .map(|(key, value)| (key.as_str(), value))
+        .collect();
     let extra_json = serde_json::to_string(&extra).expect("a JSON value always serializes");
     Some(Frontmatter {
         fields,
+        object,
         extra_json,
         body_offset: split.body,
     })

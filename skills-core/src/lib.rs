@@ -8,9 +8,17 @@
 //! fields are `Cow<'static, …>`: borrowed from the binary when embedded,
 //! owned when loaded.
 //!
-//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`] and [`mime`] have
-//! no dependencies. Loading (feature `load`, on by default) adds the YAML
-//! parser and SHA-256.
+//! The rules are public one by one for callers that hold bytes or paths
+//! rather than a folder (a client checking a downloaded skill, an installer,
+//! fuzz targets): [`parse_skill_md`] runs the loader's checks on one
+//! `SKILL.md`, and [`names`] holds the path and name rules. The loader calls
+//! the same functions, so every caller reports the same problems in the same
+//! words.
+//!
+//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`] and
+//! the name and path checks of [`names`] have no dependencies. Loading
+//! (feature `load`, on by default) adds the YAML parser, SHA-256, Unicode
+//! normalization (for [`names::fold_case`]) and [`parse_skill_md`].
 //!
 //! [skills-runtime]: https://docs.rs/skills-runtime
 
@@ -20,6 +28,7 @@
 mod diagnostic;
 pub mod mime;
 mod model;
+pub mod names;
 pub mod uri;
 
 #[cfg(feature = "load")]
@@ -37,6 +46,8 @@ mod scalar;
 #[cfg(feature = "load")]
 mod secrets;
 #[cfg(feature = "load")]
+mod skill_md;
+#[cfg(feature = "load")]
 mod walk;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
@@ -45,6 +56,8 @@ pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use load::{Loaded, Options, load};
 pub use model::{Digest, Skill, SkillFile, Skills};
+#[cfg(feature = "load")]
+pub use skill_md::{SkillMd, SkillMdContext, parse_skill_md};
 
 /// The file that makes a folder a skill.
 pub const SKILL_MD: &str = "SKILL.md";

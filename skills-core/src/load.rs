@@ -9,14 +9,14 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use unicode_normalization::UnicodeNormalization;
-
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
 use crate::model::{Digest, Skill, SkillFile, Skills};
+use crate::names::{self, PathProblem};
+use crate::skill_md::{self, SkillMdContext};
 use crate::walk::{self, Entry, Kind};
 use crate::{
     MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, fields,
-    frontmatter, links, mime, secrets, uri,
+    frontmatter, mime, secrets, uri,
 };
 
 /// Choices a caller makes about a tree. The defaults are the strict rules.
@@ -247,7 +247,8 @@ impl Loader<'_> {
             .collect();
         let inside = |rel: &str| ancestors(rel).any(|dir| folders.contains(dir));
         let holds_skill = |rel: &str| holders.contains(rel);
-        let mut siblings: HashMap<(String, String), &str> = HashMap::new();
+        // Paths inside a skill or holding one: their case collisions are checked.
+        let mut checked: Vec<&str> = Vec::new();
         for entry in entries {
             if !inside(&entry.rel) && !holds_skill(&entry.rel) {
                 // Outside every skill, loose files are ignored; a folder (or a
@@ -267,17 +268,15 @@ impl Loader<'_> {
             if entry.kind == Kind::NonUtf8 {
                 continue;
             }
-            let key = (entry.parent().to_owned(), fold_case(entry.name()));
-            if let Some(first) = siblings.insert(key, &entry.rel) {
-                self.report(
-                    Diagnostic::new(
-                        Rule::CaseCollision,
-                        entry.rel.clone(),
-                        format!("`{}` and `{first}` differ only in letter case or Unicode normalization; they collide on macOS, on Windows and on hosts that compare paths case-insensitively", entry.rel),
-                    )
+            checked.push(&entry.rel);
+        }
+        // Every folder above a checked path is checked too, so each collision
+        // is reported once, at the entry where it starts.
+        for collision in names::case_collisions(checked) {
+            self.report(
+                Diagnostic::new(Rule::CaseCollision, collision.path, collision.to_string())
                     .hint("rename one of them"),
-                );
-            }
+            );
         }
     }
 
@@ -332,7 +331,7 @@ impl Loader<'_> {
                 format!("this entry cannot be read: {error}"),
             )),
             Kind::File { .. } | Kind::Dir => {
-                if let Some(problem) = walk::unportable(entry.name()) {
+                if let Err(problem) = names::check_name(entry.name()) {
                     self.report(
                         Diagnostic::new(Rule::UnportableName, rel, format!("the name `{}` {problem}", entry.name()))
                             .hint("rename it using letters, digits, `-`, `_`, `.` and spaces"),
@@ -374,8 +373,7 @@ impl Loader<'_> {
                 count += 1;
                 bytes += len;
                 let within = entry.rel[skill.folder.len()..].trim_start_matches('/');
-                let chars = within.chars().count();
-                if chars > MAX_PATH_CHARS {
+                if let Err(PathProblem::TooLong { chars }) = names::check_path(within) {
                     self.report(Diagnostic::new(
                         Rule::PathTooLong,
                         entry.rel.clone(),
@@ -570,23 +568,17 @@ impl Loader<'_> {
         contents: &BTreeMap<String, Content>,
     ) -> Option<(fields::Identity, frontmatter::Frontmatter)> {
         let content = contents.get(rel)?;
-        let text = frontmatter::check_encoding(content.bytes(), rel, self.diagnostics)?;
-        let parsed = frontmatter::parse(text, rel, self.diagnostics)?;
         let folder_name = skill.path.rsplit('/').next().unwrap_or(&skill.path);
-        let identity = fields::check(
-            &parsed,
-            folder_name,
-            &self.options.allow_fields,
-            rel,
-            self.diagnostics,
-        );
-        if self.options.check_links {
-            let paths: Vec<&str> = under(contents, &skill.folder)
+        let paths: Option<Vec<&str>> = self.options.check_links.then(|| {
+            under(contents, &skill.folder)
                 .map(|(path, _)| path[skill.folder.len()..].trim_start_matches('/'))
-                .collect();
-            links::check(text, parsed.body_offset, &paths, rel, self.diagnostics);
+                .collect()
+        });
+        let mut context = SkillMdContext::new(rel).folder_name(folder_name);
+        if let Some(paths) = &paths {
+            context = context.files(paths);
         }
-        Some((identity?, parsed))
+        skill_md::check(content.bytes(), &context, self.options, self.diagnostics)
     }
 
     /// The sorted tables.
@@ -684,9 +676,4 @@ fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
     std::iter::successors(Some(rel), |dir| {
         (!dir.is_empty()).then(|| walk::parent(dir))
     })
-}
-
-/// A key under which names that differ only in case or normalization collide.
-fn fold_case(name: &str) -> String {
-    name.nfc().flat_map(char::to_lowercase).collect()
 }

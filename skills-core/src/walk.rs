@@ -133,75 +133,9 @@ fn is_executable(_metadata: &fs::Metadata) -> bool {
     false
 }
 
-/// Characters Windows forbids in names; fast-agent refuses them too.
-const WINDOWS_FORBIDDEN: [char; 7] = ['<', '>', ':', '"', '|', '?', '*'];
-
-/// Names Windows reserves for devices, with or without an extension.
-const WINDOWS_RESERVED: [&str; 22] = [
-    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
-    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
-];
-
-/// Why a file or folder name cannot travel in a URI or be installed on every
-/// operating system, if it cannot.
-pub(crate) fn unportable(name: &str) -> Option<String> {
-    if let Some(control) = name.chars().find(|c| c.is_control()) {
-        return Some(format!(
-            "contains the control character {}",
-            control.escape_unicode()
-        ));
-    }
-    if name.contains('\\') {
-        return Some("contains a backslash, which URIs and Windows read as a separator".to_owned());
-    }
-    if let Some(forbidden) = name.chars().find(|c| WINDOWS_FORBIDDEN.contains(c)) {
-        return Some(format!(
-            "contains `{forbidden}`, which Windows does not allow in names"
-        ));
-    }
-    if name.ends_with('.') || name.ends_with(' ') {
-        return Some("ends with a dot or a space, which Windows drops".to_owned());
-    }
-    let stem = name.split('.').next().unwrap_or(name).to_lowercase();
-    if WINDOWS_RESERVED.contains(&stem.as_str()) {
-        return Some(format!("uses `{stem}`, a device name Windows reserves"));
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn portable_names() {
-        for name in [
-            "SKILL.md",
-            "my notes.md",
-            "100%.txt",
-            "é.md",
-            "a#b.md",
-            "console.md",
-            "con-x.md",
-        ] {
-            assert_eq!(unportable(name), None, "{name}");
-        }
-        for (name, words) in [
-            ("a\u{7}b", "control character"),
-            ("a\\b", "backslash"),
-            ("what?.md", "`?`"),
-            ("a:b", "`:`"),
-            ("trailing.", "ends with a dot"),
-            ("trailing ", "ends with a dot or a space"),
-            ("CON", "`con`"),
-            ("aux.txt", "`aux`"),
-        ] {
-            assert!(
-                unportable(name).is_some_and(|why| why.contains(words)),
-                "{name}"
-            );
-        }
-    }
 
     #[test]
     fn paths_within_folders() {

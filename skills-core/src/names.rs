@@ -1,0 +1,552 @@
+//! Path and name rules: which file and folder names can travel in a URI and
+//! be written on every operating system, and which relative paths are safe to
+//! join onto a folder.
+//!
+//! The loader applies these rules to every entry of a skills tree; a client
+//! that downloads a skill from a foreign server, or an installer that writes
+//! one into an agent's folder, applies them to the paths it is given, so all
+//! of them refuse the same names with the same words.
+//!
+//! ```
+//! use skills_core::names::{self, NameProblem, PathProblem};
+//!
+//! assert_eq!(names::check_name("my notes.md"), Ok(()));
+//! assert_eq!(names::check_name("aux.txt"), Err(NameProblem::ReservedName("aux".into())));
+//!
+//! assert_eq!(names::check_path("references/api.md"), Ok(()));
+//! let problem = names::check_path("scripts/../../etc/passwd").unwrap_err();
+//! assert!(matches!(problem, PathProblem::Segment { problem: NameProblem::ParentDir, .. }));
+//! assert_eq!(problem.to_string(), "the path has a `..` segment, which leads out of its folder");
+//! ```
+//!
+//! [`check_name`] and [`check_path`] need nothing but the standard library.
+//! `fold_case` and `case_collisions` compare names after Unicode
+//! normalization, which needs Unicode tables; they come with the `load`
+//! feature, as every caller that compares foreign names (the loader, a
+//! downloading client) parses SKILL.md too and has it on.
+
+use std::fmt;
+
+use crate::MAX_PATH_CHARS;
+
+/// Characters Windows forbids in names; fast-agent refuses them too.
+const WINDOWS_FORBIDDEN: [char; 7] = ['<', '>', ':', '"', '|', '?', '*'];
+
+/// Names Windows reserves for devices, with or without an extension.
+const WINDOWS_RESERVED: [&str; 22] = [
+    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
+    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+];
+
+/// Why one file or folder name cannot be used. Its [`Display`](fmt::Display)
+/// completes the sentence "the name `…` ": `contains a backslash, which URIs
+/// and Windows read as a separator`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NameProblem {
+    /// The name is empty.
+    Empty,
+    /// The name is `.`, the folder itself.
+    CurrentDir,
+    /// The name is `..`, the parent folder.
+    ParentDir,
+    /// The name contains `/`, the path separator.
+    Slash,
+    /// The name contains a control character (NUL, a line break, …).
+    ControlCharacter(char),
+    /// The name contains `\`.
+    Backslash,
+    /// The name contains one of `<>:"|?*`.
+    WindowsForbidden(char),
+    /// The name ends with `.` or a space.
+    TrailingDotOrSpace,
+    /// The name is a Windows device name (`con`, `aux.txt`, `LPT1`); holds
+    /// the reserved stem in lower case.
+    ReservedName(String),
+}
+
+impl fmt::Display for NameProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("is empty"),
+            Self::CurrentDir => f.write_str("is `.`, which names the folder itself"),
+            Self::ParentDir => f.write_str("is `..`, which leads out of its folder"),
+            Self::Slash => f.write_str("contains `/`, the path separator"),
+            Self::ControlCharacter(control) => write!(
+                f,
+                "contains the control character {}",
+                control.escape_unicode()
+            ),
+            Self::Backslash => {
+                f.write_str("contains a backslash, which URIs and Windows read as a separator")
+            }
+            Self::WindowsForbidden(forbidden) => write!(
+                f,
+                "contains `{forbidden}`, which Windows does not allow in names"
+            ),
+            Self::TrailingDotOrSpace => {
+                f.write_str("ends with a dot or a space, which Windows drops")
+            }
+            Self::ReservedName(stem) => {
+                write!(f, "uses `{stem}`, a device name Windows reserves")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NameProblem {}
+
+/// Checks one file or folder name (one segment of a path): it must be
+/// something a URI can carry and every operating system can write.
+///
+/// Refused: the empty name, `.` and `..`, `/`, control characters, `\`,
+/// the characters Windows forbids (`<>:"|?*`), a trailing dot or space, and
+/// Windows device names with or without an extension (`con`, `aux.txt`,
+/// `COM1`). Any other UTF-8 is accepted: spaces, `%`, `#`, accents.
+/// (Names that are not UTF-8 never get here: a `&str` is UTF-8.)
+pub fn check_name(name: &str) -> Result<(), NameProblem> {
+    match name {
+        "" => return Err(NameProblem::Empty),
+        "." => return Err(NameProblem::CurrentDir),
+        ".." => return Err(NameProblem::ParentDir),
+        _ => {}
+    }
+    if let Some(control) = name.chars().find(|c| c.is_control()) {
+        return Err(NameProblem::ControlCharacter(control));
+    }
+    if name.contains('/') {
+        return Err(NameProblem::Slash);
+    }
+    if name.contains('\\') {
+        return Err(NameProblem::Backslash);
+    }
+    if let Some(forbidden) = name.chars().find(|c| WINDOWS_FORBIDDEN.contains(c)) {
+        return Err(NameProblem::WindowsForbidden(forbidden));
+    }
+    if name.ends_with('.') || name.ends_with(' ') {
+        return Err(NameProblem::TrailingDotOrSpace);
+    }
+    let stem = name.split('.').next().unwrap_or(name).to_lowercase();
+    if WINDOWS_RESERVED.contains(&stem.as_str()) {
+        return Err(NameProblem::ReservedName(stem));
+    }
+    Ok(())
+}
+
+/// Why a relative path cannot be used. Its [`Display`](fmt::Display) is a
+/// whole sentence about "the path" that does not repeat it, so a caller can
+/// write `` `{path}`: {problem} ``.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PathProblem {
+    /// The path is empty.
+    Empty,
+    /// The path has more than [`MAX_PATH_CHARS`] characters.
+    TooLong {
+        /// How many characters it has.
+        chars: usize,
+    },
+    /// The path starts with `/`.
+    Absolute,
+    /// The path starts with a Windows drive (`C:`, `c:foo`).
+    DrivePrefix,
+    /// One segment of the path is not a usable name; the segment is empty,
+    /// `.` or `..` when the path has `//`, a trailing `/`, or a dot segment.
+    Segment {
+        /// The segment as written.
+        segment: String,
+        /// What is wrong with it.
+        problem: NameProblem,
+    },
+}
+
+impl fmt::Display for PathProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("the path is empty"),
+            Self::TooLong { chars } => write!(
+                f,
+                "the path is {chars} characters long; hosts refuse paths over {MAX_PATH_CHARS}"
+            ),
+            Self::Absolute => f.write_str(
+                "the path is absolute (it starts with `/`); it must be relative to its folder",
+            ),
+            Self::DrivePrefix => f.write_str(
+                "the path starts with a Windows drive (`C:`); it must be relative to its folder",
+            ),
+            Self::Segment { segment, problem } => match problem {
+                NameProblem::Empty => {
+                    f.write_str("the path has an empty segment (`//`, or a trailing `/`)")
+                }
+                NameProblem::CurrentDir => f.write_str("the path has a `.` segment"),
+                NameProblem::ParentDir => {
+                    f.write_str("the path has a `..` segment, which leads out of its folder")
+                }
+                problem => {
+                    // Control characters shown escaped: a NUL or line break
+                    // inside a message would garble the terminal or the log.
+                    f.write_str("the name `")?;
+                    for c in segment.chars() {
+                        if c.is_control() {
+                            write!(f, "{}", c.escape_unicode())?;
+                        } else {
+                            write!(f, "{c}")?;
+                        }
+                    }
+                    write!(f, "` {problem}")
+                }
+            },
+        }
+    }
+}
+
+impl std::error::Error for PathProblem {}
+
+/// Checks a relative, `/`-separated path as a server lists it or an
+/// installer writes it (`references/api.md`): joined onto a folder, it must
+/// stay inside that folder and be writable on every operating system.
+///
+/// Refused: the empty path; a path over [`MAX_PATH_CHARS`] characters; a
+/// leading `/`; a Windows drive (`C:`); an empty, `.` or `..` segment; and
+/// any segment [`check_name`] refuses (which covers backslashes, NUL and
+/// other control characters). The first problem found is returned, in that
+/// order.
+pub fn check_path(path: &str) -> Result<(), PathProblem> {
+    if path.is_empty() {
+        return Err(PathProblem::Empty);
+    }
+    let chars = path.chars().count();
+    if chars > MAX_PATH_CHARS {
+        return Err(PathProblem::TooLong { chars });
+    }
+    if path.starts_with('/') {
+        return Err(PathProblem::Absolute);
+    }
+    let mut start = path.chars();
+    if start.next().is_some_and(|c| c.is_ascii_alphabetic()) && start.next() == Some(':') {
+        return Err(PathProblem::DrivePrefix);
+    }
+    for segment in path.split('/') {
+        check_name(segment).map_err(|problem| PathProblem::Segment {
+            segment: segment.to_owned(),
+            problem,
+        })?;
+    }
+    Ok(())
+}
+
+/// The key under which two names collide on a file system or host that
+/// compares names case-insensitively: the name in Unicode normalization form
+/// C, lowercased. `README.md`, `readme.md` and `ReadMe.MD` share a key, and
+/// so do `é` written as one character and as `e` plus a combining accent.
+///
+/// ```
+/// use skills_core::names::fold_case;
+///
+/// assert_eq!(fold_case("ReadMe.MD"), fold_case("readme.md"));
+/// assert_eq!(fold_case("caf\u{e9}"), fold_case("cafe\u{301}"));
+/// assert_ne!(fold_case("a.md"), fold_case("b.md"));
+/// ```
+#[cfg(feature = "load")]
+pub fn fold_case(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfc().flat_map(char::to_lowercase).collect()
+}
+
+/// Two paths of one list that differ only in letter case or Unicode
+/// normalization at some segment, so they would land on one file (or
+/// folder) on macOS, on Windows, and on hosts that compare paths
+/// case-insensitively. Its [`Display`](fmt::Display) is the loader's
+/// `case-collision` message.
+#[cfg(feature = "load")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaseCollision<'a> {
+    /// The path (or the folder part of a path) that collides, as written.
+    pub path: &'a str,
+    /// The path (or folder part) seen earlier in the list that it collides with.
+    pub earlier: &'a str,
+}
+
+#[cfg(feature = "load")]
+impl fmt::Display for CaseCollision<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` and `{}` differ only in letter case or Unicode normalization; they collide on macOS, on Windows and on hosts that compare paths case-insensitively",
+            self.path, self.earlier
+        )
+    }
+}
+
+/// Every case collision in a list of `/`-separated relative paths, in list
+/// order. Each colliding name is reported once, at the shortest prefix where
+/// it collides: `A/x.md` and `a/y.md` give one collision between the folders
+/// `a` and `A`, not one per file. Folders may be listed or left implicit.
+///
+/// ```
+/// use skills_core::names::case_collisions;
+///
+/// let found = case_collisions(["A/x.md", "a/y.md", "b.md", "B.md", "c.md"]);
+/// let pairs: Vec<_> = found.iter().map(|c| (c.path, c.earlier)).collect();
+/// assert_eq!(pairs, [("a", "A"), ("B.md", "b.md")]);
+/// ```
+#[cfg(feature = "load")]
+pub fn case_collisions<'a>(paths: impl IntoIterator<Item = &'a str>) -> Vec<CaseCollision<'a>> {
+    use std::collections::HashSet;
+    use std::collections::hash_map::{Entry, HashMap};
+
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut keys: HashMap<(&str, String), &str> = HashMap::new();
+    let mut found = Vec::new();
+    for path in paths {
+        // Each prefix ending at a `/`, then the whole path; parents first.
+        let ends = path
+            .match_indices('/')
+            .map(|(at, _)| at)
+            .chain(std::iter::once(path.len()));
+        for end in ends {
+            let prefix = &path[..end];
+            if !seen.insert(prefix) {
+                continue;
+            }
+            let (parent, name) = prefix.rsplit_once('/').unwrap_or(("", prefix));
+            match keys.entry((parent, fold_case(name))) {
+                Entry::Occupied(first) => found.push(CaseCollision {
+                    path: prefix,
+                    earlier: first.get(),
+                }),
+                Entry::Vacant(slot) => {
+                    slot.insert(prefix);
+                }
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portable_names() {
+        for name in [
+            "SKILL.md",
+            "my notes.md",
+            "100%.txt",
+            "é.md",
+            "a#b.md",
+            "console.md",
+            "con-x.md",
+            "...md",
+            ".hidden",
+        ] {
+            assert_eq!(check_name(name), Ok(()), "{name}");
+        }
+    }
+
+    #[test]
+    fn unportable_names_say_why() {
+        for (name, problem, words) in [
+            ("", NameProblem::Empty, "is empty"),
+            (".", NameProblem::CurrentDir, "is `.`"),
+            ("..", NameProblem::ParentDir, "is `..`"),
+            ("a/b", NameProblem::Slash, "contains `/`"),
+            (
+                "a\u{7}b",
+                NameProblem::ControlCharacter('\u{7}'),
+                "contains the control character \\u{7}",
+            ),
+            (
+                "a\0",
+                NameProblem::ControlCharacter('\0'),
+                "control character \\u{0}",
+            ),
+            ("a\\b", NameProblem::Backslash, "contains a backslash"),
+            (
+                "what?.md",
+                NameProblem::WindowsForbidden('?'),
+                "contains `?`, which Windows does not allow in names",
+            ),
+            ("a:b", NameProblem::WindowsForbidden(':'), "`:`"),
+            ("a<b", NameProblem::WindowsForbidden('<'), "`<`"),
+            ("a|b", NameProblem::WindowsForbidden('|'), "`|`"),
+            ("a\"b", NameProblem::WindowsForbidden('"'), "`\"`"),
+            (
+                "trailing.",
+                NameProblem::TrailingDotOrSpace,
+                "ends with a dot",
+            ),
+            (
+                "trailing ",
+                NameProblem::TrailingDotOrSpace,
+                "ends with a dot or a space, which Windows drops",
+            ),
+            (
+                "CON",
+                NameProblem::ReservedName("con".into()),
+                "uses `con`, a device name Windows reserves",
+            ),
+            ("aux.txt", NameProblem::ReservedName("aux".into()), "`aux`"),
+            (
+                "Lpt9.tar.gz",
+                NameProblem::ReservedName("lpt9".into()),
+                "`lpt9`",
+            ),
+            ("nul", NameProblem::ReservedName("nul".into()), "`nul`"),
+        ] {
+            assert_eq!(check_name(name), Err(problem.clone()), "{name:?}");
+            assert!(problem.to_string().contains(words), "{name:?}: {problem}");
+        }
+    }
+
+    #[test]
+    fn safe_relative_paths() {
+        let longest = format!("{}/{}", "a".repeat(500), "é".repeat(MAX_PATH_CHARS - 501));
+        assert_eq!(longest.chars().count(), MAX_PATH_CHARS);
+        for path in [
+            "SKILL.md",
+            "references/api.md",
+            "references/my notes.md",
+            "a/b/c/d.txt",
+            "scripts/run.py",
+            longest.as_str(),
+        ] {
+            assert_eq!(check_path(path), Ok(()), "{path}");
+        }
+    }
+
+    #[test]
+    fn unsafe_paths_say_why() {
+        let too_long = "a/".repeat(MAX_PATH_CHARS / 2) + "b";
+        let segment = |segment: &str, problem| PathProblem::Segment {
+            segment: segment.to_owned(),
+            problem,
+        };
+        for (path, problem, words) in [
+            ("", PathProblem::Empty, "the path is empty"),
+            (
+                &too_long,
+                PathProblem::TooLong {
+                    chars: MAX_PATH_CHARS + 1,
+                },
+                "the path is 1025 characters long; hosts refuse paths over 1024",
+            ),
+            ("/etc/passwd", PathProblem::Absolute, "absolute"),
+            ("/", PathProblem::Absolute, "absolute"),
+            ("C:/Windows/x", PathProblem::DrivePrefix, "Windows drive"),
+            ("c:x", PathProblem::DrivePrefix, "Windows drive"),
+            ("C:\\x", PathProblem::DrivePrefix, "Windows drive"),
+            ("a//b", segment("", NameProblem::Empty), "an empty segment"),
+            ("a/", segment("", NameProblem::Empty), "an empty segment"),
+            (
+                "./a",
+                segment(".", NameProblem::CurrentDir),
+                "a `.` segment",
+            ),
+            (
+                "a/./b",
+                segment(".", NameProblem::CurrentDir),
+                "a `.` segment",
+            ),
+            ("..", segment("..", NameProblem::ParentDir), "`..` segment"),
+            (
+                "a/../../b",
+                segment("..", NameProblem::ParentDir),
+                "which leads out of its folder",
+            ),
+            (
+                "..\\..\\x",
+                segment("..\\..\\x", NameProblem::Backslash),
+                "the name `..\\..\\x` contains a backslash",
+            ),
+            (
+                "\\\\server\\share",
+                segment("\\\\server\\share", NameProblem::Backslash),
+                "backslash",
+            ),
+            (
+                "a/b\0c",
+                segment("b\0c", NameProblem::ControlCharacter('\0')),
+                "the name `b\\u{0}c` contains the control character \\u{0}",
+            ),
+            (
+                "a/line\nbreak",
+                segment("line\nbreak", NameProblem::ControlCharacter('\n')),
+                "the name `line\\u{a}break`",
+            ),
+            (
+                "x/aux.md",
+                segment("aux.md", NameProblem::ReservedName("aux".into())),
+                "the name `aux.md` uses `aux`",
+            ),
+            (
+                "x/y./z",
+                segment("y.", NameProblem::TrailingDotOrSpace),
+                "the name `y.` ends with a dot",
+            ),
+            (
+                "a/b:c",
+                segment("b:c", NameProblem::WindowsForbidden(':')),
+                "`:`",
+            ),
+        ] {
+            assert_eq!(check_path(path), Err(problem.clone()), "{path:?}");
+            assert!(problem.to_string().contains(words), "{path:?}: {problem}");
+        }
+    }
+
+    #[cfg(feature = "load")]
+    #[test]
+    fn folding_joins_case_and_normalization() {
+        assert_eq!(fold_case("SKILL.md"), "skill.md");
+        assert_eq!(fold_case("Straße"), "straße");
+        assert_eq!(fold_case("E\u{301}"), "\u{e9}");
+        assert_eq!(fold_case("\u{e9}"), fold_case("e\u{301}"));
+        assert_ne!(fold_case("a"), fold_case("b"));
+    }
+
+    #[cfg(feature = "load")]
+    #[test]
+    fn collisions_are_found_once_at_their_top() {
+        let pairs = |paths: &[&'static str]| -> Vec<(&'static str, &'static str)> {
+            case_collisions(paths.iter().copied())
+                .into_iter()
+                .map(|collision| (collision.path, collision.earlier))
+                .collect()
+        };
+        assert_eq!(pairs(&["a.md", "b.md", "c/a.md", "c/d/a.md"]), []);
+        assert_eq!(
+            pairs(&["README.md", "readme.md"]),
+            [("readme.md", "README.md")]
+        );
+        assert_eq!(
+            pairs(&["caf\u{e9}.md", "cafe\u{301}.md"]),
+            [("cafe\u{301}.md", "caf\u{e9}.md")]
+        );
+        // Folders left implicit collide once, whatever they hold.
+        assert_eq!(
+            pairs(&["Docs/a.md", "Docs/b.md", "docs/a.md", "docs/c.md"]),
+            [("docs", "Docs")]
+        );
+        // Listed folders give the same answer as implicit ones.
+        assert_eq!(
+            pairs(&["Docs", "Docs/a.md", "docs", "docs/a.md"]),
+            [("docs", "Docs")]
+        );
+        // Same name in different folders is no collision.
+        assert_eq!(pairs(&["a/x.md", "b/X.md"]), []);
+        // A third spelling names the first one seen.
+        assert_eq!(
+            pairs(&["x.md", "X.md", "X.MD"]),
+            [("X.md", "x.md"), ("X.MD", "x.md")]
+        );
+        // A path listed twice is not a collision with itself.
+        assert_eq!(pairs(&["a.md", "a.md"]), []);
+        let message = case_collisions(["A", "a"])[0].to_string();
+        assert!(
+            message.starts_with("`a` and `A` differ only in letter case"),
+            "{message}"
+        );
+    }
+}

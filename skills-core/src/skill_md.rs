@@ -1,0 +1,146 @@
+//! One `SKILL.md` from its bytes: every check the loader runs on a skill's
+//! `SKILL.md` (encoding → frontmatter → YAML → fields → links), for callers
+//! that hold the bytes rather than a folder: a client that downloaded a skill,
+//! a fuzz target. The loader calls the same [`check`], so both report the
+//! same problems in the same words.
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostics, Report};
+use crate::fields::{self, Identity};
+use crate::frontmatter::{self, Frontmatter};
+use crate::links;
+use crate::load::Options;
+
+/// What a caller knows about a `SKILL.md` besides its bytes: how to name it in
+/// diagnostics, and optionally its folder's name and its skill's files, which
+/// turn on the checks that need them.
+#[derive(Debug, Clone, Copy)]
+pub struct SkillMdContext<'a> {
+    file: &'a str,
+    folder_name: Option<&'a str>,
+    files: Option<&'a [&'a str]>,
+}
+
+impl<'a> SkillMdContext<'a> {
+    /// Diagnostics name the file `file` (`SKILL.md`, `pdf/SKILL.md`), after
+    /// [`Options::display_root`] when that is set.
+    pub fn new(file: &'a str) -> Self {
+        Self {
+            file,
+            folder_name: None,
+            files: None,
+        }
+    }
+
+    /// The name of the skill's folder (the last segment of its path): `name`
+    /// must equal it (`name-mismatch`). Without it that rule is skipped.
+    pub fn folder_name(mut self, folder_name: &'a str) -> Self {
+        self.folder_name = Some(folder_name);
+        self
+    }
+
+    /// Every file of the skill, by its `/`-separated path inside the skill
+    /// (`SKILL.md`, `references/api.md`): relative links and paths in the body
+    /// must name one of them or a folder holding one (`broken-link`), unless
+    /// [`Options::check_links`] is off. Without it links are not checked.
+    pub fn files(mut self, files: &'a [&'a str]) -> Self {
+        self.files = Some(files);
+        self
+    }
+}
+
+/// A `SKILL.md` that passed every check.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SkillMd {
+    /// The `name` field.
+    pub name: String,
+    /// The `description` field.
+    pub description: String,
+    /// Every frontmatter field, `name` and `description` included, as JSON,
+    /// with keys sorted at every level. Without `name` and `description`
+    /// it serializes to exactly what [`Skill::extra_fields_json`] holds for
+    /// the same file.
+    ///
+    /// [`Skill::extra_fields_json`]: crate::Skill::extra_fields_json
+    pub frontmatter: Map<String, Value>,
+    /// The byte offset of the body: just after the closing `---` line.
+    pub body_offset: usize,
+}
+
+/// Parses one `SKILL.md` from its bytes with every check the loader runs on
+/// it: UTF-8 encoding, the `---` frontmatter delimiters, YAML (and the YAML
+/// features hosts disagree on), the field rules (required fields, types,
+/// lengths, name format, reserved metadata keys, unknown fields unless
+/// [`Options::allow_fields`] names them), `name` against the folder name when
+/// `context` gives it, and body links when `context` gives the skill's files
+/// and [`Options::check_links`] is on.
+///
+/// Every problem is reported at once in the [`Report`], exactly as
+/// [`load`](crate::load()) reports it for the same file. Rules about the tree
+/// (sizes, file names, secrets in files, duplicate names) are not run: they
+/// need the other files.
+///
+/// ```
+/// use skills_core::{Options, Rule, SkillMdContext, parse_skill_md};
+///
+/// let text = "---\nname: pdf\ndescription: Fill PDF forms.\nlicense: MIT\n---\nSee [the API](references/api.md).\n";
+/// let files = ["SKILL.md", "references/api.md"];
+/// let context = SkillMdContext::new("pdf/SKILL.md").folder_name("pdf").files(&files);
+/// let skill = parse_skill_md(text.as_bytes(), &context, &Options::default())?;
+/// assert_eq!(skill.name, "pdf");
+/// assert_eq!(skill.frontmatter["license"], "MIT");
+/// assert_eq!(&text[skill.body_offset..], "See [the API](references/api.md).\n");
+///
+/// let report = parse_skill_md(text.as_bytes(), &context.folder_name("pdf-forms"), &Options::default())
+///     .unwrap_err();
+/// assert_eq!(report.diagnostics()[0].rule, Rule::NameMismatch);
+/// assert!(report.to_string().contains("pdf/SKILL.md:2:7: name-mismatch: the name `pdf` differs from its folder `pdf-forms`"));
+/// # Ok::<(), skills_core::Report>(())
+/// ```
+pub fn parse_skill_md(
+    bytes: &[u8],
+    context: &SkillMdContext<'_>,
+    options: &Options,
+) -> Result<SkillMd, Report> {
+    let mut diagnostics = Diagnostics::new();
+    let checked = check(bytes, context, options, &mut diagnostics);
+    let root = options.display_root.as_deref().unwrap_or_default();
+    let (identity, frontmatter) = diagnostics
+        .finish(root, checked)?
+        .expect("`check` reports why whenever it returns nothing");
+    Ok(SkillMd {
+        name: identity.name,
+        description: identity.description,
+        frontmatter: frontmatter.object,
+        body_offset: frontmatter.body_offset,
+    })
+}
+
+/// The checks of [`parse_skill_md`], reporting into the caller's collector:
+/// the loader's per-skill step. `None` when the file is unusable (every
+/// reason is reported); a result may still come with problems reported.
+pub(crate) fn check(
+    bytes: &[u8],
+    context: &SkillMdContext<'_>,
+    options: &Options,
+    diagnostics: &mut Diagnostics,
+) -> Option<(Identity, Frontmatter)> {
+    let file = context.file;
+    let text = frontmatter::check_encoding(bytes, file, diagnostics)?;
+    let parsed = frontmatter::parse(text, file, diagnostics)?;
+    let identity = fields::check(
+        &parsed,
+        context.folder_name,
+        &options.allow_fields,
+        file,
+        diagnostics,
+    );
+    if options.check_links
+        && let Some(files) = context.files
+    {
+        links::check(text, parsed.body_offset, files, file, diagnostics);
+    }
+    Some((identity?, parsed))
+}
