@@ -11,6 +11,7 @@
 //! The client's view goes to stdout; the library's own log (what loaded,
 //! what did not and why) goes to stderr through `tracing`.
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use clap::Parser;
@@ -35,6 +36,7 @@ async fn main() -> anyhow::Result<()> {
     // The library's log at `info`, rmcp's only when something goes wrong.
     let log = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .without_time();
     let filter = Targets::new()

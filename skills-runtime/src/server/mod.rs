@@ -39,6 +39,7 @@ mod directory;
 mod handler;
 mod info;
 mod instructions;
+mod malformed;
 mod resources;
 mod skills;
 mod snapshot;
