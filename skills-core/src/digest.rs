@@ -16,6 +16,7 @@ pub fn sha256(bytes: &[u8]) -> String {
     of(bytes).to_string()
 }
 
+#[cfg(feature = "load")]
 /// A skill's revision, as fast-agent computes it (`McpRegistrySkill.revision`
 /// in fast-agent 0.10.48): `sha256:` over the compact JSON of its
 /// `{"digest", "size", "uri"}` items sorted by URI. Any changed byte in any
@@ -64,6 +65,7 @@ mod tests {
         assert_eq!(sha256(b"abc").len(), 71);
     }
 
+    #[cfg(feature = "load")]
     #[test]
     fn revision_matches_fast_agents_formula() {
         // json.dumps(sorted([{"uri","digest","size"}], key=uri), sort_keys=True, separators=(",",":"))

@@ -28,8 +28,9 @@
 //!
 //! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`],
 //! [`relpath`], [`root`], [`vendor`] and the name and path checks of
-//! [`names`] have no dependencies. Loading (feature `load`, on by default)
-//! adds the YAML parser, SHA-256, Unicode normalization (for
+//! [`names`] need nothing but SHA-256 ([`digest`], for the fingerprint of
+//! sets merged with [`Skills::merge`]). Loading (feature `load`, on by
+//! default) adds the YAML parser, Unicode normalization (for
 //! [`names::fold_case`]), the snippet renderer and everything that reads
 //! skills.
 
@@ -46,7 +47,6 @@ pub mod root;
 pub mod uri;
 pub mod vendor;
 
-#[cfg(feature = "load")]
 pub mod digest;
 #[cfg(feature = "load")]
 mod fields;
@@ -81,7 +81,7 @@ pub use embed_options::EmbedOptions;
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
-pub use model::{Digest, Skill, SkillFile, Skills};
+pub use model::{Digest, MergeError, Skill, SkillFile, Skills};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
 #[cfg(feature = "load")]

@@ -114,6 +114,14 @@
 //! sizes, a per-caller [visibility](SkillsServerBuilder::visibility) rule);
 //! the [`server`] module describes what goes on the wire.
 //!
+//! # Skill packs
+//!
+//! A library crate can ship skills for other servers
+//! (`pub static SKILLS: Skills = embed_skills!("skills");`, depending on this
+//! crate without default features); a server serves its own and several
+//! packs as one set with [`Skills::merge`], which fails at start-up, naming
+//! both crates, when two packs hold a skill of the same name.
+//!
 //! # Features
 //!
 //! - `server` (default): [`SkillsServer`] and the [`server`] module, through

@@ -58,7 +58,7 @@ use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
 pub use builder::SkillsServerBuilder;
-pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, manifest_json};
+pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, index_json, manifest_json};
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
 pub use view::Visibility;
