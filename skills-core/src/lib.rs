@@ -55,9 +55,9 @@ pub use diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use load::{Loaded, Options, load};
-pub use model::{Digest, Skill, SkillFile, Skills};
+pub use model::{Digest, DigestSyntaxError, Skill, SkillFile, Skills};
 #[cfg(feature = "load")]
-pub use skill_md::{SkillMd, SkillMdContext, parse_skill_md};
+pub use skill_md::{InspectedSkillMd, SkillMd, SkillMdContext, inspect_skill_md, parse_skill_md};
 
 /// The file that makes a folder a skill.
 pub const SKILL_MD: &str = "SKILL.md";

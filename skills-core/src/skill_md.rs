@@ -118,6 +118,67 @@ pub fn parse_skill_md(
     })
 }
 
+/// What [`inspect_skill_md`] found: the frontmatter whenever its YAML could
+/// be read, and every rule it breaks.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct InspectedSkillMd {
+    /// Every frontmatter field as JSON, keys sorted at every level (as in
+    /// [`SkillMd::frontmatter`]); `None` when the file has no readable
+    /// frontmatter (not UTF-8, no `---` delimiters, invalid YAML, not a mapping).
+    pub frontmatter: Option<Map<String, Value>>,
+    /// Every problem [`parse_skill_md`] reports for the same bytes; `None`
+    /// when there is none.
+    pub problems: Option<Report>,
+}
+
+/// Runs the checks of [`parse_skill_md`] on one `SKILL.md` and returns the
+/// frontmatter even when some rules are broken, for callers that must look
+/// at a skill they did not write: a client compares a downloaded `SKILL.md`
+/// with the frontmatter its server advertised field by field, and reports a
+/// foreign skill's rule findings rather than refusing to read it.
+///
+/// ```
+/// use skills_core::{Options, Rule, SkillMdContext, inspect_skill_md};
+///
+/// let text = "---\nname: pdf\ndescription: Fill PDF forms.\ndependencies: [mail]\n---\n";
+/// let inspected = inspect_skill_md(text.as_bytes(), &SkillMdContext::new("SKILL.md"), &Options::default());
+/// let frontmatter = inspected.frontmatter.expect("readable YAML");
+/// assert_eq!(frontmatter["dependencies"][0], "mail");
+/// let problems = inspected.problems.expect("`dependencies` is not a specification field");
+/// assert_eq!(problems.diagnostics()[0].rule, Rule::UnknownField);
+/// ```
+pub fn inspect_skill_md(
+    bytes: &[u8],
+    context: &SkillMdContext<'_>,
+    options: &Options,
+) -> InspectedSkillMd {
+    let mut diagnostics = Diagnostics::new();
+    let file = context.file;
+    let parsed = frontmatter::check_encoding(bytes, file, &mut diagnostics)
+        .and_then(|text| Some((text, frontmatter::parse(text, file, &mut diagnostics)?)));
+    let frontmatter = parsed.map(|(text, parsed)| {
+        let _ = fields::check(
+            &parsed,
+            context.folder_name,
+            &options.allow_fields,
+            file,
+            &mut diagnostics,
+        );
+        if options.check_links
+            && let Some(files) = context.files
+        {
+            links::check(text, parsed.body_offset, files, file, &mut diagnostics);
+        }
+        parsed.object
+    });
+    let root = options.display_root.as_deref().unwrap_or_default();
+    InspectedSkillMd {
+        frontmatter,
+        problems: diagnostics.finish(root, ()).err(),
+    }
+}
+
 /// The checks of [`parse_skill_md`], reporting into the caller's collector:
 /// the loader's per-skill step. `None` when the file is unusable (every
 /// reason is reported); a result may still come with problems reported.
