@@ -4,9 +4,11 @@
 //!
 //! ```sh
 //! cargo run --example demo
+//! cargo run --example demo -- --help
 //! SKILLS_DIR=/abs/path/to/skills cargo run --example demo
 //! ```
 
+use clap::Parser;
 use rmcp::model::{
     GetSkillRequestParams, ProtocolVersion, ReadResourceRequestParams, ResourceContents,
     SkillResources,
@@ -16,8 +18,21 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
+/// Shows what an MCP host sees of the skills embedded when this was built.
+///
+/// Starts `SkillsServer` and rmcp's client in one process, connects them
+/// over an in-memory pipe, and prints each step of a session: the
+/// `initialize` answer and instructions, `skills/list`, a read of every file
+/// checked against its digest, `skills/get`, a refused URI, then the same on
+/// protocol 2026-07-28. The skills are embedded at compile time: build with
+/// `SKILLS_DIR=/abs/path` to show another folder.
+#[derive(Parser)]
+#[command(version)]
+struct Options {}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    Options::parse();
     let files: usize = SKILLS
         .skills()
         .iter()

@@ -2,26 +2,66 @@
 //!
 //! ```sh
 //! cargo run --example stdio_server                        # serves skills/
+//! cargo run --example stdio_server -- --help
 //! SKILLS_DIR=/abs/path/to/skills cargo run --example stdio_server
+//! npx -y @modelcontextprotocol/inspector --cli cargo run -q --example stdio_server --method resources/list
 //! ```
 //!
 //! Point any MCP host at the built binary (`target/debug/examples/stdio_server`).
-//! Logs go to stderr; stdout carries only JSON-RPC.
+//! stdout carries JSON-RPC only; the one line saying it waits for a client,
+//! and any error, go to stderr.
 
+use clap::Parser;
 use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
+
+/// An MCP server over stdio serving the skills embedded when it was built.
+///
+/// It speaks JSON-RPC on stdin/stdout, so run it from an MCP host (Claude
+/// Code, the MCP Inspector, fast-agent) rather than on its own. The skills
+/// are embedded at compile time: build with `SKILLS_DIR=/abs/path` to serve
+/// another folder.
+#[derive(Parser)]
+#[command(version)]
+struct Options {
+    /// Your own instructions, sent before the list of skills in `initialize`.
+    #[arg(long, value_name = "TEXT")]
+    instructions: Option<String>,
+    /// List every supporting file in `resources/list`, not only each SKILL.md.
+    #[arg(long)]
+    list_supporting_files: bool,
+    /// Also serve Figma's legacy `skill://index.json`.
+    #[arg(long)]
+    legacy_index: bool,
+}
 
 // One thread starts fastest; over stdio, with the client on the other core,
 // a second worker measured no faster (docs/BENCHMARKS.md).
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
-    let server = SkillsServer::new(SKILLS.clone());
-    server
-        .serve(rmcp::transport::stdio())
-        .await?
-        .waiting()
-        .await?;
+    let options = Options::parse();
+    let mut builder = SkillsServer::builder(SKILLS.clone())
+        .list_supporting_files(options.list_supporting_files)
+        .legacy_index(options.legacy_index);
+    if let Some(instructions) = options.instructions {
+        builder = builder.instructions(instructions);
+    }
+    eprintln!(
+        "stdio_server: serving {} skills over stdio; waiting for an MCP client on stdin",
+        SKILLS.len()
+    );
+    let running = match builder.build().serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        // stdin ended before any client spoke: nobody to serve, nothing failed.
+        Err(ServerInitializeError::ConnectionClosed(_)) => {
+            eprintln!("stdio_server: stdin closed before a client connected");
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
+    };
+    running.waiting().await?;
     Ok(())
 }

@@ -6,11 +6,17 @@
 //!
 //! ```sh
 //! cargo run --example with_tools     # an MCP server over stdio
+//! npx -y @modelcontextprotocol/inspector --cli cargo run -q --example with_tools --method tools/list
 //! ```
+//!
+//! stdout carries JSON-RPC only; the line saying it waits for a client goes
+//! to stderr.
 
+use clap::Parser;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{ServerCapabilities, ServerConfig};
+use rmcp::service::ServerInitializeError;
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
@@ -77,12 +83,33 @@ impl ServerHandler for Larder {
     skills_runtime::delegate_skills!(skills);
 }
 
+/// An MCP server over stdio with its own tools (`search_inventory`) next to
+/// the skills embedded when it was built (and the `read_skill` tool).
+///
+/// It speaks JSON-RPC on stdin/stdout, so run it from an MCP host (Claude
+/// Code, the MCP Inspector, fast-agent) rather than on its own. The skills
+/// are embedded at compile time: build with `SKILLS_DIR=/abs/path` to serve
+/// another folder.
+#[derive(Parser)]
+#[command(version)]
+struct Options {}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
-    Larder::new()
-        .serve(rmcp::transport::stdio())
-        .await?
-        .waiting()
-        .await?;
+    Options::parse();
+    eprintln!(
+        "with_tools: serving its own tool and {} skills over stdio; waiting for an MCP client on stdin",
+        SKILLS.len()
+    );
+    let running = match Larder::new().serve(rmcp::transport::stdio()).await {
+        Ok(running) => running,
+        // stdin ended before any client spoke: nobody to serve, nothing failed.
+        Err(ServerInitializeError::ConnectionClosed(_)) => {
+            eprintln!("with_tools: stdin closed before a client connected");
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
+    };
+    running.waiting().await?;
     Ok(())
 }

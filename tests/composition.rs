@@ -287,3 +287,59 @@ async fn delegation_from_the_authors_handler_serves_sep_2640() {
         client.cancel().await.unwrap();
     }
 }
+
+/// The wrapper's listing goes on into the inner handler's resources behind a
+/// cursor of ours; only a wrapper whose inner handler lists resources
+/// continues from it. Anywhere else it is a cursor that listing never issued:
+/// `-32602` with the cursor echoed, on both eras.
+#[tokio::test]
+async fn a_cursor_into_the_inner_handlers_resources_is_refused_where_there_are_none() {
+    /// Declares tools only.
+    #[derive(Clone)]
+    struct ToolsOnly;
+    impl ServerHandler for ToolsOnly {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+    }
+    for era in ERAS {
+        let client = connect(wrapped(), era).await;
+        let ours = client.list_resources(None).await.unwrap();
+        let into_inner = ours.next_cursor.expect("the author's resources follow");
+        let theirs = client
+            .list_resources(Some(
+                PaginatedRequestParams::default().with_cursor(Some(into_inner.clone())),
+            ))
+            .await
+            .unwrap();
+        let uris: Vec<&str> = theirs.resources.iter().map(|r| r.uri.as_str()).collect();
+        assert_eq!(uris, ["memo://today"]);
+        client.cancel().await.unwrap();
+
+        let plain = connect(SkillsServer::new(SKILLS.clone()), era).await;
+        let tools_only = connect(
+            WithSkills::new(ToolsOnly, SkillsServer::new(SKILLS.clone())),
+            era,
+        )
+        .await;
+        for client in [&plain, &tools_only] {
+            let error = client
+                .list_resources(Some(
+                    PaginatedRequestParams::default().with_cursor(Some(into_inner.clone())),
+                ))
+                .await
+                .unwrap_err();
+            let rmcp::service::ServiceError::McpError(error) = error else {
+                panic!("{error:?}");
+            };
+            assert_eq!(
+                error.code,
+                rmcp::model::ErrorCode::INVALID_PARAMS,
+                "{era:?}"
+            );
+            assert_eq!(error.data, Some(json!({"cursor": into_inner})), "{era:?}");
+        }
+        plain.cancel().await.unwrap();
+        tools_only.cancel().await.unwrap();
+    }
+}

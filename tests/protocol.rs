@@ -973,3 +973,217 @@ async fn binary_reads_are_identical_with_and_without_the_blob_cache() {
         client.cancel().await.unwrap();
     }
 }
+
+/// One rule for every paginated answer (`skills/list`, `resources/list`,
+/// `resources/directory/read`, and the one-page `resources/templates/list`):
+/// a cursor issued by another listing, for another directory, that is not a
+/// cursor at all, or that points past the end of what the caller now sees, is
+/// `-32602` with the cursor echoed in `data`, on both eras.
+#[tokio::test]
+async fn every_listing_refuses_foreign_unknown_and_past_the_end_cursors_alike() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let root = support::tree(
+        "cursor-rule",
+        &[
+            (
+                "a/SKILL.md",
+                &support::skill_md("a", "A. Use when testing."),
+            ),
+            ("a/references/x.md", "x"),
+            (
+                "b/SKILL.md",
+                &support::skill_md("b", "B. Use when testing."),
+            ),
+            (
+                "org/x/SKILL.md",
+                &support::skill_md("x", "X. Use when testing."),
+            ),
+            (
+                "org/y/SKILL.md",
+                &support::skill_md("y", "Y. Use when testing."),
+            ),
+            (
+                "org/z/SKILL.md",
+                &support::skill_md("z", "Z. Use when testing."),
+            ),
+        ],
+    );
+    let skills = support::load(&root);
+
+    for era in ERAS {
+        // A rule whose answer changes between two pages, as a revoked
+        // entitlement would: the cursor stays bound to the same set, but the
+        // caller's list shrinks under it.
+        let shrunk = Arc::new(AtomicBool::new(false));
+        let server = SkillsServer::builder(skills.clone())
+            .skills_page_size(1)
+            .resources_page_size(1)
+            // rmcp's 2026-07-28 client would answer a repeated page from its
+            // cache for `ttlMs`; this test asks the server every time.
+            .ttl(std::time::Duration::ZERO)
+            .visibility({
+                let shrunk = shrunk.clone();
+                move |skill, _| {
+                    !(shrunk.load(Ordering::SeqCst) && matches!(skill.name(), "b" | "y" | "z"))
+                }
+            })
+            .build();
+        let client = connect(server, era).await;
+        let skills_page = |cursor: Option<String>| {
+            client.list_skills(Some(PaginatedRequestParams::default().with_cursor(cursor)))
+        };
+        let resources_page = |cursor: Option<String>| {
+            client.list_resources(Some(PaginatedRequestParams::default().with_cursor(cursor)))
+        };
+        let directory_page = |uri: &str, cursor: Option<String>| {
+            let mut request = ReadResourceDirectoryRequestParams::new(uri.to_owned());
+            request.cursor = cursor;
+            client.read_resource_directory(request)
+        };
+        let templates_page = |cursor: Option<String>| {
+            client.list_resource_templates(Some(
+                PaginatedRequestParams::default().with_cursor(cursor),
+            ))
+        };
+
+        // Real cursors of each listing, and a second directory's.
+        let skills_cursor = skills_page(None).await.unwrap().next_cursor.unwrap();
+        let resources_cursor = resources_page(None).await.unwrap().next_cursor.unwrap();
+        let org_cursor = directory_page("skill://org", None)
+            .await
+            .unwrap()
+            .next_cursor
+            .unwrap();
+        let a_cursor = directory_page("skill://a", None)
+            .await
+            .unwrap()
+            .next_cursor
+            .unwrap();
+        // Each continues its own listing.
+        assert!(skills_page(Some(skills_cursor.clone())).await.is_ok());
+        assert!(resources_page(Some(resources_cursor.clone())).await.is_ok());
+        assert!(
+            directory_page("skill://org", Some(org_cursor.clone()))
+                .await
+                .is_ok()
+        );
+
+        let refused = |result: Result<_, ServiceError>, cursor: &str, what: &str| {
+            let Err(error) = result.map(|_: ()| ()) else {
+                panic!("{era:?} {what} {cursor:?}: accepted");
+            };
+            let error = mcp_error(error);
+            assert_eq!(
+                error.code,
+                ErrorCode::INVALID_PARAMS,
+                "{era:?} {what} {cursor:?}"
+            );
+            assert_eq!(
+                error.data,
+                Some(json!({"cursor": cursor})),
+                "{era:?} {what} {cursor:?}"
+            );
+            error.message.into_owned()
+        };
+        let junk = ["nope", "", "czE", "cy4wMTIzNDU2Nzg5YWJjZGVmLi0ubzE"];
+
+        let not_for_skills = [&resources_cursor, &org_cursor]
+            .into_iter()
+            .map(String::as_str)
+            .chain(junk);
+        for cursor in not_for_skills {
+            let result = skills_page(Some(cursor.into())).await.map(drop);
+            refused(result, cursor, "skills/list");
+        }
+        let not_for_resources = [&skills_cursor, &org_cursor]
+            .into_iter()
+            .map(String::as_str)
+            .chain(junk);
+        for cursor in not_for_resources {
+            let result = resources_page(Some(cursor.into())).await.map(drop);
+            refused(result, cursor, "resources/list");
+        }
+        // Another directory's cursor is as foreign as another listing's.
+        let not_for_org = [&skills_cursor, &resources_cursor, &a_cursor]
+            .into_iter()
+            .map(String::as_str)
+            .chain(junk);
+        for cursor in not_for_org {
+            let result = directory_page("skill://org", Some(cursor.into()))
+                .await
+                .map(drop);
+            refused(result, cursor, "resources/directory/read");
+        }
+        // Templates come in one page: no cursor is ever theirs.
+        for cursor in [&skills_cursor, &resources_cursor, &org_cursor]
+            .into_iter()
+            .map(String::as_str)
+            .chain(junk)
+        {
+            let result = templates_page(Some(cursor.into())).await.map(drop);
+            refused(result, cursor, "resources/templates/list");
+        }
+
+        // Every cursor of each listing (the k-th continues at offset k), then
+        // the caller's view shrinks.
+        let mut skills_cursors = vec![skills_cursor.clone()];
+        while let Some(next) = skills_page(skills_cursors.last().cloned())
+            .await
+            .unwrap()
+            .next_cursor
+        {
+            skills_cursors.push(next);
+        }
+        let mut resources_cursors = vec![resources_cursor.clone()];
+        while let Some(next) = resources_page(resources_cursors.last().cloned())
+            .await
+            .unwrap()
+            .next_cursor
+        {
+            resources_cursors.push(next);
+        }
+        let mut org_cursors = vec![org_cursor.clone()];
+        while let Some(next) = directory_page("skill://org", org_cursors.last().cloned())
+            .await
+            .unwrap()
+            .next_cursor
+        {
+            org_cursors.push(next);
+        }
+        shrunk.store(true, Ordering::SeqCst);
+        // The listings still answer, with fewer items: a cursor at their new
+        // end, or past it, continues nothing.
+        let skills_left = client.list_all_skills().await.unwrap().len();
+        let resources_left = client.list_all_resources().await.unwrap().len();
+        let org = directory_page("skill://org", None).await.unwrap();
+        assert_eq!(org.next_cursor, None);
+        let org_left = org.resources.len();
+        assert_eq!((skills_left, resources_left, org_left), (2, 4, 1));
+        for cursor in [
+            &skills_cursors[skills_left - 1],
+            skills_cursors.last().unwrap(),
+        ] {
+            let result = skills_page(Some(cursor.clone())).await.map(drop);
+            let message = refused(result, cursor, "skills/list past the end");
+            assert!(message.contains("past the end"), "{message}");
+        }
+        for cursor in [
+            &resources_cursors[resources_left - 1],
+            resources_cursors.last().unwrap(),
+        ] {
+            let result = resources_page(Some(cursor.clone())).await.map(drop);
+            let message = refused(result, cursor, "resources/list past the end");
+            assert!(message.contains("past the end"), "{message}");
+        }
+        for cursor in [&org_cursors[org_left - 1], org_cursors.last().unwrap()] {
+            let result = directory_page("skill://org", Some(cursor.clone()))
+                .await
+                .map(drop);
+            let message = refused(result, cursor, "directory past the end");
+            assert!(message.contains("past the end"), "{message}");
+        }
+        client.cancel().await.unwrap();
+    }
+}

@@ -1,7 +1,127 @@
-//! Agent Skills compiled into your binary, served over MCP.
+//! Agent Skills compiled into your Rust binary and served to AI agents over
+//! the Model Context Protocol.
 //!
-//! See the [README](https://docs.rs/skills-runtime) for the quickstart.
+//! An [Agent Skill](https://agentskills.io) is a folder holding a `SKILL.md`
+//! (YAML frontmatter with a name and a description of when to use it, then
+//! instructions) and the files it points to. Put your skills in a folder of
+//! your crate; [`embed_skills!`] reads, checks and hashes them while the
+//! crate compiles (a broken skill fails `cargo build` with `file:line:col`,
+//! the rule and a hint) and leaves them in the binary as plain `static`
+//! tables, so nothing is parsed or hashed at run time. [`SkillsServer`] serves
+//! them to any MCP host (Claude Code, fast-agent, the MCP Inspector, …)
+//! through [`rmcp`](https://docs.rs/rmcp), the official Rust SDK: as listed skills with every
+//! file's size and SHA-256 digest ([the skills extension, SEP-2640]), and as
+//! `skill://` resources and a fallback tool for hosts that predate it.
+//!
+//! [the skills extension, SEP-2640]: https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/seps/2640-skills-extension.md
+//!
+//! # Quickstart
+//!
+//! Put skills in a folder next to `Cargo.toml`, one folder per skill:
+//!
+//! ```text
+//! skills/
+//!   stock-audit/
+//!     SKILL.md                  ---\nname: stock-audit\ndescription: …\n---\n# Body
+//!     references/counting-procedure.md
+//!     scripts/variance_report.py
+//!   kitchen/recipe-scaling/     nested paths are allowed; the last segment is the skill's name
+//!     SKILL.md
+//! ```
+//!
+//! Depend on the runtime, and on rmcp and tokio to serve. The crates are not
+//! on crates.io yet: point `path` at the `skills-runtime` folder of a clone
+//! of the repository (`skills-runtime = "0.1"` once published).
+//!
+//! ```toml
+//! [dependencies]
+//! skills-runtime = { path = "../skills-runtime/skills-runtime" }
+//! rmcp = { version = "3.11", features = ["server", "transport-io"] }
+//! tokio = { version = "1", features = ["macros", "rt"] }
+//!
+//! # Recommended: the macro reads and hashes every file while your crate
+//! # compiles, and dev builds would run it unoptimised.
+//! [profile.dev.build-override]
+//! opt-level = 3
+//! ```
+//!
+//! Add a one-line build script, `build.rs`, so that adding a file to the
+//! folder rebuilds the crate (a proc macro cannot watch a folder on stable
+//! Rust, so without it [`embed_skills!`] refuses to compile and prints this
+//! line):
+//!
+//! ```
+//! fn main() { println!("cargo::rerun-if-changed=skills"); }
+//! ```
+//!
+//! Embed the folder and serve it over stdio:
+//!
+//! ```no_run
+//! use rmcp::ServiceExt;
+//! use skills_runtime::{Skills, SkillsServer, embed_skills};
+//!
+//! static SKILLS: Skills = embed_skills!("skills");
+//!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     eprintln!("serving {} skills; waiting for an MCP client on stdin", SKILLS.len());
+//!     SkillsServer::new(SKILLS.clone())
+//!         .serve(rmcp::transport::stdio())
+//!         .await?
+//!         .waiting()
+//!         .await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! `cargo run` then waits for a client on stdin. To talk to it, let the [MCP
+//! Inspector](https://github.com/modelcontextprotocol/inspector)'s command
+//! line start it (Node.js; its current version asks for Node 22 or later):
+//!
+//! ```sh
+//! npx -y @modelcontextprotocol/inspector --cli cargo run -q --method resources/list
+//! ```
+//!
+//! or point your MCP host at the built binary (`target/debug/<your crate>`).
+//!
+//! # What is embedded
+//!
+//! `SKILLS` is a plain `static`: no `LazyLock`, nothing runs at start-up. It
+//! holds each [`Skill`]'s name, description, path, URI, the other frontmatter
+//! fields (as JSON, exactly the author's values) and revision, and each
+//! [`SkillFile`]'s path, bytes, size, [`Digest`], MIME type, text-or-binary
+//! flag and executable bit:
+//!
+//! ```
+//! # use skills_runtime::{Skills, embed_skills};
+//! # static SKILLS: Skills = embed_skills!("skills");
+//! let skill = SKILLS.get("stock-audit").expect("embedded");
+//! assert_eq!(skill.uri(), "skill://stock-audit/SKILL.md");
+//! let script = skill.file("scripts/variance_report.py").expect("embedded");
+//! assert!(script.is_executable());
+//! assert!(script.digest().to_string().starts_with("sha256:"));
+//! let nested = SKILLS.get("kitchen/recipe-scaling").expect("embedded");
+//! assert_eq!(nested.name(), "recipe-scaling");
+//! ```
+//!
+//! # Serving
+//!
+//! [`SkillsServer`] answers every skills-related request from a [`Skills`]
+//! set, on its own (it implements `ServerHandler`), around your own handler
+//! with [`WithSkills`], or from your own `impl ServerHandler` through
+//! [`delegate_skills!`]. [`SkillsServer::builder`] configures it
+//! ([`SkillsServerBuilder`]: instructions, which compatibility layers, page
+//! sizes, a per-caller [visibility](SkillsServerBuilder::visibility) rule);
+//! the [`server`] module describes what goes on the wire.
+//!
+//! # Features
+//!
+//! - `server` (default): [`SkillsServer`] and the [`server`] module, through
+//!   rmcp. Without it the crate is the macro and the tables only, with no
+//!   dependency on rmcp.
 #![forbid(unsafe_code)]
+// The Quickstart shows a build script's `fn main` as the user writes it.
+#![allow(clippy::needless_doctest_main)]
 #![warn(missing_docs)]
 
 pub use skills_core::{Digest, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
@@ -26,12 +146,10 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///
-/// ```ignore
-/// static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!("skills");
 /// ```
-///
-/// (Not compiled here, since this crate has no `skills/` folder; the README's
-/// doc tests compile this line against the repository's example skills.)
+/// static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!("skills");
+/// # assert_eq!(SKILLS.len(), 2);
+/// ```
 ///
 /// The folder is read, validated and hashed while the crate compiles; every
 /// problem in every skill becomes a compile error pointing at
@@ -40,8 +158,25 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// Options, after the folder: `allow_fields = ["…"]` (extra top-level
 /// frontmatter keys to accept), `check_links = false` (do not check that the
 /// files a SKILL.md names exist), `allow_secrets_in = ["skill/file"]` (files
-/// allowed to hold credential-shaped text) and `untracked` (no build script;
-/// see the README on rebuilds).
+/// allowed to hold credential-shaped text) and `untracked` (no build script:
+/// edits to embedded text files still rebuild the crate, new files do not):
+///
+/// ```
+/// # use skills_runtime::{Skills, embed_skills};
+/// static SKILLS: Skills = embed_skills!(
+///     "skills",
+///     allow_fields = ["dependencies"],
+///     check_links = false,
+///     allow_secrets_in = ["stock-audit/references/counting-procedure.md"],
+/// );
+/// # assert!(SKILLS.get("stock-audit").is_some());
+/// ```
+///
+/// A relative folder starts at the folder holding `Cargo.toml`; one starting
+/// with `./` at the file that calls the macro. `"$SKILLS_DIR"` and
+/// `"${SKILLS_DIR:-skills}"` read an environment variable at compile time
+/// (the build script then also prints
+/// `cargo::rerun-if-env-changed=SKILLS_DIR`).
 #[macro_export]
 macro_rules! embed_skills {
     ($($arguments:tt)*) => {

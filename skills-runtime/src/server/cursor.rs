@@ -1,10 +1,16 @@
-//! Opaque pagination cursors that any replica of the same build understands.
+//! Pagination, one rule for every listing: opaque cursors that any replica
+//! of the same build understands.
 //!
-//! A cursor encodes what it pages (its kind), the fingerprint of the skill
-//! set it was issued for, and a position: no server memory is involved, so a
-//! load balancer may send the next page to another process. A cursor from a
-//! different skill set, another listing or another build is refused with
-//! `-32602`, never silently restarted (SEP-2640; FastMCP restarts instead).
+//! A cursor encodes what it pages (its kind and scope), the fingerprint of
+//! the view it was issued for, and a position: no server memory is involved,
+//! so a load balancer may send the next page to another process. Every
+//! listing pages through [`page`] (or [`page_then_tail`] when a wrapped
+//! handler's list follows ours), so every listing refuses the same cursors
+//! the same way: one that this server did not issue, one issued for another
+//! listing or another view, and one past the end of the list are all
+//! `-32602` with the cursor echoed in `data`, on every protocol era — never
+//! silently restarted (SEP-2640; FastMCP restarts instead) nor answered with
+//! an empty page.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -16,6 +22,7 @@ use serde_json::json;
 pub(crate) enum Kind {
     Skills,
     Resources,
+    Templates,
     Directory,
 }
 
@@ -24,39 +31,182 @@ impl Kind {
         match self {
             Self::Skills => "s",
             Self::Resources => "r",
+            Self::Templates => "t",
             Self::Directory => "d",
         }
     }
 }
 
-/// Where a listing continues: an offset in our own list, or a cursor of the
-/// handler we wrap once our list is exhausted.
+/// The listing a cursor belongs to: what it pages, within which scope (a
+/// directory's URI; empty for a whole listing), and the fingerprint of the
+/// view it is issued for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Listing<'a> {
+    kind: Kind,
+    scope: &'a str,
+    fingerprint: &'a str,
+}
+
+impl<'a> Listing<'a> {
+    /// The whole listing `kind` of the view with `fingerprint`.
+    pub(crate) fn new(kind: Kind, fingerprint: &'a str) -> Self {
+        Self {
+            kind,
+            scope: "",
+            fingerprint,
+        }
+    }
+
+    /// The same listing, limited to `scope`.
+    pub(crate) fn within(self, scope: &'a str) -> Self {
+        Self { scope, ..self }
+    }
+
+    /// A cursor for `position` in this listing.
+    fn encode(&self, position: &Position) -> String {
+        let place = match position {
+            Position::Ours(offset) => format!("o{offset}"),
+            Position::Tail(cursor) => format!("i{}", cursor.as_deref().unwrap_or("")),
+        };
+        let plain = format!(
+            "{}.{}.{}.{place}",
+            self.kind.tag(),
+            fingerprint_tag(self.fingerprint),
+            scope_tag(self.scope)
+        );
+        URL_SAFE_NO_PAD.encode(plain)
+    }
+
+    /// The position `cursor` names, or `-32602` if this server did not issue
+    /// it for this listing of this view.
+    fn decode(&self, cursor: &str) -> Result<Position, ErrorData> {
+        let foreign = || refuse(cursor, "it is not a cursor this server issued");
+        let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| foreign())?;
+        let plain = String::from_utf8(bytes).map_err(|_| foreign())?;
+        let mut parts = plain.splitn(4, '.');
+        let (Some(tag), Some(print), Some(scoped), Some(place)) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(foreign());
+        };
+        if tag != self.kind.tag() || scoped != scope_tag(self.scope) {
+            return Err(refuse(cursor, "it was issued for another listing"));
+        }
+        if print != fingerprint_tag(self.fingerprint) {
+            return Err(refuse(cursor, "the skills changed since it was issued"));
+        }
+        if let Some(offset) = place.strip_prefix('o') {
+            return offset.parse().map(Position::Ours).map_err(|_| foreign());
+        }
+        match place.strip_prefix('i') {
+            Some("") => Ok(Position::Tail(None)),
+            Some(tail) => Ok(Position::Tail(Some(tail.to_owned()))),
+            None => Err(foreign()),
+        }
+    }
+}
+
+/// Where a listing continues: at an offset in our own list, or in the list
+/// that follows ours (a wrapped handler's) at that list's own cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Position {
+enum Position {
     Ours(usize),
-    Inner(Option<String>),
+    Tail(Option<String>),
+}
+
+/// One page of a listing: its items, and the cursor of the next page.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Page<'i, T> {
+    pub(crate) items: &'i [T],
+    pub(crate) next: Option<String>,
+}
+
+/// The page of `items` that `cursor` asks for (the first page without one),
+/// at most `size` long, with a cursor for the next page while items remain.
+/// A cursor naming no position of `items` in `listing` is `-32602`.
+pub(crate) fn page<'i, T>(
+    items: &'i [T],
+    size: usize,
+    cursor: Option<&str>,
+    listing: Listing<'_>,
+) -> Result<Page<'i, T>, ErrorData> {
+    let start = match cursor {
+        None => 0,
+        Some(cursor) => match listing.decode(cursor)? {
+            Position::Ours(offset) => offset_in(items, offset, cursor)?,
+            Position::Tail(_) => return Err(refuse(cursor, "it was issued for another listing")),
+        },
+    };
+    Ok(slice(items, start, size, listing))
+}
+
+/// A page of a listing made of ours, then another list (a wrapped
+/// handler's, which pages itself).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Chained<'i, T> {
+    /// Items of ours; the next cursor leads into the tail once ours are done.
+    Ours(Page<'i, T>),
+    /// The page lies in the tail: ask it with this cursor of its own, and
+    /// wrap its next cursor with [`tail_cursor`].
+    Tail(Option<String>),
+}
+
+/// [`page`], for a listing whose items are followed by another list.
+pub(crate) fn page_then_tail<'i, T>(
+    items: &'i [T],
+    size: usize,
+    cursor: Option<&str>,
+    listing: Listing<'_>,
+) -> Result<Chained<'i, T>, ErrorData> {
+    let start = match cursor {
+        None => 0,
+        Some(cursor) => match listing.decode(cursor)? {
+            Position::Ours(offset) => offset_in(items, offset, cursor)?,
+            Position::Tail(tail) => return Ok(Chained::Tail(tail)),
+        },
+    };
+    let mut page = slice(items, start, size, listing);
+    if page.next.is_none() {
+        page.next = Some(listing.encode(&Position::Tail(None)));
+    }
+    Ok(Chained::Ours(page))
+}
+
+/// Our cursor for the tail's own next cursor, `None` when the tail is done.
+pub(crate) fn tail_cursor(listing: Listing<'_>, next: Option<String>) -> Option<String> {
+    next.map(|next| listing.encode(&Position::Tail(Some(next))))
+}
+
+/// `offset`, if it names an item of `items`: we never issue a cursor at or
+/// past the end, so one there is not ours (or the list shrank under it).
+fn offset_in<T>(items: &[T], offset: usize, cursor: &str) -> Result<usize, ErrorData> {
+    if offset < items.len() {
+        Ok(offset)
+    } else {
+        Err(refuse(cursor, "it points past the end of the list"))
+    }
+}
+
+fn slice<'i, T>(items: &'i [T], start: usize, size: usize, listing: Listing<'_>) -> Page<'i, T> {
+    let end = start.saturating_add(size).min(items.len());
+    Page {
+        items: &items[start..end],
+        next: (end < items.len()).then(|| listing.encode(&Position::Ours(end))),
+    }
+}
+
+/// The one answer to a cursor we cannot continue from.
+fn refuse(cursor: &str, why: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("unknown cursor: {why}; list again without a cursor"),
+        Some(json!({ "cursor": cursor })),
+    )
 }
 
 /// Only the start of the fingerprint goes in the cursor: enough to tell sets apart.
 fn fingerprint_tag(fingerprint: &str) -> &str {
     let hex = fingerprint.strip_prefix("sha256:").unwrap_or(fingerprint);
     hex.get(..16).unwrap_or(hex)
-}
-
-/// A cursor for `position` in the listing `kind` (scoped to `scope`, such as
-/// a directory URI) of the set with `fingerprint`.
-pub(crate) fn encode(kind: Kind, fingerprint: &str, scope: &str, position: &Position) -> String {
-    let place = match position {
-        Position::Ours(offset) => format!("o{offset}"),
-        Position::Inner(cursor) => format!("i{}", cursor.as_deref().unwrap_or("")),
-    };
-    let scope = scope_tag(scope);
-    let plain = format!(
-        "{}.{}.{scope}.{place}",
-        kind.tag(),
-        fingerprint_tag(fingerprint)
-    );
-    URL_SAFE_NO_PAD.encode(plain)
 }
 
 fn scope_tag(scope: &str) -> String {
@@ -67,85 +217,116 @@ fn scope_tag(scope: &str) -> String {
     digest["sha256:".len()..][..8].to_owned()
 }
 
-/// The position a cursor names, or `-32602` if this server did not issue it
-/// for this listing of this set.
-pub(crate) fn decode(
-    cursor: &str,
-    kind: Kind,
-    fingerprint: &str,
-    scope: &str,
-) -> Result<Position, ErrorData> {
-    let refuse = |why: &str| {
-        ErrorData::invalid_params(
-            format!("unknown cursor: {why}; list again without a cursor"),
-            Some(json!({ "cursor": cursor })),
-        )
-    };
-    let bytes = URL_SAFE_NO_PAD
-        .decode(cursor)
-        .map_err(|_| refuse("it is not a cursor this server issued"))?;
-    let plain =
-        String::from_utf8(bytes).map_err(|_| refuse("it is not a cursor this server issued"))?;
-    let mut parts = plain.splitn(4, '.');
-    let (Some(tag), Some(print), Some(scoped), Some(place)) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return Err(refuse("it is not a cursor this server issued"));
-    };
-    if tag != kind.tag() || scoped != scope_tag(scope) {
-        return Err(refuse("it was issued for another listing"));
-    }
-    if print != fingerprint_tag(fingerprint) {
-        return Err(refuse("the skills changed since it was issued"));
-    }
-    if let Some(offset) = place.strip_prefix('o') {
-        return offset
-            .parse()
-            .map(Position::Ours)
-            .map_err(|_| refuse("it is not a cursor this server issued"));
-    }
-    match place.strip_prefix('i') {
-        Some("") => Ok(Position::Inner(None)),
-        Some(inner) => Ok(Position::Inner(Some(inner.to_owned()))),
-        None => Err(refuse("it is not a cursor this server issued")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const PRINT: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    const OTHER: &str = "sha256:ffff456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    fn listing(kind: Kind) -> Listing<'static> {
+        Listing::new(kind, PRINT)
+    }
+
+    fn refused<T: std::fmt::Debug>(result: Result<T, ErrorData>, cursor: &str) -> String {
+        let error = result.unwrap_err();
+        assert_eq!(
+            error.code,
+            rmcp::model::ErrorCode::INVALID_PARAMS,
+            "{cursor}"
+        );
+        assert_eq!(error.data, Some(json!({ "cursor": cursor })));
+        error.message.to_string()
+    }
 
     #[test]
     fn round_trips_positions() {
         for position in [
             Position::Ours(0),
             Position::Ours(4096),
-            Position::Inner(None),
-            Position::Inner(Some("their.cursor".to_owned())),
+            Position::Tail(None),
+            Position::Tail(Some("their.cursor".to_owned())),
         ] {
-            let cursor = encode(Kind::Resources, PRINT, "", &position);
-            assert_eq!(decode(&cursor, Kind::Resources, PRINT, ""), Ok(position));
+            let cursor = listing(Kind::Resources).encode(&position);
+            assert_eq!(listing(Kind::Resources).decode(&cursor), Ok(position));
         }
     }
 
     #[test]
     fn refuses_foreign_and_stale_cursors() {
-        let cursor = encode(Kind::Skills, PRINT, "", &Position::Ours(2));
-        let message = |result: Result<Position, ErrorData>| result.unwrap_err().message.to_string();
-        assert!(message(decode(&cursor, Kind::Resources, PRINT, "")).contains("another listing"));
-        let other = "sha256:ffff456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-        assert!(message(decode(&cursor, Kind::Skills, other, "")).contains("changed"));
-        let dir = encode(Kind::Directory, PRINT, "skill://a/x", &Position::Ours(1));
-        assert!(
-            message(decode(&dir, Kind::Directory, PRINT, "skill://a/y"))
-                .contains("another listing")
-        );
+        let cursor = listing(Kind::Skills).encode(&Position::Ours(2));
+        let message = |result: Result<Position, ErrorData>| refused(result, &cursor);
+        assert!(message(listing(Kind::Resources).decode(&cursor)).contains("another listing"));
+        assert!(message(Listing::new(Kind::Skills, OTHER).decode(&cursor)).contains("changed"));
+        let dir = listing(Kind::Directory)
+            .within("skill://a/x")
+            .encode(&Position::Ours(1));
+        let other_dir = listing(Kind::Directory).within("skill://a/y");
+        assert!(refused(other_dir.decode(&dir), &dir).contains("another listing"));
         for junk in ["", "!!!", "bm90IGEgY3Vyc29y", "cy4wMTIzLi0ubzE"] {
-            let error = decode(junk, Kind::Skills, PRINT, "").unwrap_err();
-            assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS, "{junk}");
-            assert_eq!(error.data, Some(json!({ "cursor": junk })));
+            refused(listing(Kind::Skills).decode(junk), junk);
+        }
+    }
+
+    #[test]
+    fn pages_cover_every_item_once_and_stop() {
+        let items: Vec<u32> = (0..7).collect();
+        let mut cursor: Option<String> = None;
+        let mut seen = Vec::new();
+        loop {
+            let page = page(&items, 3, cursor.as_deref(), listing(Kind::Skills)).unwrap();
+            seen.extend_from_slice(page.items);
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(seen, items);
+        let empty: [u32; 0] = [];
+        let first = page(&empty, 3, None, listing(Kind::Skills)).unwrap();
+        assert_eq!((first.items, first.next), (&empty[..], None));
+    }
+
+    #[test]
+    fn a_cursor_at_or_past_the_end_is_refused() {
+        let items = [1, 2, 3];
+        for offset in [3, 4, usize::MAX] {
+            let cursor = listing(Kind::Skills).encode(&Position::Ours(offset));
+            let message = refused(
+                page(&items, 2, Some(&cursor), listing(Kind::Skills)),
+                &cursor,
+            );
+            assert!(message.contains("past the end"), "{message}");
+        }
+        // The last offset we could issue still reads.
+        let last = listing(Kind::Skills).encode(&Position::Ours(2));
+        let page = page(&items, 2, Some(&last), listing(Kind::Skills)).unwrap();
+        assert_eq!((page.items, page.next), (&items[2..], None));
+    }
+
+    #[test]
+    fn only_a_chained_listing_continues_into_its_tail() {
+        let items = [1, 2, 3];
+        let resources = listing(Kind::Resources);
+        let Chained::Ours(first) = page_then_tail(&items, 3, None, resources).unwrap() else {
+            panic!("the first page is ours");
+        };
+        assert_eq!(first.items, &items);
+        let into_tail = first.next.expect("the tail follows");
+        assert_eq!(
+            page_then_tail(&items, 3, Some(&into_tail), resources).unwrap(),
+            Chained::Tail(None)
+        );
+        let further = tail_cursor(resources, Some("p2".to_owned())).unwrap();
+        assert_eq!(
+            page_then_tail(&items, 3, Some(&further), resources).unwrap(),
+            Chained::Tail(Some("p2".to_owned()))
+        );
+        assert_eq!(tail_cursor(resources, None), None);
+        // A listing with no tail never issued these.
+        for cursor in [into_tail, further] {
+            let message = refused(page(&items, 3, Some(&cursor), resources), &cursor);
+            assert!(message.contains("another listing"), "{message}");
         }
     }
 }

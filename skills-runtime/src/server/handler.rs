@@ -12,14 +12,14 @@ use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    ReadResourceResponse, Resource, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
     SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::SkillsServer;
-use super::cursor::Position;
+use super::cursor::{self, Chained, Kind, Listing, Page};
 
 impl ServerHandler for SkillsServer {
     fn get_info(&self) -> ServerConfig {
@@ -75,7 +75,7 @@ impl ServerHandler for SkillsServer {
 /// tools, and merges capabilities and instructions into the inner handler's
 /// `initialize` answer (which it patches, so the inner handler's own
 /// `initialize` still runs). Everything else goes to the inner handler.
-/// `server/discover` is answered from the merged [`ServerHandler::get_info`],
+/// `server/discover` is answered from the merged `ServerHandler::get_info`,
 /// so an inner handler's own `discover` is not called.
 #[derive(Debug, Clone)]
 pub struct WithSkills<H> {
@@ -120,6 +120,14 @@ impl<H: ServerHandler> WithSkills<H> {
     fn inner_has_tools(&self) -> bool {
         self.inner.get_info().capabilities.tools.is_some()
     }
+}
+
+/// A page of our resources, without cache hints: the listing it belongs to
+/// may go on with the inner handler's resources.
+fn resources_page(page: Page<'_, Resource>) -> ListResourcesResult {
+    let mut result = ListResourcesResult::with_all_items(page.items.to_vec());
+    result.next_cursor = page.next;
+    result
 }
 
 #[allow(deprecated)] // subscribe/unsubscribe are legacy-only but still forwarded.
@@ -207,37 +215,32 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let snapshot = self.skills.snapshot();
-        let cursor = request.as_ref().and_then(|request| request.cursor.clone());
-        let (ours, next) = self.skills.resources_page(&snapshot, cursor, &context)?;
-        let wrap = |position: Position| snapshot.resources_cursor(&position);
-        let result = match next {
-            Some(Position::Ours(offset)) => {
-                let mut result = ListResourcesResult::with_all_items(ours);
-                result.next_cursor = Some(wrap(Position::Ours(offset)));
-                result
+        let cursor = request
+            .as_ref()
+            .and_then(|request| request.cursor.as_deref());
+        // Ours first, then the inner handler's, behind cursors of ours.
+        let (tail, fingerprint) = {
+            let view = self.skills.view(&context);
+            let resources = view.resources();
+            let size = view.settings().resources_page_size;
+            let listing = view.resources_listing();
+            if !self.inner_has_resources() {
+                let page = cursor::page(&resources, size, cursor, listing)?;
+                return Ok(resources_page(page));
             }
-            Some(Position::Inner(inner_cursor)) if self.inner_has_resources() => {
-                let mut inner_request = request.unwrap_or_default();
-                inner_request.cursor = inner_cursor;
-                let mut result = self
-                    .inner
-                    .list_resources(Some(inner_request), context)
-                    .await?;
-                result.next_cursor = result
-                    .next_cursor
-                    .map(|next| wrap(Position::Inner(Some(next))));
-                result
-            }
-            Some(Position::Inner(_)) => ListResourcesResult::default(),
-            None => {
-                let mut result = ListResourcesResult::with_all_items(ours);
-                if self.inner_has_resources() {
-                    result.next_cursor = Some(wrap(Position::Inner(None)));
-                }
-                result
+            match cursor::page_then_tail(&resources, size, cursor, listing)? {
+                Chained::Ours(page) => return Ok(resources_page(page)),
+                Chained::Tail(tail) => (tail, view.fingerprint().to_owned()),
             }
         };
+        let mut inner_request = request.unwrap_or_default();
+        inner_request.cursor = tail;
+        let mut result = self
+            .inner
+            .list_resources(Some(inner_request), context)
+            .await?;
+        let listing = Listing::new(Kind::Resources, &fingerprint);
+        result.next_cursor = cursor::tail_cursor(listing, result.next_cursor);
         Ok(result)
     }
 

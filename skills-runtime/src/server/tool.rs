@@ -1,90 +1,49 @@
 //! The fallback tool: reads a skill file by URI, for hosts that can call
 //! tools but cannot read resources (the pattern of Figma's `get_figma_skill`).
 
-use std::sync::Arc;
-
 use rmcp::handler::server::router::tool::ToolRoute;
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
-use serde_json::json;
 
-use super::SkillsServer;
+use super::{SkillsServer, wire};
 use crate::Skill;
 
 /// The tool's default name.
 pub const DEFAULT_NAME: &str = "read_skill";
 
-/// The tool, describing how to use it and, when every caller may see every
-/// skill (`named` is empty otherwise), which skills there are.
-pub(super) fn definition(name: &str, named: &[&Skill]) -> Tool {
-    let mut schema = JsonObject::new();
-    schema.insert("type".to_owned(), json!("object"));
-    schema.insert(
-        "properties".to_owned(),
-        json!({
-            "uri": {
-                "type": "string",
-                "description": "The skill:// URI of the file to read, such as skill://<skill>/SKILL.md, or just a skill's name to read its SKILL.md."
-            }
-        }),
-    );
-    schema.insert("required".to_owned(), json!(["uri"]));
-    let mut description = String::from(
-        "Read a file of an Agent Skill by its skill:// URI. Start with a skill's SKILL.md, then read the files it points to. Use this when you cannot read MCP resources directly.",
-    );
-    let names: Vec<&str> = named.iter().map(|skill| skill.name()).collect();
-    if !names.is_empty() {
-        description.push_str(" Skills: ");
-        description.push_str(&names.join(", "));
-        description.push('.');
-    }
-    Tool::new(name.to_owned(), description, Arc::new(schema))
-}
-
-/// Reads the file the model asked for. A bad URI is a tool-level error the
-/// model can read and correct, not a protocol error.
-pub(super) fn call(
+/// Reads the file the model asked for, from one view of the set. A bad URI
+/// is a tool-level error the model can read and correct, not a protocol
+/// error.
+fn call(
     server: &SkillsServer,
     arguments: Option<&JsonObject>,
     context: &RequestContext<RoleServer>,
-) -> Result<CallToolResult, ErrorData> {
+) -> CallToolResult {
     let Some(uri) = arguments
         .and_then(|arguments| arguments.get("uri"))
         .and_then(|uri| uri.as_str())
     else {
-        return Ok(CallToolResult::error(vec![ContentBlock::text(
-            "Pass the skill file to read as `uri`, for example skill://<skill>/SKILL.md.",
-        )]));
+        return wire::tool_error(
+            "Pass the skill file to read as `uri`, for example skill://<skill>/SKILL.md.".into(),
+        );
     };
+    let view = server.view(context);
     let uri = if server.handles(uri) {
-        uri.to_owned()
+        uri
     } else {
         // A bare skill name reads its SKILL.md.
-        match server.snapshot().skills.by_name(uri) {
-            Some(skill) if server.visible(skill, context) => skill.uri().to_owned(),
-            _ => uri.to_owned(),
+        match view.skills().by_name(uri) {
+            Some(skill) if view.visible(skill) => skill.uri(),
+            _ => uri,
         }
     };
-    let read = rmcp::model::ReadResourceRequestParams::new(uri.clone());
-    match server.read_resource(&read, context) {
-        Ok(result) => {
-            let content = result
-                .contents
-                .into_iter()
-                .map(|contents| match contents {
-                    rmcp::model::ResourceContents::TextResourceContents { text, .. } => {
-                        ContentBlock::text(text)
-                    }
-                    blob => ContentBlock::resource(blob),
-                })
-                .collect();
-            Ok(CallToolResult::success(content))
-        }
-        Err(error) => Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+    match view.read(uri) {
+        Ok(read) => wire::tool_read(read),
+        Err(error) => wire::tool_error(format!(
             "{} Check the URI against the skills listed in this tool's description.",
             error.message
-        ))])),
+        )),
     }
 }
 
@@ -121,9 +80,37 @@ impl SkillsServer {
             let server = skills_of(context.service).clone();
             let arguments = context.arguments.clone();
             let request_context = context.request_context.clone();
-            Box::pin(
-                async move { call(&server, arguments.as_ref(), &request_context).map(Into::into) },
-            )
+            Box::pin(async move { Ok(call(&server, arguments.as_ref(), &request_context).into()) })
         }))
+    }
+
+    /// The fallback tool, for hosts that cannot read resources; empty when disabled.
+    pub fn tools(&self) -> Vec<Tool> {
+        let snapshot = self.snapshot();
+        let definition = snapshot.tool.get_or_init(|| {
+            let name = self.settings().tool.as_ref()?;
+            // Like the instructions: a visibility rule means no skill is named
+            // to a caller who may not see it.
+            let named: Vec<&Skill> = if self.settings().visibility.is_some() {
+                Vec::new()
+            } else {
+                snapshot.skills.skills().iter().collect()
+            };
+            Some(wire::read_tool(name, &named))
+        });
+        definition.iter().cloned().collect()
+    }
+
+    /// Runs the fallback tool; `None` when `request` calls another tool.
+    pub fn call_tool(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Result<CallToolResult, ErrorData>> {
+        let name = self.settings().tool.as_deref()?;
+        if request.name != name {
+            return None;
+        }
+        Some(Ok(call(self, request.arguments.as_ref(), context)))
     }
 }

@@ -1,12 +1,20 @@
-//! Conversion to rmcp's model types, at the wire boundary and nowhere else.
+//! Conversion to rmcp's model types, at the wire boundary and nowhere else:
+//! skill entries, resources, templates, read results, completions, the
+//! fallback tool, and the errors a request can end in.
+
+use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use rmcp::ErrorData;
 use rmcp::model::{
-    JsonObject, MetaObject, Resource, SkillFrontmatter, SkillResource, SkillResources,
+    CallToolResult, CompleteResult, CompletionInfo, ContentBlock, JsonObject, MetaObject,
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, SkillFrontmatter,
+    SkillResource, SkillResources, Tool,
 };
 use serde_json::json;
 
+use super::compat;
 use crate::{Skill, SkillFile};
 
 /// `_meta` key (on a skill entry) listing the files that were executable on
@@ -51,7 +59,7 @@ pub fn frontmatter(skill: &Skill) -> SkillFrontmatter {
 
 /// How a skill's `SKILL.md` appears in `resources/list`: named by its
 /// frontmatter name, described by its description (SEP-2640 §Resource Mapping).
-pub fn skill_md_resource(skill: &Skill) -> Resource {
+pub(super) fn skill_md_resource(skill: &Skill) -> Resource {
     let file = skill.skill_md();
     Resource::new(skill.uri(), skill.name())
         .with_description(skill.description())
@@ -60,7 +68,7 @@ pub fn skill_md_resource(skill: &Skill) -> Resource {
 }
 
 /// How a supporting file appears in `resources/list`: `<skill name>/<path>`.
-pub fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
+pub(super) fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
     Resource::new(
         skill.file_uri(file),
         format!("{}/{}", skill.name(), file.path()),
@@ -69,7 +77,175 @@ pub fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
     .with_size(file.size())
 }
 
+/// How FastMCP's generated `_manifest` of `skill` appears in `resources/list`.
+pub(super) fn manifest_resource(skill: &Skill) -> Resource {
+    Resource::new(
+        compat::manifest_uri(skill),
+        format!("{}/{}", skill.name(), compat::MANIFEST_SEGMENT),
+    )
+    .with_description(format!("File listing for {}", skill.name()))
+    .with_mime_type("application/json")
+}
+
+/// How Figma's `skill://index.json` appears in `resources/list`.
+pub(super) fn index_resource() -> Resource {
+    Resource::new(compat::INDEX_URI, "index.json")
+        .with_description(
+            "Index of the skills this server provides (agent skills discovery schema 0.2.0)",
+        )
+        .with_mime_type("application/json")
+}
+
+/// A file among a directory's children, named by its last segment `name`.
+pub(super) fn directory_file(skill: &Skill, file: &SkillFile, name: &str) -> Resource {
+    Resource::new(skill.file_uri(file), name)
+        .with_mime_type(file.mime_type())
+        .with_size(file.size())
+}
+
+/// A folder among a directory's children: `uri`, named `name`.
+pub(super) fn directory_folder(uri: String, name: String) -> Resource {
+    Resource::new(uri, name).with_mime_type(rmcp::model::DIRECTORY_MIME_TYPE)
+}
+
+/// What follows a skill's root URI in its FastMCP file template.
+pub(super) const TEMPLATE_SUFFIX: &str = "/{path*}";
+
+/// FastMCP's `skill://<path>/{path*}` template for `skill`'s files.
+pub(super) fn file_template(skill: &Skill) -> ResourceTemplate {
+    ResourceTemplate::new(
+        format!("{}{TEMPLATE_SUFFIX}", skill.root_uri()),
+        format!("{}_files", skill.name()),
+    )
+    .with_description(format!("Access files within {}", skill.name()))
+    .with_mime_type("application/octet-stream")
+}
+
+/// The answer to a read of `file` at `requested_uri` (echoed exactly): its
+/// text, or its bytes in base64 as `blob` gives them (a cache, usually).
+pub(super) fn file_read(
+    file: &SkillFile,
+    requested_uri: &str,
+    blob: impl FnOnce(&SkillFile) -> Arc<str>,
+) -> ReadResourceResult {
+    let contents = match file.text() {
+        Some(text) => ResourceContents::text(text, requested_uri),
+        None => ResourceContents::blob(blob(file).as_ref(), requested_uri),
+    };
+    ReadResourceResult::new(vec![contents.with_mime_type(file.mime_type())])
+}
+
+/// The answer to a read of a generated JSON document (a manifest, the index).
+pub(super) fn json_read(json: String, requested_uri: &str) -> ReadResourceResult {
+    ReadResourceResult::new(vec![
+        ResourceContents::text(json, requested_uri).with_mime_type("application/json"),
+    ])
+}
+
+/// A completion offering `matches`, as many as one answer may carry, with
+/// the total and whether more exist.
+pub(super) fn completion(matches: Vec<String>) -> CompleteResult {
+    let total = matches.len();
+    let values: Vec<String> = matches
+        .into_iter()
+        .take(CompletionInfo::MAX_VALUES)
+        .collect();
+    let has_more = total > values.len();
+    let info = CompletionInfo::with_pagination(
+        values,
+        Some(u32::try_from(total).unwrap_or(u32::MAX)),
+        has_more,
+    )
+    .unwrap_or_default();
+    CompleteResult::new(info)
+}
+
+/// A completion with nothing to offer (an argument we do not complete).
+pub(super) fn no_completion() -> CompleteResult {
+    CompleteResult::new(CompletionInfo::default())
+}
+
+/// The fallback tool `name`, describing how to use it and, when every
+/// caller may see every skill (`named` is empty otherwise), which skills
+/// there are.
+pub(super) fn read_tool(name: &str, named: &[&Skill]) -> Tool {
+    let mut schema = JsonObject::new();
+    schema.insert("type".to_owned(), json!("object"));
+    schema.insert(
+        "properties".to_owned(),
+        json!({
+            "uri": {
+                "type": "string",
+                "description": "The skill:// URI of the file to read, such as skill://<skill>/SKILL.md, or just a skill's name to read its SKILL.md."
+            }
+        }),
+    );
+    schema.insert("required".to_owned(), json!(["uri"]));
+    let mut description = String::from(
+        "Read a file of an Agent Skill by its skill:// URI. Start with a skill's SKILL.md, then read the files it points to. Use this when you cannot read MCP resources directly.",
+    );
+    let names: Vec<&str> = named.iter().map(|skill| skill.name()).collect();
+    if !names.is_empty() {
+        description.push_str(" Skills: ");
+        description.push_str(&names.join(", "));
+        description.push('.');
+    }
+    Tool::new(name.to_owned(), description, Arc::new(schema))
+}
+
+/// A read, answered as the fallback tool's result: text as text, bytes as
+/// an embedded resource.
+pub(super) fn tool_read(read: ReadResourceResult) -> CallToolResult {
+    let content = read
+        .contents
+        .into_iter()
+        .map(|contents| match contents {
+            ResourceContents::TextResourceContents { text, .. } => ContentBlock::text(text),
+            blob => ContentBlock::resource(blob),
+        })
+        .collect();
+    CallToolResult::success(content)
+}
+
+/// A tool-level error the model can read and correct.
+pub(super) fn tool_error(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+/// `-32602` for a URI that is not a `skill://` resource URI at all.
+pub(super) fn malformed_uri(uri: &str, why: impl std::fmt::Display) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("{uri} names no skill resource: {why}"),
+        Some(json!({ "uri": uri })),
+    )
+}
+
+/// `-32602` for a well-formed URI the caller can read nothing at.
+pub(super) fn unknown_resource(uri: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("No skill resource is served at {uri}"),
+        Some(json!({ "uri": uri })),
+    )
+}
+
+/// `-32602` for a `skills/get` of a URI where the caller sees no skill.
+pub(super) fn unknown_skill(uri: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("No skill is served at {uri}"),
+        Some(json!({ "uri": uri })),
+    )
+}
+
+/// `-32602` for a directory read of something that is no directory the
+/// caller can see.
+pub(super) fn not_a_directory(uri: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("{uri} is not a directory resource"),
+        Some(json!({ "uri": uri })),
+    )
+}
+
 /// Standard base64 with padding, as MCP blobs carry bytes.
-pub(crate) fn base64(bytes: &[u8]) -> String {
+pub(super) fn base64(bytes: &[u8]) -> String {
     STANDARD.encode(bytes)
 }

@@ -1,0 +1,8 @@
+// This crate's own doc tests embed `skills/`, a tiny folder laid out like the
+// Quickstart's, exactly as a user's crate does: `embed_skills!("skills")` plus
+// this build script, without which the macro refuses a folder that no build
+// script watches (a file added to it would not rebuild the crate). Nothing
+// else in the crate reads `skills/`.
+fn main() {
+    println!("cargo::rerun-if-changed=skills");
+}
