@@ -1,6 +1,8 @@
 //! Connecting servers and clients in one process, over an in-memory pipe.
 #![allow(dead_code)] // Each test binary uses a different part.
 
+pub mod client;
+
 use std::path::Path;
 
 use rmcp::model::{ProtocolVersion, ResourceContents};
