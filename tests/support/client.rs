@@ -268,7 +268,13 @@ impl Liar {
             })
             .collect();
         let mut frontmatter = json!({"name": "liar", "description": "A skill served by a server that lies."});
-        let mut meta = json!({"skills-runtime/executable": ["scripts/run.sh"]});
+        let executable: Vec<&str> = self
+            .files
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .filter(|path| path.starts_with("scripts/"))
+            .collect();
+        let mut meta = json!({"skills-runtime/executable": executable});
         let reads = *self.reads.lock().unwrap();
         match self.lie {
             Lie::WrongDigest => {
