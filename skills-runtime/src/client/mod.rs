@@ -45,6 +45,8 @@ mod error;
 mod fetch;
 mod manifest;
 mod options;
+#[cfg(feature = "rig")]
+pub mod rig;
 mod sync;
 pub mod transport;
 
