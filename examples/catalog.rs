@@ -21,7 +21,10 @@ use skills_runtime::client::{HostCatalog, LOAD_SKILL, ToolCall, UNLOAD_SKILL, tr
 
 /// Print a skills catalog and a scripted load/unload turn.
 #[derive(Parser)]
-#[command(name = "catalog", override_usage = "catalog -- <SERVER COMMAND> [ARGS]...")]
+#[command(
+    name = "catalog",
+    override_usage = "catalog -- <SERVER COMMAND> [ARGS]..."
+)]
 struct Args {
     /// The stdio server to start, after `--`.
     #[arg(last = true, required = true)]
@@ -31,8 +34,15 @@ struct Args {
 /// One message of the host's conversation, as far as this example needs.
 #[derive(Debug)]
 enum Message {
-    ToolCall { id: String, name: String, skill: String },
-    ToolResult { id: String, text: String },
+    ToolCall {
+        id: String,
+        name: String,
+        skill: String,
+    },
+    ToolResult {
+        id: String,
+        text: String,
+    },
 }
 
 #[tokio::main]
@@ -94,7 +104,11 @@ async fn main() -> anyhow::Result<()> {
         let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
         println!("\nTools {when}: {names:?}");
         for tool in &tools {
-            println!("  {}: {}", tool.name, serde_json::to_string(&tool.parameters).unwrap());
+            println!(
+                "  {}: {}",
+                tool.name,
+                serde_json::to_string(&tool.parameters).unwrap()
+            );
         }
     };
     show_tools("offered to the model");
@@ -103,7 +117,10 @@ async fn main() -> anyhow::Result<()> {
         println!("\nThe server publishes no skills.");
         return Ok(());
     };
-    println!("\nThe model calls {LOAD_SKILL}({{\"skillName\": \"{}\"}}):", first.name);
+    println!(
+        "\nThe model calls {LOAD_SKILL}({{\"skillName\": \"{}\"}}):",
+        first.name
+    );
     let call = ToolCall::new(LOAD_SKILL, json!({"skillName": first.name}));
     history.lock().unwrap().push(Message::ToolCall {
         id: "call-1".into(),
@@ -112,13 +129,19 @@ async fn main() -> anyhow::Result<()> {
     });
     let outcome = catalog.call(&call).await;
     if first.dependencies.is_empty() && !outcome.is_error {
-        println!("   [host] `{}` declares no dependencies: nothing to connect", first.name);
+        println!(
+            "   [host] `{}` declares no dependencies: nothing to connect",
+            first.name
+        );
     }
     let lines: Vec<&str> = outcome.text.lines().collect();
     for line in lines.iter().take(6) {
         println!("   | {line}");
     }
-    println!("   | … ({} lines; the last says how to unload it)", lines.len());
+    println!(
+        "   | … ({} lines; the last says how to unload it)",
+        lines.len()
+    );
     println!("   | {}", lines.last().unwrap_or(&""));
     history.lock().unwrap().push(Message::ToolResult {
         id: "call-1".into(),
@@ -127,24 +150,31 @@ async fn main() -> anyhow::Result<()> {
 
     show_tools("after the load");
 
-    println!("\nThe model calls {UNLOAD_SKILL}({{\"skillName\": \"{}\"}}):", first.name);
+    println!(
+        "\nThe model calls {UNLOAD_SKILL}({{\"skillName\": \"{}\"}}):",
+        first.name
+    );
     let outcome = catalog
-        .call(&ToolCall::new(UNLOAD_SKILL, json!({"skillName": first.name})))
+        .call(&ToolCall::new(
+            UNLOAD_SKILL,
+            json!({"skillName": first.name}),
+        ))
         .await;
     println!("   -> {}", outcome.text);
-    let history = history.lock().unwrap();
-    let kept: usize = history
-        .iter()
-        .map(|message| match message {
-            Message::ToolResult { text, .. } => text.len(),
-            Message::ToolCall { .. } => 0,
-        })
-        .sum();
-    println!(
-        "   history now holds {} messages ({kept} bytes of tool results)",
-        history.len()
-    );
-    drop(history);
+    {
+        let history = history.lock().unwrap();
+        let kept: usize = history
+            .iter()
+            .map(|message| match message {
+                Message::ToolResult { text, .. } => text.len(),
+                Message::ToolCall { .. } => 0,
+            })
+            .sum();
+        println!(
+            "   history now holds {} messages ({kept} bytes of tool results)",
+            history.len()
+        );
+    }
 
     show_tools("after the unload");
     client.cancel().await?;

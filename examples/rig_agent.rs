@@ -16,7 +16,10 @@ use skills_runtime::client::{HostCatalog, transport};
 
 /// Run a scripted rig agent over a server's skills.
 #[derive(Parser)]
-#[command(name = "rig_agent", override_usage = "rig_agent -- <SERVER COMMAND> [ARGS]...")]
+#[command(
+    name = "rig_agent",
+    override_usage = "rig_agent -- <SERVER COMMAND> [ARGS]..."
+)]
 struct Args {
     /// The stdio server to start, after `--`.
     #[arg(last = true, required = true)]
@@ -46,10 +49,18 @@ async fn main() -> anyhow::Result<()> {
         .preamble(format!("You help run a kitchen.\n\n{}", skills.preamble()))
         .tool_server_handle(skills.tool_server_handle())
         .build();
-    let answer = agent.prompt("Help me with the first thing you can.").max_turns(5).run().await?;
+    let answer = agent
+        .prompt("Help me with the first thing you can.")
+        .max_turns(5)
+        .run()
+        .await?;
 
     for (turn, request) in probe.requests().iter().enumerate() {
-        let tools: Vec<String> = request.tools.iter().map(|tool| tool.name.to_string()).collect();
+        let tools: Vec<String> = request
+            .tools
+            .iter()
+            .map(|tool| tool.name.to_string())
+            .collect();
         let history = serde_json::to_string(&request.chat_history)?;
         println!(
             "request {}: tools {tools:?}; {} messages; SKILL.md of `{}` in context: {}",

@@ -97,13 +97,13 @@ async fn run(args: Args) -> anyhow::Result<i32> {
         }
         (None, Some((program, arguments))) => {
             if !args.headers.is_empty() {
-                anyhow::bail!("--header is for HTTP servers; a stdio server takes its own arguments");
+                anyhow::bail!(
+                    "--header is for HTTP servers; a stdio server takes its own arguments"
+                );
             }
             transport::connect(transport::ChildProcess::spawn(program, arguments)?).await?
         }
-        _ => anyhow::bail!(
-            "give either an HTTP URL or a server command after `--` (see --help)"
-        ),
+        _ => anyhow::bail!("give either an HTTP URL or a server command after `--` (see --help)"),
     };
     let report = client.sync_skills(&args.folder, &options).await;
     let _ = client.cancel().await;

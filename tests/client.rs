@@ -24,10 +24,16 @@ fn server() -> SkillsServer {
 async fn discovery_sends_listing_requests_only() {
     for era in ERAS {
         let (client, methods) = tapped(server(), era).await;
-        assert!(skill_methods(&methods).is_empty(), "{era:?}: nothing on connect");
+        assert!(
+            skill_methods(&methods).is_empty(),
+            "{era:?}: nothing on connect"
+        );
         let skills = client.discover_skills().await.unwrap();
         let paths: Vec<&str> = skills.iter().map(|s| s.path.as_str()).collect();
-        assert_eq!(paths, ["kitchen/recipe-scaling", "purchase-orders", "stock-audit"]);
+        assert_eq!(
+            paths,
+            ["kitchen/recipe-scaling", "purchase-orders", "stock-audit"]
+        );
         assert!(skills.iter().all(|s| s.source == Source::Sep));
         assert_eq!(
             skills[2].field("description").and_then(|d| d.as_str()),
@@ -38,7 +44,11 @@ async fn discovery_sends_listing_requests_only() {
         let (client, methods) = tapped(LegacyOnly(server()), era).await;
         let legacy = client.discover_skills().await.unwrap();
         assert_eq!(legacy.len(), 3);
-        assert!(legacy.iter().all(|s| s.source == Source::Legacy && s.frontmatter.is_none()));
+        assert!(
+            legacy
+                .iter()
+                .all(|s| s.source == Source::Legacy && s.frontmatter.is_none())
+        );
         assert_eq!(skill_methods(&methods), ["resources/list"], "{era:?}");
     }
 }
@@ -82,12 +92,23 @@ async fn sync_writes_every_skill_and_a_second_run_changes_nothing() {
                 .await
                 .unwrap();
             assert_eq!(report.exit_code(), 0, "{report}");
-            assert!(report.skills.iter().all(|s| s.state == State::Missing && s.action == Action::Write));
+            assert!(
+                report
+                    .skills
+                    .iter()
+                    .all(|s| s.state == State::Missing && s.action == Action::Write)
+            );
             for skill in SKILLS.skills() {
                 for file in skill.files() {
                     let path = folder.join(skill.path()).join(file.path());
-                    assert_eq!(std::fs::read(&path).unwrap(), file.bytes(), "{}", path.display());
-                    let executable = std::fs::metadata(&path).unwrap().permissions().mode() & 0o111 != 0;
+                    assert_eq!(
+                        std::fs::read(&path).unwrap(),
+                        file.bytes(),
+                        "{}",
+                        path.display()
+                    );
+                    let executable =
+                        std::fs::metadata(&path).unwrap().permissions().mode() & 0o111 != 0;
                     assert_eq!(executable, file.is_executable(), "{}", path.display());
                 }
             }
@@ -99,12 +120,20 @@ async fn sync_writes_every_skill_and_a_second_run_changes_nothing() {
                 .sync_skills(&folder, &SyncOptions::default())
                 .await
                 .unwrap();
-            assert!(again.skills.iter().all(|s| s.state == State::UpToDate && s.action == Action::None), "{again}");
+            assert!(
+                again
+                    .skills
+                    .iter()
+                    .all(|s| s.state == State::UpToDate && s.action == Action::None),
+                "{again}"
+            );
             assert!(!again.changed_anything());
             assert_eq!(snapshot(&folder), before);
             assert_eq!(inodes(&folder), files_before);
             assert!(
-                !skill_methods(&methods).iter().any(|m| m == "resources/read" && !legacy),
+                !skill_methods(&methods)
+                    .iter()
+                    .any(|m| m == "resources/read" && !legacy),
                 "an up-to-date skill is not read: {:?}",
                 skill_methods(&methods)
             );
@@ -131,19 +160,39 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
     let folder = scratch("update");
     let server = server();
     let (client, _) = tapped(server.clone(), Era::Handshake).await;
-    client.sync_skills(&folder, &SyncOptions::default()).await.unwrap();
+    client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
     let before = inodes(&folder);
 
     // A new version of stock-audit: one file changed, one removed, one added.
     let tree = support::tree(
         "client-update",
         &[
-            ("stock-audit/SKILL.md", &std::fs::read_to_string("skills/stock-audit/SKILL.md").unwrap()),
-            ("stock-audit/references/counting-procedure.md", "Count twice.\n"),
-            ("stock-audit/references/discrepancy-codes.md", &std::fs::read_to_string("skills/stock-audit/references/discrepancy-codes.md").unwrap()),
-            ("stock-audit/assets/count-sheet-template.csv", &std::fs::read_to_string("skills/stock-audit/assets/count-sheet-template.csv").unwrap()),
+            (
+                "stock-audit/SKILL.md",
+                &std::fs::read_to_string("skills/stock-audit/SKILL.md").unwrap(),
+            ),
+            (
+                "stock-audit/references/counting-procedure.md",
+                "Count twice.\n",
+            ),
+            (
+                "stock-audit/references/discrepancy-codes.md",
+                &std::fs::read_to_string("skills/stock-audit/references/discrepancy-codes.md")
+                    .unwrap(),
+            ),
+            (
+                "stock-audit/assets/count-sheet-template.csv",
+                &std::fs::read_to_string("skills/stock-audit/assets/count-sheet-template.csv")
+                    .unwrap(),
+            ),
             ("stock-audit/assets/new.md", "New.\n"),
-            ("purchase-orders/SKILL.md", &std::fs::read_to_string("skills/purchase-orders/SKILL.md").unwrap()),
+            (
+                "purchase-orders/SKILL.md",
+                &std::fs::read_to_string("skills/purchase-orders/SKILL.md").unwrap(),
+            ),
         ],
     );
     // purchase-orders loses its files but keeps its SKILL.md; recipe-scaling vanishes.
@@ -153,31 +202,63 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
     server.replace(next);
 
     // The user edits purchase-orders: it is kept, reported modified.
-    std::fs::write(folder.join("purchase-orders/references/approval-matrix.md"), "mine\n").unwrap();
-    let report = client.sync_skills(&folder, &SyncOptions::default()).await.unwrap();
-    let by_path = |path: &str| report.skills.iter().find(|s| s.path == path).unwrap().clone();
+    std::fs::write(
+        folder.join("purchase-orders/references/approval-matrix.md"),
+        "mine\n",
+    )
+    .unwrap();
+    let report = client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
+    let by_path = |path: &str| {
+        report
+            .skills
+            .iter()
+            .find(|s| s.path == path)
+            .unwrap()
+            .clone()
+    };
     let audit = by_path("stock-audit");
-    assert_eq!((audit.state, audit.action), (State::Outdated, Action::Update), "{report}");
+    assert_eq!(
+        (audit.state, audit.action),
+        (State::Outdated, Action::Update),
+        "{report}"
+    );
     assert_eq!(audit.files.changed, ["references/counting-procedure.md"]);
     assert_eq!(audit.files.added, ["assets/new.md"]);
     assert_eq!(audit.files.removed, ["scripts/variance_report.py"]);
     let orders = by_path("purchase-orders");
-    assert_eq!((orders.state, orders.action), (State::Modified, Action::Keep));
+    assert_eq!(
+        (orders.state, orders.action),
+        (State::Modified, Action::Keep)
+    );
     assert_eq!(orders.files.edited, ["references/approval-matrix.md"]);
     let gone = by_path("kitchen/recipe-scaling");
     assert_eq!((gone.state, gone.action), (State::Orphaned, Action::Remove));
-    assert!(!folder.join("kitchen").exists(), "the orphan and its empty parent are gone");
+    assert!(
+        !folder.join("kitchen").exists(),
+        "the orphan and its empty parent are gone"
+    );
     assert_eq!(report.exit_code(), 1, "a user's edit was kept");
 
     // Unchanged files kept their inode and mtime; the changed one did not.
     let after = inodes(&folder);
-    let find = |list: &[(String, u64, i64, i64)], path: &str| list.iter().find(|e| e.0 == path).cloned();
-    for path in ["stock-audit/SKILL.md", "stock-audit/references/discrepancy-codes.md"] {
+    let find =
+        |list: &[(String, u64, i64, i64)], path: &str| list.iter().find(|e| e.0 == path).cloned();
+    for path in [
+        "stock-audit/SKILL.md",
+        "stock-audit/references/discrepancy-codes.md",
+    ] {
         assert_eq!(find(&before, path), find(&after, path), "{path}");
     }
     assert_ne!(
-        find(&before, "stock-audit/references/counting-procedure.md").unwrap().1,
-        find(&after, "stock-audit/references/counting-procedure.md").unwrap().1
+        find(&before, "stock-audit/references/counting-procedure.md")
+            .unwrap()
+            .1,
+        find(&after, "stock-audit/references/counting-procedure.md")
+            .unwrap()
+            .1
     );
     assert!(!folder.join("stock-audit/scripts").exists());
 
@@ -187,9 +268,19 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
         .await
         .unwrap();
     assert_eq!(forced.exit_code(), 0, "{forced}");
-    assert!(!folder.join("purchase-orders/references/approval-matrix.md").exists());
-    let settled = client.sync_skills(&folder, &SyncOptions::default()).await.unwrap();
-    assert!(settled.skills.iter().all(|s| s.state == State::UpToDate), "{settled}");
+    assert!(
+        !folder
+            .join("purchase-orders/references/approval-matrix.md")
+            .exists()
+    );
+    let settled = client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
+    assert!(
+        settled.skills.iter().all(|s| s.state == State::UpToDate),
+        "{settled}"
+    );
     std::fs::remove_dir_all(&folder).unwrap();
     std::fs::remove_dir_all(&tree).unwrap();
 }
@@ -207,9 +298,17 @@ async fn foreign_folders_and_dry_runs_are_left_alone() {
         .unwrap();
     assert!(dry.dry_run);
     assert_eq!(snapshot(&folder), before, "a dry run writes nothing");
-    assert!(!skill_methods(&methods).iter().any(|m| m == "resources/read"), "and reads nothing");
-    let planned: Vec<(&str, State, Action)> =
-        dry.skills.iter().map(|s| (s.path.as_str(), s.state, s.action)).collect();
+    assert!(
+        !skill_methods(&methods)
+            .iter()
+            .any(|m| m == "resources/read"),
+        "and reads nothing"
+    );
+    let planned: Vec<(&str, State, Action)> = dry
+        .skills
+        .iter()
+        .map(|s| (s.path.as_str(), s.state, s.action))
+        .collect();
     assert_eq!(
         planned,
         [
@@ -218,8 +317,14 @@ async fn foreign_folders_and_dry_runs_are_left_alone() {
             ("stock-audit", State::Foreign, Action::Keep),
         ]
     );
-    let report = client.sync_skills(&folder, &SyncOptions::default()).await.unwrap();
-    assert_eq!(std::fs::read_to_string(folder.join("stock-audit/SKILL.md")).unwrap(), "my own skill\n");
+    let report = client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(folder.join("stock-audit/SKILL.md")).unwrap(),
+        "my own skill\n"
+    );
     assert_eq!(report.exit_code(), 1);
     std::fs::remove_dir_all(&folder).unwrap();
 }
@@ -239,11 +344,19 @@ async fn a_link_in_the_folder_is_never_followed() {
             .unwrap();
         for path in ["stock-audit", "kitchen/recipe-scaling"] {
             let item = report.skills.iter().find(|s| s.path == path).unwrap();
-            assert_eq!((item.state, item.action), (State::Foreign, Action::Keep), "{report}");
+            assert_eq!(
+                (item.state, item.action),
+                (State::Foreign, Action::Keep),
+                "{report}"
+            );
             assert!(item.reason.as_deref().unwrap().contains("symbolic link"));
         }
     }
-    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "nothing written through a link");
+    assert_eq!(
+        std::fs::read_dir(&outside).unwrap().count(),
+        0,
+        "nothing written through a link"
+    );
     std::fs::remove_dir_all(&folder).unwrap();
     std::fs::remove_dir_all(&outside).unwrap();
 }
@@ -253,23 +366,48 @@ async fn a_nested_skill_travels_inside_its_parent() {
     let tree = support::tree(
         "client-nested",
         &[
-            ("outer/SKILL.md", &support::skill_md("outer", "The outer skill.")),
-            ("outer/inner/SKILL.md", &support::skill_md("inner", "A skill inside the outer one.")),
+            (
+                "outer/SKILL.md",
+                &support::skill_md("outer", "The outer skill."),
+            ),
+            (
+                "outer/inner/SKILL.md",
+                &support::skill_md("inner", "A skill inside the outer one."),
+            ),
             ("outer/inner/notes.md", "notes\n"),
         ],
     );
     let server = SkillsServer::new(support::load(&tree));
     let folder = scratch("nested");
     let (client, _) = tapped(server, Era::Modern).await;
-    let report = client.sync_skills(&folder, &SyncOptions::default()).await.unwrap();
-    let inner = report.skills.iter().find(|s| s.path == "outer/inner").unwrap();
+    let report = client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
+    let inner = report
+        .skills
+        .iter()
+        .find(|s| s.path == "outer/inner")
+        .unwrap();
     assert_eq!(inner.part_of.as_deref(), Some("outer"));
     assert_eq!((inner.state, inner.action), (State::Missing, Action::Write));
-    assert_eq!(std::fs::read_to_string(folder.join("outer/inner/notes.md")).unwrap(), "notes\n");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("outer/inner/notes.md")).unwrap(),
+        "notes\n"
+    );
     assert!(folder.join("outer/.skills-runtime.json").exists());
-    assert!(!folder.join("outer/inner/.skills-runtime.json").exists(), "recorded once, by its parent");
-    let again = client.sync_skills(&folder, &SyncOptions::default()).await.unwrap();
-    assert!(again.skills.iter().all(|s| s.state == State::UpToDate), "{again}");
+    assert!(
+        !folder.join("outer/inner/.skills-runtime.json").exists(),
+        "recorded once, by its parent"
+    );
+    let again = client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
+    assert!(
+        again.skills.iter().all(|s| s.state == State::UpToDate),
+        "{again}"
+    );
     std::fs::remove_dir_all(&folder).unwrap();
     std::fs::remove_dir_all(&tree).unwrap();
 }
@@ -282,10 +420,21 @@ async fn download_one_skill_by_name_or_uri() {
         .download_skill("stock-audit", &folder, &DownloadOptions::default())
         .await
         .unwrap();
-    assert_eq!((report.state, report.action), (State::Missing, Action::Write));
-    assert!(folder.join("stock-audit/scripts/variance_report.py").exists());
+    assert_eq!(
+        (report.state, report.action),
+        (State::Missing, Action::Write)
+    );
+    assert!(
+        folder
+            .join("stock-audit/scripts/variance_report.py")
+            .exists()
+    );
     let by_uri = client
-        .download_skill("skill://kitchen/recipe-scaling/SKILL.md", &folder, &DownloadOptions::default())
+        .download_skill(
+            "skill://kitchen/recipe-scaling/SKILL.md",
+            &folder,
+            &DownloadOptions::default(),
+        )
         .await
         .unwrap();
     assert_eq!(by_uri.path, "kitchen/recipe-scaling");

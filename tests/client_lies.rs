@@ -7,7 +7,9 @@ mod support;
 use std::time::Duration;
 
 use rmcp::ServiceExt as _;
-use skills_runtime::client::{ClientError, DownloadOptions, SkillsPeerExt as _, SyncOptions, transport};
+use skills_runtime::client::{
+    ClientError, DownloadOptions, SkillsPeerExt as _, SyncOptions, transport,
+};
 use skills_runtime::folder::{Action, FileWrite, SkillWrite, State, Target};
 use support::client::{LIES, Liar, Lie, liar_files, scratch, snapshot};
 
@@ -15,7 +17,11 @@ use support::client::{LIES, Liar, Lie, liar_files, scratch, snapshot};
 /// writer wrote, and a foreign skill.
 fn populated(name: &str) -> std::path::PathBuf {
     let folder = scratch(name);
-    let old = [FileWrite::new("SKILL.md", b"---\nname: liar\ndescription: Old.\n---\n".as_slice(), false)];
+    let old = [FileWrite::new(
+        "SKILL.md",
+        b"---\nname: liar\ndescription: Old.\n---\n".as_slice(),
+        false,
+    )];
     let plan = skills_runtime::folder::plan(
         &Target::new(&folder, "liar"),
         [SkillWrite::new("liar", "liar", "old", old)],
@@ -60,7 +66,10 @@ async fn every_lie_is_caught_and_nothing_is_written() {
             .await
             .unwrap();
         let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
-        let error = item.error.as_deref().unwrap_or_else(|| panic!("{lie:?} not caught: {report}"));
+        let error = item
+            .error
+            .as_deref()
+            .unwrap_or_else(|| panic!("{lie:?} not caught: {report}"));
         assert!(error.contains(expected_words(lie)), "{lie:?}: {error}");
         assert!(item.refused, "{lie:?}: a verification failure");
         assert_eq!(item.action, Action::None);
@@ -75,7 +84,10 @@ async fn every_lie_is_caught_and_nothing_is_written() {
             .await
             .unwrap_err();
         assert!(download.is_verification(), "{lie:?}: {download}");
-        assert!(download.to_string().contains(expected_words(lie)), "{lie:?}: {download}");
+        assert!(
+            download.to_string().contains(expected_words(lie)),
+            "{lie:?}: {download}"
+        );
         assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
         std::fs::remove_dir_all(&folder).unwrap();
     }
@@ -92,14 +104,27 @@ async fn the_honest_liar_is_written() {
         .await
         .unwrap();
     let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
-    assert_eq!((item.state, item.action, &item.error), (State::Outdated, Action::Update, &None), "{report}");
+    assert_eq!(
+        (item.state, item.action, &item.error),
+        (State::Outdated, Action::Update, &None),
+        "{report}"
+    );
     for (path, bytes) in liar_files() {
-        assert_eq!(std::fs::read(folder.join("liar").join(&path)).unwrap(), bytes);
+        assert_eq!(
+            std::fs::read(folder.join("liar").join(&path)).unwrap(),
+            bytes
+        );
     }
     use std::os::unix::fs::PermissionsExt as _;
-    let mode = std::fs::metadata(folder.join("liar/scripts/run.sh")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(folder.join("liar/scripts/run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o111, 0o111, "the executable bit travels");
-    assert_eq!(std::fs::read_to_string(folder.join("mine/SKILL.md")).unwrap(), "mine\n");
+    assert_eq!(
+        std::fs::read_to_string(folder.join("mine/SKILL.md")).unwrap(),
+        "mine\n"
+    );
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -107,12 +132,20 @@ async fn the_honest_liar_is_written() {
 async fn strict_refuses_rule_findings_that_are_otherwise_reported() {
     let mut files = liar_files();
     files[0].1 = b"---\nname: liar\ndescription: A skill served by a server that lies.\n---\n# Liar\nSee [the guide](references/guide.md).\n".to_vec();
-    let client = transport::connect(transport::stream(Liar::with_files(Lie::Honest, files.clone()).spawn()))
+    let client = transport::connect(transport::stream(
+        Liar::with_files(Lie::Honest, files.clone()).spawn(),
+    ))
+    .await
+    .unwrap();
+    let fetched = client
+        .fetch_skill("liar", &DownloadOptions::default())
         .await
         .unwrap();
-    let fetched = client.fetch_skill("liar", &DownloadOptions::default()).await.unwrap();
     let findings = fetched.findings.expect("a broken link is a finding");
-    assert!(findings.contains("liar/SKILL.md:6:17: broken-link"), "{findings}");
+    assert!(
+        findings.contains("liar/SKILL.md:6:17: broken-link"),
+        "{findings}"
+    );
     let strict = client
         .fetch_skill("liar", &DownloadOptions::default().strict(true))
         .await
@@ -139,16 +172,24 @@ async fn a_sixteen_mib_skill_needs_the_raised_limits() {
     // rmcp's own transport drops the 21 MiB answer: the read never completes.
     let default = ().serve(Liar::with_files(Lie::Honest, files.clone()).spawn()).await.unwrap();
     let dropped = default
-        .fetch_skill("liar", &DownloadOptions::default().timeout(Duration::from_secs(5)))
+        .fetch_skill(
+            "liar",
+            &DownloadOptions::default().timeout(Duration::from_secs(5)),
+        )
         .await
         .unwrap_err();
     assert!(matches!(dropped, ClientError::Timeout { .. }), "{dropped}");
 
     // Ours reads and verifies it.
-    let ours = transport::connect(transport::stream(Liar::with_files(Lie::Honest, files.clone()).spawn()))
+    let ours = transport::connect(transport::stream(
+        Liar::with_files(Lie::Honest, files.clone()).spawn(),
+    ))
+    .await
+    .unwrap();
+    let fetched = ours
+        .fetch_skill("liar", &DownloadOptions::default())
         .await
         .unwrap();
-    let fetched = ours.fetch_skill("liar", &DownloadOptions::default()).await.unwrap();
     assert_eq!(fetched.file("assets/big.bin").unwrap().bytes, files[1].1);
     assert_eq!(fetched.manifest.total_size(), skills_core::MAX_SKILL_BYTES);
 }

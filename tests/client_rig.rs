@@ -17,19 +17,30 @@ use support::client::tapped;
 static SKILLS: Skills = embed_skills!("skills");
 
 fn tool_names(request: &rig_core::completion::CompletionRequest) -> Vec<String> {
-    request.tools.iter().map(|tool| tool.name.to_string()).collect()
+    request
+        .tools
+        .iter()
+        .map(|tool| tool.name.to_string())
+        .collect()
 }
 
 #[tokio::test]
 async fn a_rig_agent_loads_and_unloads_a_skill() {
     let (client, _) = tapped(SkillsServer::new(SKILLS.clone()), Era::Modern).await;
     let catalog = HostCatalog::new();
-    catalog.add_server("larder", client.peer().clone()).await.unwrap();
+    catalog
+        .add_server("larder", client.peer().clone())
+        .await
+        .unwrap();
     let skills = RigSkills::new(catalog);
 
     let model = MockCompletionModel::from_turns([
         MockTurn::tool_call("call-1", "load_skill", json!({"skillName": "stock-audit"})),
-        MockTurn::tool_call("call-2", "unload_skill", json!({"skillName": "stock-audit"})),
+        MockTurn::tool_call(
+            "call-2",
+            "unload_skill",
+            json!({"skillName": "stock-audit"}),
+        ),
         MockTurn::text("The count is done."),
     ]);
     let probe = model.clone();
@@ -37,18 +48,36 @@ async fn a_rig_agent_loads_and_unloads_a_skill() {
         .preamble(format!("You help a kitchen.\n\n{}", skills.preamble()))
         .tool_server_handle(skills.tool_server_handle())
         .build();
-    let answer = agent.prompt("Run the month-end stock count.").max_turns(5).run().await.unwrap();
+    let answer = agent
+        .prompt("Run the month-end stock count.")
+        .max_turns(5)
+        .run()
+        .await
+        .unwrap();
     assert_eq!(answer.output(), "The count is done.");
 
     let requests = probe.requests();
     assert_eq!(requests.len(), 3);
     let first = serde_json::to_string(&requests[0].chat_history).unwrap();
-    assert!(first.contains("stock-audit: Runs a physical stock count"), "the blocks are the preamble: {first}");
-    assert!(!first.contains("# Stock audit"), "no SKILL.md before the load");
+    assert!(
+        first.contains("stock-audit: Runs a physical stock count"),
+        "the blocks are the preamble: {first}"
+    );
+    assert!(
+        !first.contains("# Stock audit"),
+        "no SKILL.md before the load"
+    );
     assert_eq!(tool_names(&requests[0]), ["load_skill"]);
 
     // The loaded SKILL.md reaches the model's next request, and unload_skill is offered.
-    let body = SKILLS.get("stock-audit").unwrap().body().lines().find(|l| !l.is_empty()).unwrap().to_owned();
+    let body = SKILLS
+        .get("stock-audit")
+        .unwrap()
+        .body()
+        .lines()
+        .find(|l| !l.is_empty())
+        .unwrap()
+        .to_owned();
     let second = serde_json::to_string(&requests[1].chat_history).unwrap();
     assert!(second.contains(&body), "{body:?} not in {second}");
     assert!(second.contains("call `unload_skill` with"));

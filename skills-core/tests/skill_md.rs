@@ -324,9 +324,23 @@ fn inspect_agrees_with_parse() {
             }
         }
     }
-    let broken = inspect_skill_md(cases[1].as_bytes(), &SkillMdContext::new("SKILL.md"), &Options::default());
-    let frontmatter = broken.frontmatter.expect("readable YAML despite the broken rules");
+    let broken = inspect_skill_md(
+        cases[1].as_bytes(),
+        &SkillMdContext::new("SKILL.md"),
+        &Options::default(),
+    );
+    let frontmatter = broken
+        .frontmatter
+        .expect("readable YAML despite the broken rules");
     assert_eq!(frontmatter["name"], "PDF");
     assert_eq!(frontmatter["dependencies"][0], "a");
-    assert!(inspect_skill_md(cases[3].as_bytes(), &SkillMdContext::new("SKILL.md"), &Options::default()).frontmatter.is_none());
+    assert!(
+        inspect_skill_md(
+            cases[3].as_bytes(),
+            &SkillMdContext::new("SKILL.md"),
+            &Options::default()
+        )
+        .frontmatter
+        .is_none()
+    );
 }

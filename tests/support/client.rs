@@ -61,7 +61,11 @@ fn relay(client: DuplexStream, server: DuplexStream, methods: Methods) {
             {
                 methods.lock().unwrap().push(method.to_owned());
             }
-            if server_write.write_all(format!("{line}\n").as_bytes()).await.is_err() {
+            if server_write
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .is_err()
+            {
                 break;
             }
         }
@@ -138,7 +142,11 @@ pub fn snapshot(root: &Path) -> Snapshot {
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            let relative = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let relative = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             let meta = std::fs::symlink_metadata(&path).unwrap();
             let mode = meta.permissions().mode();
             if meta.is_dir() {
@@ -146,7 +154,10 @@ pub fn snapshot(root: &Path) -> Snapshot {
                 pending.push(path);
             } else if meta.file_type().is_symlink() {
                 let target = std::fs::read_link(&path).unwrap();
-                found.insert(relative, (Some(target.to_string_lossy().as_bytes().to_vec()), mode));
+                found.insert(
+                    relative,
+                    (Some(target.to_string_lossy().as_bytes().to_vec()), mode),
+                );
             } else {
                 found.insert(relative, (Some(std::fs::read(&path).unwrap()), mode));
             }
@@ -267,7 +278,8 @@ impl Liar {
                 })
             })
             .collect();
-        let mut frontmatter = json!({"name": "liar", "description": "A skill served by a server that lies."});
+        let mut frontmatter =
+            json!({"name": "liar", "description": "A skill served by a server that lies."});
         let executable: Vec<&str> = self
             .files
             .iter()
@@ -313,7 +325,9 @@ impl Liar {
                 resources[1]["digest"] = json!(rmcp::model::sha256_digest(b"Newer notes.\n"));
                 resources[1]["size"] = json!(13);
             }
-            Lie::UnknownExecutable => meta = json!({"skills-runtime/executable": ["scripts/missing.sh"]}),
+            Lie::UnknownExecutable => {
+                meta = json!({"skills-runtime/executable": ["scripts/missing.sh"]})
+            }
             _ => {}
         }
         json!({
@@ -325,9 +339,14 @@ impl Liar {
     }
 
     fn read(&self, uri: &str) -> Result<Value, Value> {
-        let Some((path, bytes)) = self.files.iter().find(|(path, _)| Self::file_uri(path) == uri)
+        let Some((path, bytes)) = self
+            .files
+            .iter()
+            .find(|(path, _)| Self::file_uri(path) == uri)
         else {
-            return Err(json!({"code": -32602, "message": format!("unknown {uri}"), "data": {"uri": uri}}));
+            return Err(
+                json!({"code": -32602, "message": format!("unknown {uri}"), "data": {"uri": uri}}),
+            );
         };
         let mut bytes = bytes.clone();
         if self.lie == Lie::ChangedBeforeRead && path == "references/notes.md" {
@@ -364,7 +383,9 @@ impl Liar {
                 *self.reads.lock().unwrap() += 1;
                 answer
             }
-            "resources/list" => Ok(json!({"resources": [{"uri": "skill://liar/SKILL.md", "name": "liar"}]})),
+            "resources/list" => {
+                Ok(json!({"resources": [{"uri": "skill://liar/SKILL.md", "name": "liar"}]}))
+            }
             "ping" => Ok(json!({})),
             method if method.starts_with("notifications/") => return None,
             _ => Err(json!({"code": -32601, "message": format!("{method} not found")})),

@@ -377,9 +377,7 @@ impl HostCatalog {
         if blocks.is_empty() {
             return String::new();
         }
-        let mut text = format!(
-            "Skills you can load with `{LOAD_SKILL}` when a task needs one:\n"
-        );
+        let mut text = format!("Skills you can load with `{LOAD_SKILL}` when a task needs one:\n");
         for block in blocks {
             text.push_str("- ");
             text.push_str(&block);
@@ -454,7 +452,9 @@ impl HostCatalog {
                 .unload_skill(name)
                 .await
                 .map(|unloaded| format!("Unloaded '{}'.", unloaded.skill)),
-            other => Err(ClientError::Usage(format!("no tool `{other}` in the skills catalog"))),
+            other => Err(ClientError::Usage(format!(
+                "no tool `{other}` in the skills catalog"
+            ))),
         };
         match result {
             Ok(text) => CallOutcome {
@@ -541,7 +541,13 @@ impl HostCatalog {
             let listed: BTreeSet<String> = state
                 .servers
                 .get(label)
-                .map(|server| server.skills.iter().map(|skill| skill.uri.clone()).collect())
+                .map(|server| {
+                    server
+                        .skills
+                        .iter()
+                        .map(|skill| skill.uri.clone())
+                        .collect()
+                })
                 .unwrap_or_default();
             let gone: Vec<(String, String)> = state
                 .loaded
@@ -676,6 +682,11 @@ mod tests {
         assert_eq!(shorten("one two three four", 12), "one two…");
         assert_eq!(shorten("a\n  b", 10), "a b");
         assert_eq!(shorten("abcdefghijkl", 5), "abcd…");
-        assert!(shorten(&"word ".repeat(200), DEFAULT_DESCRIPTION_CHARS).chars().count() <= DEFAULT_DESCRIPTION_CHARS);
+        assert!(
+            shorten(&"word ".repeat(200), DEFAULT_DESCRIPTION_CHARS)
+                .chars()
+                .count()
+                <= DEFAULT_DESCRIPTION_CHARS
+        );
     }
 }

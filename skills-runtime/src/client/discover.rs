@@ -5,9 +5,9 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use rmcp::RoleClient;
 use rmcp::model::{JsonObject, PaginatedRequestParams};
 use rmcp::service::Peer;
-use rmcp::RoleClient;
 use serde::Serialize;
 use skills_core::{SKILL_MD, uri};
 

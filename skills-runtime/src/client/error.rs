@@ -17,8 +17,8 @@ pub enum ClientError {
         method: &'static str,
         /// The URI it was about, if any.
         uri: Option<String>,
-        /// rmcp's error.
-        error: ServiceError,
+        /// rmcp's error (boxed: it is large, and errors travel in every `Result`).
+        error: Box<ServiceError>,
     },
     /// A request got no answer in time.
     Timeout {
@@ -144,7 +144,7 @@ impl fmt::Display for ClientError {
 impl std::error::Error for ClientError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Request { error, .. } => Some(error),
+            Self::Request { error, .. } => Some(error.as_ref()),
             Self::Folder(error) => Some(error),
             _ => None,
         }

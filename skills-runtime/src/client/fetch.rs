@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use futures::{StreamExt as _, TryStreamExt as _};
+use rmcp::RoleClient;
 use rmcp::model::{JsonObject, ReadResourceRequestParams, ResourceContents, SkillResource};
 use rmcp::service::Peer;
-use rmcp::RoleClient;
 use serde_json::Value;
 use skills_core::{Digest, Options, SKILL_MD, SkillMdContext, inspect_skill_md};
 
@@ -93,12 +93,11 @@ pub(crate) async fn read_verified(
         )));
     };
     let (content_uri, bytes) = match content {
-        ResourceContents::TextResourceContents { uri, text, .. } => {
-            (uri, text.as_bytes().to_vec())
-        }
+        ResourceContents::TextResourceContents { uri, text, .. } => (uri, text.as_bytes().to_vec()),
         ResourceContents::BlobResourceContents { uri, blob, .. } => (
             uri,
-            decode_blob(blob).map_err(|error| refuse(format!("the blob is not base64: {error}")))?,
+            decode_blob(blob)
+                .map_err(|error| refuse(format!("the blob is not base64: {error}")))?,
         ),
         _ => return Err(refuse("the answer is neither text nor a blob".into())),
     };
@@ -219,7 +218,11 @@ pub(crate) fn check_skill_md(
 ) -> Result<(JsonObject, Option<String>), ClientError> {
     let file = format!("{}/{SKILL_MD}", manifest.path);
     let folder = manifest.path.rsplit('/').next().unwrap_or(&manifest.path);
-    let paths: Vec<&str> = manifest.files.iter().map(|file| file.path.as_str()).collect();
+    let paths: Vec<&str> = manifest
+        .files
+        .iter()
+        .map(|file| file.path.as_str())
+        .collect();
     let context = SkillMdContext::new(&file).folder_name(folder).files(&paths);
     let inspected = inspect_skill_md(bytes, &context, &Options::default());
     let findings = inspected.problems.map(|report| report.to_string());
@@ -244,9 +247,7 @@ pub(crate) fn check_skill_md(
             });
         }
     }
-    if manifest.source == Source::Legacy
-        && found.get("name").and_then(Value::as_str).is_none()
-    {
+    if manifest.source == Source::Legacy && found.get("name").and_then(Value::as_str).is_none() {
         return Err(ClientError::Frontmatter {
             uri: manifest.uri.clone(),
             reason: "SKILL.md has no `name`".into(),
@@ -263,9 +264,15 @@ fn compare(advertised: &JsonObject, found: &JsonObject) -> Vec<String> {
     keys.into_iter()
         .filter_map(|key| match (advertised.get(key), found.get(key)) {
             (Some(a), Some(b)) if same(a, b) => None,
-            (Some(a), Some(b)) => Some(format!("`{key}` is advertised as {a} but SKILL.md says {b}")),
-            (Some(a), None) => Some(format!("`{key}` is advertised as {a} but SKILL.md has no `{key}`")),
-            (None, Some(b)) => Some(format!("SKILL.md has `{key}: {b}`, which was not advertised")),
+            (Some(a), Some(b)) => Some(format!(
+                "`{key}` is advertised as {a} but SKILL.md says {b}"
+            )),
+            (Some(a), None) => Some(format!(
+                "`{key}` is advertised as {a} but SKILL.md has no `{key}`"
+            )),
+            (None, Some(b)) => Some(format!(
+                "SKILL.md has `{key}: {b}`, which was not advertised"
+            )),
             (None, None) => None,
         })
         .collect()
@@ -298,9 +305,18 @@ mod tests {
 
     #[test]
     fn frontmatters_compare_field_by_field() {
-        let advertised = object(json!({"name": "a", "description": "d", "metadata": {"v": "1"}, "n": 1}));
-        assert!(compare(&advertised, &object(json!({"name": "a", "description": "d", "metadata": {"v": "1"}, "n": 1.0}))).is_empty());
-        let found = object(json!({"name": "a", "description": "other", "metadata": {"v": "1"}, "extra": true}));
+        let advertised =
+            object(json!({"name": "a", "description": "d", "metadata": {"v": "1"}, "n": 1}));
+        assert!(
+            compare(
+                &advertised,
+                &object(json!({"name": "a", "description": "d", "metadata": {"v": "1"}, "n": 1.0}))
+            )
+            .is_empty()
+        );
+        let found = object(
+            json!({"name": "a", "description": "other", "metadata": {"v": "1"}, "extra": true}),
+        );
         assert_eq!(
             compare(&advertised, &found),
             [

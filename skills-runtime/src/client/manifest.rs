@@ -5,16 +5,16 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use rmcp::RoleClient;
 use rmcp::model::{
     GetSkillRequestParams, JsonObject, MetaObject, ReadResourceRequestParams, ResourceContents,
     SkillResources,
 };
 use rmcp::service::Peer;
-use rmcp::RoleClient;
 use serde::{Deserialize, Serialize};
 use skills_core::{Digest, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, names, uri};
 
-use super::discover::{Source, SkillSummary, skill_path};
+use super::discover::{SkillSummary, Source, skill_path};
 use super::{ClientError, ask};
 
 /// The last segment FastMCP (and SkillsDotNet) serve a skill's file list under.
@@ -35,7 +35,10 @@ pub struct ManifestFile {
     pub digest: Digest,
 }
 
-fn digest_as_string<S: serde::Serializer>(digest: &Digest, serializer: S) -> Result<S::Ok, S::Error> {
+fn digest_as_string<S: serde::Serializer>(
+    digest: &Digest,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.collect_str(digest)
 }
 
@@ -115,7 +118,9 @@ pub(crate) fn from_entry(entry: &rmcp::model::Skill) -> Result<SkillManifest, Cl
         uri: entry.uri.clone(),
         reason,
     };
-    entry.validate().map_err(|error| refuse(error.to_string()))?;
+    entry
+        .validate()
+        .map_err(|error| refuse(error.to_string()))?;
     let SkillResources::Files(resources) = &entry.resources else {
         return Err(refuse(
             "its resources are \"dynamic\": generated content has no digests to verify".into(),
@@ -126,7 +131,10 @@ pub(crate) fn from_entry(entry: &rmcp::model::Skill) -> Result<SkillManifest, Cl
     for resource in resources {
         let file_path = file_path_under(&root, &path, &resource.uri).map_err(&refuse)?;
         let digest = resource.digest.parse::<Digest>().map_err(|error| {
-            refuse(format!("{}: {error} (got `{}`)", resource.uri, resource.digest))
+            refuse(format!(
+                "{}: {error} (got `{}`)",
+                resource.uri, resource.digest
+            ))
         })?;
         files.push(ManifestFile {
             path: file_path,
@@ -192,9 +200,8 @@ async fn from_fastmcp(
     let (text, meta) = match content {
         ResourceContents::TextResourceContents { text, meta, .. } => (text.clone(), meta),
         ResourceContents::BlobResourceContents { blob, meta, .. } => {
-            let bytes = super::fetch::decode_blob(blob).map_err(|error| {
-                refuse(format!("{manifest_uri} is not valid base64: {error}"))
-            })?;
+            let bytes = super::fetch::decode_blob(blob)
+                .map_err(|error| refuse(format!("{manifest_uri} is not valid base64: {error}")))?;
             (String::from_utf8_lossy(&bytes).into_owned(), meta)
         }
         _ => return Err(refuse(format!("{manifest_uri} is neither text nor a blob"))),
@@ -205,9 +212,10 @@ async fn from_fastmcp(
     for file in listed.files {
         names::check_path(&file.path)
             .map_err(|problem| refuse(format!("`{}`: {problem}", file.path)))?;
-        let digest = file.hash.parse::<Digest>().map_err(|error| {
-            refuse(format!("`{}`: {error} (got `{}`)", file.path, file.hash))
-        })?;
+        let digest = file
+            .hash
+            .parse::<Digest>()
+            .map_err(|error| refuse(format!("`{}`: {error} (got `{}`)", file.path, file.hash)))?;
         files.push(ManifestFile {
             uri: uri::for_file(&path, &file.path),
             path: file.path,
@@ -267,13 +275,19 @@ fn executable_paths(meta: Option<&MetaObject>) -> Result<Vec<String>, String> {
         return Ok(Vec::new());
     };
     let Some(items) = value.as_array() else {
-        return Err(format!("`_meta[\"{}\"]` is not a list", crate::EXECUTABLE_META_KEY));
+        return Err(format!(
+            "`_meta[\"{}\"]` is not a list",
+            crate::EXECUTABLE_META_KEY
+        ));
     };
     items
         .iter()
         .map(|item| {
             item.as_str().map(str::to_owned).ok_or_else(|| {
-                format!("`_meta[\"{}\"]` holds a non-string", crate::EXECUTABLE_META_KEY)
+                format!(
+                    "`_meta[\"{}\"]` holds a non-string",
+                    crate::EXECUTABLE_META_KEY
+                )
             })
         })
         .collect()
@@ -309,12 +323,16 @@ fn finish(
     if let Some(pair) = files.windows(2).find(|pair| pair[0].path == pair[1].path) {
         return Err(refuse(format!("`{}` is listed twice", pair[0].path)));
     }
-    if let Some(collision) = names::case_collisions(files.iter().map(|file| file.path.as_str())).first()
+    if let Some(collision) =
+        names::case_collisions(files.iter().map(|file| file.path.as_str())).first()
     {
         return Err(refuse(collision.to_string()));
     }
     let paths: HashSet<&str> = files.iter().map(|file| file.path.as_str()).collect();
-    if let Some(unknown) = executable.iter().find(|path| !paths.contains(path.as_str())) {
+    if let Some(unknown) = executable
+        .iter()
+        .find(|path| !paths.contains(path.as_str()))
+    {
         return Err(refuse(format!(
             "`{unknown}` is marked executable but is not a file of the skill"
         )));

@@ -50,11 +50,11 @@ pub mod rig;
 mod sync;
 pub mod transport;
 
-use std::path::Path;
 use std::future::Future;
+use std::path::Path;
 
-use rmcp::service::Peer;
 use rmcp::RoleClient;
+use rmcp::service::Peer;
 
 pub use catalog::{
     CallOutcome, CatalogFollower, DEFAULT_DESCRIPTION_CHARS, DependencyRequest, HostCatalog,
@@ -160,7 +160,7 @@ pub(crate) async fn ask<T>(
         Ok(Err(error)) => Err(ClientError::Request {
             method,
             uri: uri.map(str::to_owned),
-            error,
+            error: Box::new(error),
         }),
         Err(_) => Err(ClientError::Timeout {
             method,

@@ -160,7 +160,11 @@ impl Tool for LoadSkill {
         self.0.parameters.clone()
     }
 
-    async fn call(&self, _context: &mut ToolContext, args: SkillArgs) -> Result<String, SkillToolError> {
+    async fn call(
+        &self,
+        _context: &mut ToolContext,
+        args: SkillArgs,
+    ) -> Result<String, SkillToolError> {
         self.0.skills.call(LOAD_SKILL, args).await
     }
 }
@@ -179,7 +183,11 @@ impl Tool for UnloadSkill {
         self.0.parameters.clone()
     }
 
-    async fn call(&self, _context: &mut ToolContext, args: SkillArgs) -> Result<String, SkillToolError> {
+    async fn call(
+        &self,
+        _context: &mut ToolContext,
+        args: SkillArgs,
+    ) -> Result<String, SkillToolError> {
         self.0.skills.call(UNLOAD_SKILL, args).await
     }
 }

@@ -7,8 +7,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use futures::StreamExt as _;
-use rmcp::service::Peer;
 use rmcp::RoleClient;
+use rmcp::service::Peer;
 use serde::Serialize;
 
 use super::discover::{self, SkillSummary, Source};
@@ -210,11 +210,7 @@ fn write_fetched(
     skills: Vec<SkillWrite<'static>>,
     force: bool,
 ) -> Result<Vec<Planned>, ClientError> {
-    let mut plan = folder::plan(
-        target,
-        skills,
-        &folder::Options::default().force(force),
-    )?;
+    let mut plan = folder::plan(target, skills, &folder::Options::default().force(force))?;
     plan.retain(|item| item.state != State::Orphaned);
     Ok(plan.apply())
 }
@@ -339,7 +335,10 @@ pub(crate) async fn sync(
             futures::stream::iter(to_fetch)
                 .map(|(index, manifest)| async move {
                     let summary = units[index];
-                    (index, fetch::fetch_manifest(peer, summary, manifest, download).await)
+                    (
+                        index,
+                        fetch::fetch_manifest(peer, summary, manifest, download).await,
+                    )
                 })
                 .buffered(download.concurrency.div_ceil(2).max(1))
                 .collect()
@@ -358,11 +357,10 @@ pub(crate) async fn sync(
         }
         let target_for_write = target.clone();
         let force = download.force;
-        let written = tokio::task::spawn_blocking(move || {
-            write_fetched(&target_for_write, verified, force)
-        })
-        .await
-        .map_err(|error| ClientError::Usage(format!("the writer stopped: {error}")))??;
+        let written =
+            tokio::task::spawn_blocking(move || write_fetched(&target_for_write, verified, force))
+                .await
+                .map_err(|error| ClientError::Usage(format!("the writer stopped: {error}")))??;
         for (index, planned) in verified_at.into_iter().zip(written) {
             let findings = items[index].findings.take();
             let uri = items[index].uri.take();

@@ -65,9 +65,12 @@ impl ChildProcess {
             .kill_on_drop(true);
         let mut child = command.spawn()?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(std::io::Error::other("the child's stdio could not be taken"));
+            return Err(std::io::Error::other(
+                "the child's stdio could not be taken",
+            ));
         };
-        let transport = AsyncRwTransport::new(stdout, stdin).with_max_line_length(MAX_MESSAGE_BYTES);
+        let transport =
+            AsyncRwTransport::new(stdout, stdin).with_max_line_length(MAX_MESSAGE_BYTES);
         Ok(Self { child, transport })
     }
 
@@ -97,7 +100,8 @@ impl Transport<RoleClient> for ChildProcess {
         // The stdio shutdown of the MCP specification: close stdin, give the
         // server a moment to exit, then kill it.
         let closed = self.transport.close().await;
-        let exited = tokio::time::timeout(std::time::Duration::from_secs(3), self.child.wait()).await;
+        let exited =
+            tokio::time::timeout(std::time::Duration::from_secs(3), self.child.wait()).await;
         if exited.is_err() {
             self.child.kill().await?;
         }
@@ -122,7 +126,11 @@ pub fn http(
             // rmcp writes `Authorization: Bearer <token>` itself from the token.
             match value.strip_prefix("Bearer ") {
                 Some(token) => auth = Some(token.to_owned()),
-                None => return Err(usage(format!("the Authorization header must be `Bearer <token>`, not `{value}`"))),
+                None => {
+                    return Err(usage(format!(
+                        "the Authorization header must be `Bearer <token>`, not `{value}`"
+                    )));
+                }
             }
             continue;
         }
@@ -139,7 +147,9 @@ pub fn http(
     if let Some(token) = auth {
         config = config.auth_header(token);
     }
-    Ok(rmcp::transport::StreamableHttpClientTransport::from_config(config))
+    Ok(rmcp::transport::StreamableHttpClientTransport::from_config(
+        config,
+    ))
 }
 
 /// Connects rmcp's client to a server over `transport`, the 2026-07-28 way

@@ -68,9 +68,7 @@ fn look(root: &Path, relative: &str) -> io::Result<Found> {
                 )));
             }
             Ok(meta) if !meta.is_dir() => {
-                return Ok(Found::Blocked(format!(
-                    "`{shown}` is a file, not a folder"
-                )));
+                return Ok(Found::Blocked(format!("`{shown}` is a file, not a folder")));
             }
             Ok(_) => {}
         }
@@ -345,11 +343,10 @@ pub(super) fn orphans<'a>(
                 .ok()
                 .and_then(|bytes| Record::parse(&bytes));
             match record {
-                Some(record) => {
-                    if record.writer == writer && !given.contains(&relative) {
-                        found.push(plan_orphan(&folder, relative, record, options));
-                    }
+                Some(record) if record.writer == writer && !given.contains(&relative) => {
+                    found.push(plan_orphan(&folder, relative, record, options));
                 }
+                Some(_) => {}
                 // A foreign skill's folder is not searched: what is inside is its own.
                 None if folder.join(skills_core::SKILL_MD).exists() => {}
                 None if depth + 1 < ORPHAN_DEPTH => {

@@ -185,7 +185,11 @@ impl<'a> FileWrite<'a> {
     /// the folder is up to date before anything is downloaded. Applying a
     /// plan that would write it fails for that skill.
     #[cfg_attr(not(feature = "client"), allow(dead_code))]
-    pub(crate) fn digest_only(path: impl Into<Cow<'a, str>>, digest: Digest, executable: bool) -> Self {
+    pub(crate) fn digest_only(
+        path: impl Into<Cow<'a, str>>,
+        digest: Digest,
+        executable: bool,
+    ) -> Self {
         Self {
             path: path.into(),
             bytes: None,
@@ -449,7 +453,11 @@ impl fmt::Display for FolderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Target { root, error } => {
-                write!(f, "{}: the target folder cannot be used: {error}", root.display())
+                write!(
+                    f,
+                    "{}: the target folder cannot be used: {error}",
+                    root.display()
+                )
             }
         }
     }
@@ -511,10 +519,10 @@ impl<'a> Plan<'a> {
             work,
         } = self;
         for (item, work) in items.iter_mut().zip(work) {
-            if let Some(work) = work {
-                if let Err(error) = disk::apply(&root, &writer, item, work) {
-                    item.error = Some(error);
-                }
+            if let Some(work) = work
+                && let Err(error) = disk::apply(&root, &writer, item, work)
+            {
+                item.error = Some(error);
             }
         }
         items
@@ -595,12 +603,18 @@ pub fn plan<'a>(
 /// Why a skill must not reach the disk at all, if it must not.
 fn refusal(skill: &SkillWrite<'_>) -> Option<String> {
     if let Err(problem) = names::check_path(&skill.path) {
-        return Some(format!("its folder `{}` cannot be written: {problem}", skill.path));
+        return Some(format!(
+            "its folder `{}` cannot be written: {problem}",
+            skill.path
+        ));
     }
     let mut paths = Vec::with_capacity(skill.files.len());
     for file in &skill.files {
         if let Err(problem) = names::check_path(&file.path) {
-            return Some(format!("the file `{}` cannot be written: {problem}", file.path));
+            return Some(format!(
+                "the file `{}` cannot be written: {problem}",
+                file.path
+            ));
         }
         if names::fold_case(&file.path) == names::fold_case(RECORD_FILE) {
             return Some(format!(

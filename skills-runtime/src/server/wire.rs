@@ -147,7 +147,8 @@ pub(super) fn json_read(
     meta: Option<MetaObject>,
     requested_uri: &str,
 ) -> ReadResourceResult {
-    let mut content = ResourceContents::text(json, requested_uri).with_mime_type("application/json");
+    let mut content =
+        ResourceContents::text(json, requested_uri).with_mime_type("application/json");
     if let ResourceContents::TextResourceContents { meta: slot, .. } = &mut content {
         *slot = meta;
     }

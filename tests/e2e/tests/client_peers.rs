@@ -38,12 +38,16 @@ fn fastmcp_python(test: &str) -> Option<PathBuf> {
         panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
     }
     use std::io::Write as _;
-    let _ = writeln!(std::io::stderr(), "\n!!!!!!!! SKIPPED {test}: {message} !!!!!!!!\n");
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!! SKIPPED {test}: {message} !!!!!!!!\n"
+    );
     None
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("skills-e2e-client-{name}-{}", std::process::id()));
+    let root =
+        std::env::temp_dir().join(format!("skills-e2e-client-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
     root
@@ -93,7 +97,10 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
     let client = transport::connect(server).await.expect("FastMCP answers");
     let skills = client.discover_skills().await.unwrap();
     assert!(!skills.is_empty());
-    assert!(skills.iter().all(|skill| skill.source == expect), "{kind}: {skills:?}");
+    assert!(
+        skills.iter().all(|skill| skill.source == expect),
+        "{kind}: {skills:?}"
+    );
 
     let folder = scratch(&format!("fastmcp-{kind}"));
     let report = client
@@ -101,7 +108,10 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
         .await
         .unwrap();
     assert_eq!(report.exit_code(), 0, "{kind}: {report}");
-    assert!(report.skills.iter().all(|s| s.action == Action::Write), "{report}");
+    assert!(
+        report.skills.iter().all(|s| s.action == Action::Write),
+        "{report}"
+    );
     let files = assert_same_files(tree, &folder);
     assert!(files > 5, "{files} files");
 
@@ -110,7 +120,10 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
         .await
         .unwrap();
     assert!(
-        again.skills.iter().all(|s| s.state == State::UpToDate && s.action == Action::None),
+        again
+            .skills
+            .iter()
+            .all(|s| s.state == State::UpToDate && s.action == Action::None),
         "{again}"
     );
     let _ = client.cancel().await;
@@ -127,7 +140,10 @@ async fn sync_from_fastmcp_legacy_provider() {
     // The legacy provider serves the immediate children of its root only.
     let tree = scratch("legacy-tree");
     for skill in ["stock-audit", "purchase-orders"] {
-        copy_tree(&workspace_dir().join("skills").join(skill), &tree.join(skill));
+        copy_tree(
+            &workspace_dir().join("skills").join(skill),
+            &tree.join(skill),
+        );
     }
     sync_from_fastmcp("legacy", &tree, Source::Legacy).await;
     std::fs::remove_dir_all(&tree).unwrap();
@@ -163,27 +179,56 @@ fn the_sync_example_reports_json_and_a_second_run_writes_nothing() {
             .unwrap();
         let report: serde_json::Value = serde_json::from_slice(&output.stdout)
             .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)));
-        (output.status.code(), report, String::from_utf8_lossy(&output.stderr).into_owned())
+        (
+            output.status.code(),
+            report,
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
     };
     let states = |report: &serde_json::Value| -> Vec<(String, String)> {
         report["skills"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|s| (s["name"].as_str().unwrap().to_owned(), s["state"].as_str().unwrap().to_owned()))
+            .map(|s| {
+                (
+                    s["name"].as_str().unwrap().to_owned(),
+                    s["state"].as_str().unwrap().to_owned(),
+                )
+            })
             .collect()
     };
     let (code, report, stderr) = run(&[]);
     assert_eq!(code, Some(0), "{report:#} {stderr}");
-    assert!(stderr.is_empty() || !stderr.contains('\r'), "no progress bar when stderr is not a terminal");
-    assert!(report["skills"].as_array().unwrap().iter().all(|s| s["version"].as_str().unwrap().starts_with("sha256:")));
-    assert!(states(&report).iter().all(|(_, state)| state == "missing"), "{report:#}");
+    assert!(
+        stderr.is_empty() || !stderr.contains('\r'),
+        "no progress bar when stderr is not a terminal"
+    );
+    assert!(
+        report["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["version"].as_str().unwrap().starts_with("sha256:"))
+    );
+    assert!(
+        states(&report).iter().all(|(_, state)| state == "missing"),
+        "{report:#}"
+    );
     let before = std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap();
 
     let (code, report, _) = run(&[]);
     assert_eq!(code, Some(0));
-    assert!(states(&report).iter().all(|(_, state)| state == "up-to-date"), "{report:#}");
-    assert_eq!(std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap(), before);
+    assert!(
+        states(&report)
+            .iter()
+            .all(|(_, state)| state == "up-to-date"),
+        "{report:#}"
+    );
+    assert_eq!(
+        std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap(),
+        before
+    );
 
     std::fs::write(folder.join("stock-audit/SKILL.md"), "edited\n").unwrap();
     let (code, report, _) = run(&[]);
@@ -191,10 +236,17 @@ fn the_sync_example_reports_json_and_a_second_run_writes_nothing() {
     assert!(states(&report).contains(&("stock-audit".into(), "modified".into())));
     let (code, _, _) = run(&["--force"]);
     assert_eq!(code, Some(0));
-    assert_eq!(std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap(),
+        before
+    );
 
     let usage = Command::new(example("sync")).arg(&folder).output().unwrap();
-    assert_eq!(usage.status.code(), Some(2), "no server given is a usage error");
+    assert_eq!(
+        usage.status.code(),
+        Some(2),
+        "no server given is a usage error"
+    );
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -221,7 +273,12 @@ fn the_sync_example_speaks_http() {
         .unwrap();
     let _ = server.kill();
     let _ = server.wait();
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["skills"].as_array().unwrap().len(), 3);
     assert!(folder.join("kitchen/recipe-scaling/SKILL.md").exists());
@@ -247,7 +304,11 @@ fn the_catalog_example_walks_a_load_and_an_unload() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let expected = [
         "Context blocks for the system prompt:",
         "  audit: The audit skill. (requires: larder-db, mail)",
@@ -264,7 +325,9 @@ fn the_catalog_example_walks_a_load_and_an_unload() {
     ];
     let mut rest = stdout.as_ref();
     for line in expected {
-        let at = rest.find(line).unwrap_or_else(|| panic!("missing, or out of order: {line:?}\n{stdout}"));
+        let at = rest
+            .find(line)
+            .unwrap_or_else(|| panic!("missing, or out of order: {line:?}\n{stdout}"));
         rest = &rest[at + line.len()..];
     }
     std::fs::remove_dir_all(&tree).unwrap();

@@ -35,7 +35,8 @@ async fn main() {
     };
     let cpu_before = cpu_ms();
     let started = Instant::now();
-    let server = transport::ChildProcess::spawn(&command[0], &command[1..]).expect("spawn the server");
+    let server =
+        transport::ChildProcess::spawn(&command[0], &command[1..]).expect("spawn the server");
     let client = transport::connect(server).await.expect("connect");
     let report = client
         .sync_skills(folder.as_ref(), &SyncOptions::default())
@@ -48,7 +49,10 @@ async fn main() {
     let mut files = 0u64;
     let mut bytes = 0u64;
     for entry in walk(std::path::Path::new(folder)) {
-        if entry.file_name().is_some_and(|name| name != ".skills-runtime.json") {
+        if entry
+            .file_name()
+            .is_some_and(|name| name != ".skills-runtime.json")
+        {
             files += 1;
             bytes += std::fs::metadata(&entry).unwrap().len();
         }
