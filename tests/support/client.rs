@@ -75,7 +75,8 @@ fn relay(client: DuplexStream, server: DuplexStream, methods: Methods) {
     });
 }
 
-/// The skills methods (and reads) among `methods`, without the lifecycle ones.
+/// The skills methods (and reads) among `methods`, without the lifecycle
+/// ones and the 2026-07-28 notification subscription (`subscriptions/listen`).
 pub fn skill_methods(methods: &Methods) -> Vec<String> {
     methods
         .lock()
@@ -85,6 +86,7 @@ pub fn skill_methods(methods: &Methods) -> Vec<String> {
             !method.starts_with("notifications/")
                 && *method != "initialize"
                 && *method != "server/discover"
+                && *method != "subscriptions/listen"
         })
         .cloned()
         .collect()

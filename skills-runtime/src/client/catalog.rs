@@ -8,6 +8,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use futures::future::BoxFuture;
+use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::service::{NotificationContext, Peer};
 use rmcp::{ClientHandler, RoleClient};
 use serde::Serialize;
@@ -167,6 +168,17 @@ struct CatalogState {
 struct ServerSkills {
     peer: Peer<RoleClient>,
     skills: Vec<SkillSummary>,
+    /// The task following a 2026-07-28 `subscriptions/listen`, stopped
+    /// when the server is removed or replaced.
+    follower: Option<tokio::task::AbortHandle>,
+}
+
+impl Drop for ServerSkills {
+    fn drop(&mut self) {
+        if let Some(follower) = &self.follower {
+            follower.abort();
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -254,12 +266,18 @@ impl HostCatalog {
         let label = label.into();
         let skills = peer.discover_skills().await?;
         let count = skills.len();
+        let follower = self.listen(&label, &peer);
         let before = {
             let mut state = self.state();
             let before = display_names(&state);
-            state
-                .servers
-                .insert(label.clone(), ServerSkills { peer, skills });
+            state.servers.insert(
+                label.clone(),
+                ServerSkills {
+                    peer,
+                    skills,
+                    follower,
+                },
+            );
             before
         };
         self.drop_vanished(&label, &before).await;
@@ -313,10 +331,50 @@ impl HostCatalog {
         unloaded
     }
 
+    /// On a 2026-07-28 session, where change notifications travel only in a
+    /// `subscriptions/listen` stream, opens one for `resources/list_changed`
+    /// and re-lists the server's skills on each. (On 2025-11-25 sessions the
+    /// client's handler hears them: see [`follow`](Self::follow).)
+    fn listen(&self, label: &str, peer: &Peer<RoleClient>) -> Option<tokio::task::AbortHandle> {
+        let modern = peer
+            .peer_info()
+            .is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28);
+        if !modern {
+            return None;
+        }
+        // Weak: the task must not keep a dropped catalog alive.
+        let shared = Arc::downgrade(&self.shared);
+        let peer = peer.clone();
+        let label = label.to_owned();
+        let task = tokio::spawn(async move {
+            let filter = SubscriptionFilter::builder()
+                .resources_list_changed()
+                .build();
+            let Ok(mut subscription) = peer.listen(filter).await else {
+                return; // The server offers no subscriptions: nothing to follow.
+            };
+            while let Ok(Some(notification)) = subscription.next().await {
+                if !matches!(
+                    notification,
+                    ServerNotification::ResourceListChangedNotification(_)
+                ) {
+                    continue;
+                }
+                let Some(shared) = shared.upgrade() else {
+                    return;
+                };
+                let _ = HostCatalog { shared }.refresh(&label).await;
+            }
+        });
+        Some(task.abort_handle())
+    }
+
     /// A handler for the client of server `label` (pass it to
     /// [`transport::connect_with`](super::transport::connect_with)) that
     /// re-lists the server's skills when it sends
-    /// `notifications/resources/list_changed`.
+    /// `notifications/resources/list_changed` on a 2025-11-25 session.
+    /// 2026-07-28 sessions need no handler: [`add_server`](Self::add_server)
+    /// subscribes itself.
     pub fn follow(&self, label: impl Into<String>) -> CatalogFollower {
         CatalogFollower {
             catalog: self.clone(),

@@ -122,11 +122,17 @@ pub(crate) async fn current_manifest(
     let asked = manifest::ask_manifest(peer, summary, timeout).await?;
     if let Some(entry) = &summary.entry {
         let listed = manifest::from_entry(entry)?;
-        if listed.version != asked.version || listed.frontmatter != asked.frontmatter {
+        if listed.version != asked.version {
             return Err(ClientError::Changed {
                 uri: summary.uri.clone(),
                 before: listed.version,
                 after: asked.version,
+            });
+        }
+        if listed.frontmatter != asked.frontmatter {
+            return Err(ClientError::Frontmatter {
+                uri: summary.uri.clone(),
+                reason: "skills/get advertises another frontmatter than skills/list".into(),
             });
         }
     }
