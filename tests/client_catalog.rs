@@ -314,53 +314,14 @@ async fn descriptions_are_cut_to_the_budget() {
     assert_eq!(block, "long: word word word word word word word…");
 }
 
-/// A server that accepts `subscriptions/listen` (2026-07-28) and keeps the
-/// sink, so the test can announce a change the way a live server would.
-#[derive(Clone)]
-struct Subscribable {
-    skills: SkillsServer,
-    sink: Arc<Mutex<Option<rmcp::service::SubscriptionSink>>>,
-}
-
-impl rmcp::ServerHandler for Subscribable {
-    fn get_info(&self) -> rmcp::model::ServerConfig {
-        let mut info = rmcp::ServerHandler::get_info(&self.skills);
-        if let Some(resources) = info.capabilities.resources.as_mut() {
-            resources.list_changed = Some(true);
-        }
-        info
-    }
-
-    fn accepted_subscription_filter(
-        &self,
-        requested: &rmcp::model::SubscriptionFilter,
-    ) -> Option<rmcp::model::SubscriptionFilter> {
-        Some(requested.clone())
-    }
-
-    async fn listen(
-        &self,
-        context: rmcp::service::SubscriptionContext,
-    ) -> Result<(), rmcp::ErrorData> {
-        *self.sink.lock().unwrap() = Some(context.sink().clone());
-        context.cancelled().await;
-        Ok(())
-    }
-
-    skills_runtime::delegate_skills!(skills);
-}
-
 #[tokio::test]
 async fn on_2026_07_28_the_catalog_subscribes_itself() {
-    let skills = SkillsServer::new(tree_with(
+    let skills = tree_with(
         "catalog-modern",
         &[("audit", "dependencies: [db]\n"), ("orders", "")],
-    ));
-    let server = Subscribable {
-        skills: skills.clone(),
-        sink: Arc::default(),
-    };
-    let (client, _) = tapped(server.clone(), Era::Modern).await;
+    );
+    let server = SkillsServer::builder(skills).notify_changes(true).build();
+    let (client, methods) = tapped(server.clone(), Era::Modern).await;
     let heard = Heard::default();
     let catalog = catalog(&heard, true);
     catalog
@@ -369,17 +330,19 @@ async fn on_2026_07_28_the_catalog_subscribes_itself() {
         .unwrap();
     catalog.load_skill("audit").await.unwrap();
     heard.take();
-    let mut sink = None;
     for _ in 0..100 {
-        sink = server.sink.lock().unwrap().clone();
-        if sink.is_some() {
+        if methods
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|m| m == "subscriptions/listen")
+        {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let sink = sink.expect("the catalog opened subscriptions/listen");
-    assert!(skills.replace(tree_with("catalog-modern-2", &[("orders", "")])));
-    sink.notify_resource_list_changed().await.unwrap();
+    // The server tells listen streams whose view changed.
+    assert!(server.replace(tree_with("catalog-modern-2", &[("orders", "")])));
     for _ in 0..100 {
         if names(&catalog) == ["orders"] {
             break;

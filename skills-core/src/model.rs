@@ -23,6 +23,7 @@ pub struct Skills {
     skills: Cow<'static, [Skill]>,
     fingerprint: Cow<'static, str>,
     package: Option<(Cow<'static, str>, Cow<'static, str>)>,
+    embed_options: Option<crate::EmbedOptions>,
 }
 
 /// One skill: a folder holding a `SKILL.md` and its supporting files.
@@ -149,6 +150,7 @@ impl Skills {
             skills,
             fingerprint,
             package,
+            embed_options: None,
         }
     }
 
@@ -158,12 +160,14 @@ impl Skills {
         skills: &'static [Skill],
         fingerprint: &'static str,
         package: (&'static str, &'static str),
+        options: crate::EmbedOptions,
     ) -> Self {
-        Self::from_parts(
-            Cow::Borrowed(skills),
-            Cow::Borrowed(fingerprint),
-            Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
-        )
+        Self {
+            skills: Cow::Borrowed(skills),
+            fingerprint: Cow::Borrowed(fingerprint),
+            package: Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
+            embed_options: Some(options),
+        }
     }
 
     /// A set with no skills.
@@ -172,6 +176,7 @@ impl Skills {
             skills: Cow::Borrowed(&[]),
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
             package: None,
+            embed_options: None,
         }
     }
 
@@ -182,6 +187,13 @@ impl Skills {
         self.package
             .as_ref()
             .map(|(name, version)| (name.as_ref(), version.as_ref()))
+    }
+
+    /// The options of the `embed_skills!` call that produced the set
+    /// (`None` for a set loaded at run time): what a loader reading the same
+    /// folder needs to apply the same rules ([`EmbedOptions::to_options`](crate::EmbedOptions::to_options)).
+    pub fn embed_options(&self) -> Option<&crate::EmbedOptions> {
+        self.embed_options.as_ref()
     }
 
     /// Every skill, ordered by path.
@@ -236,14 +248,13 @@ impl Skills {
     /// The innermost skill whose folder holds `path` (relative to the skills
     /// root), with the path inside that skill.
     pub fn owner_of<'p>(&self, path: &'p str) -> Option<(&Skill, &'p str)> {
-        let mut folder = path;
-        while let Some((parent, _)) = folder.rsplit_once('/') {
-            if let Some(skill) = self.get(parent) {
-                return Some((skill, &path[parent.len() + 1..]));
-            }
-            folder = parent;
-        }
-        None
+        crate::relpath::ancestors(path)
+            .skip(1)
+            .take_while(|folder| !folder.is_empty())
+            .find_map(|folder| {
+                let skill = self.get(folder)?;
+                Some((skill, &path[folder.len() + 1..]))
+            })
     }
 
     /// The file at `path` (relative to the skills root, not percent-encoded),
@@ -289,18 +300,18 @@ impl Skills {
         skill
             .files()
             .iter()
-            .filter(move |file| within.is_empty() || is_inside(file.path(), within))
+            .filter(move |file| within.is_empty() || crate::relpath::is_below(file.path(), within))
             .filter(move |file| {
-                !nested
-                    .iter()
-                    .any(|inner| is_inside(file.path(), &inner.path()[skill.path().len() + 1..]))
+                !nested.iter().any(|inner| {
+                    crate::relpath::is_below(file.path(), &inner.path()[skill.path().len() + 1..])
+                })
             })
             .map(move |file| (skill, file))
     }
 
     /// The skills whose folders lie below `folder`.
     fn below(&self, folder: &str) -> &[Skill] {
-        sorted_below(&self.skills, Skill::path, folder)
+        crate::relpath::sorted_below(&self.skills, Skill::path, folder)
     }
 
     /// The distinct files below the folder `folder` (relative to the skills
@@ -320,28 +331,6 @@ impl Skills {
         }
         found
     }
-}
-
-/// The entries of `sorted` (ordered by `path`) that lie below `folder` (`""`:
-/// all): a contiguous run, since paths below `folder/` sort before `folder0`.
-pub(crate) fn sorted_below<'s, T>(
-    sorted: &'s [T],
-    path: impl Fn(&T) -> &str,
-    folder: &str,
-) -> &'s [T] {
-    if folder.is_empty() {
-        return sorted;
-    }
-    let start = format!("{folder}/");
-    let end = format!("{folder}0");
-    let first = sorted.partition_point(|item| path(item) < start.as_str());
-    let last = sorted.partition_point(|item| path(item) < end.as_str());
-    &sorted[first..last.max(first)]
-}
-
-/// Whether `path` lies below the folder `folder` (both relative, `/`-separated).
-fn is_inside(path: &str, folder: &str) -> bool {
-    path.len() > folder.len() && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
 }
 
 impl Default for Skills {

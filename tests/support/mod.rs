@@ -2,6 +2,7 @@
 #![allow(dead_code)] // Each test binary uses a different part.
 
 pub mod client;
+pub mod hostile;
 
 use std::path::Path;
 
@@ -9,7 +10,7 @@ use rmcp::model::{ProtocolVersion, ResourceContents};
 use rmcp::service::RunningService;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 
 pub type Client = RunningService<RoleClient, ()>;
 
@@ -46,7 +47,45 @@ pub async fn connect(handler: impl ServerHandler, era: Era) -> Client {
     }
 }
 
-/// The bytes a read returned: text re-encoded, blob decoded.
+/// A client that gives its name as the one it holds.
+#[derive(Clone)]
+pub struct Named(pub &'static str);
+
+impl rmcp::ClientHandler for Named {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            Default::default(),
+            rmcp::model::Implementation::new(self.0, "1"),
+        )
+    }
+}
+
+/// [`connect`], from a client named `name`.
+pub async fn connect_as(
+    handler: impl ServerHandler,
+    era: Era,
+    name: &'static str,
+) -> RunningService<RoleClient, Named> {
+    let (server_end, client_end) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    match era {
+        Era::Handshake => Named(name).serve(client_end).await.expect("initialize"),
+        Era::Modern => Named(name)
+            .serve_with_lifecycle(
+                client_end,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("server/discover"),
+    }
+}
+
 /// The names of every tool the server lists, in its order.
 pub async fn tool_names(client: &Client) -> Vec<String> {
     let tools = client.list_all_tools().await.expect("tools/list");
@@ -56,6 +95,7 @@ pub async fn tool_names(client: &Client) -> Vec<String> {
         .collect()
 }
 
+/// The bytes a read returned: text re-encoded, blob decoded.
 pub fn bytes_of(contents: &ResourceContents) -> Vec<u8> {
     use base64::Engine as _;
     match contents {
@@ -67,6 +107,25 @@ pub fn bytes_of(contents: &ResourceContents) -> Vec<u8> {
         }
         other => panic!("unexpected content {other:?}"),
     }
+}
+
+/// A raw line session with `handler` in process, for the hostile table.
+pub async fn line_wire(
+    handler: impl ServerHandler,
+    era: Era,
+) -> hostile::LineWire<tokio::io::ReadHalf<DuplexStream>, tokio::io::WriteHalf<DuplexStream>> {
+    let (server_end, client_end) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (read, write) = tokio::io::split(client_end);
+    let lifecycle = match era {
+        Era::Handshake => hostile::Lifecycle::Handshake,
+        Era::Modern => hostile::Lifecycle::Modern,
+    };
+    hostile::LineWire::open("in process", lifecycle, read, write).await
 }
 
 /// A raw JSON-RPC session over stdio-style lines, for exact wire assertions:

@@ -147,14 +147,17 @@ impl View<'_> {
     }
 
     /// The file at `canonical`, if some skill the caller may see holds it.
-    fn readable_file(&self, canonical: &str) -> Option<&SkillFile> {
+    pub(super) fn readable_file(&self, canonical: &str) -> Option<&SkillFile> {
         let (owner, file) = self.skills().file_by_uri(canonical)?;
         self.may_read(owner).then_some(file)
     }
 
     /// A generated resource: a FastMCP manifest (with the skill's executable
     /// files in `_meta`, as its entry has them) or the legacy index.
-    fn generated(&self, canonical: &str) -> Option<(String, Option<rmcp::model::MetaObject>)> {
+    pub(super) fn generated(
+        &self,
+        canonical: &str,
+    ) -> Option<(String, Option<rmcp::model::MetaObject>)> {
         if self.settings().legacy_index && canonical == compat::INDEX_URI {
             let visible = self.visible_skills().map(|(_, skill)| skill);
             return Some((compat::index_json(visible), None));
