@@ -81,13 +81,13 @@ pub use embed_options::EmbedOptions;
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
-pub use model::{Digest, MergeError, Skill, SkillFile, Skills};
+pub use model::{Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
 #[cfg(feature = "load")]
 pub use skill_md::{
-    MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext, estimate_tokens,
-    parse_skill_md,
+    InspectedSkillMd, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext,
+    estimate_tokens, inspect_skill_md, parse_skill_md,
 };
 
 /// The file that makes a folder a skill.

@@ -89,6 +89,51 @@ impl fmt::Debug for Digest {
     }
 }
 
+/// Why a string is not a digest as SEP-2640 writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DigestSyntaxError;
+
+impl fmt::Display for DigestSyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a digest is `sha256:` followed by 64 lowercase hex digits")
+    }
+}
+
+impl std::error::Error for DigestSyntaxError {}
+
+/// Reads a digest exactly as [`Display`](fmt::Display) writes it (what a
+/// server sends): `sha256:` and 64 lowercase hex digits, nothing else.
+///
+/// ```
+/// use skills_core::Digest;
+///
+/// let text = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+/// let digest: Digest = text.parse()?;
+/// assert_eq!(digest.to_string(), text);
+/// assert!("sha256:E3B0".parse::<Digest>().is_err());
+/// # Ok::<(), skills_core::DigestSyntaxError>(())
+/// ```
+impl std::str::FromStr for Digest {
+    type Err = DigestSyntaxError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let hex = text.strip_prefix("sha256:").ok_or(DigestSyntaxError)?;
+        if hex.len() != 64 {
+            return Err(DigestSyntaxError);
+        }
+        let nibble = |byte: u8| match byte {
+            b'0'..=b'9' => Ok(byte - b'0'),
+            b'a'..=b'f' => Ok(byte - b'a' + 10),
+            _ => Err(DigestSyntaxError),
+        };
+        let mut bytes = [0u8; 32];
+        for (index, pair) in hex.as_bytes().chunks_exact(2).enumerate() {
+            bytes[index] = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+        }
+        Ok(Self(bytes))
+    }
+}
+
 impl Skills {
     /// Builds a set from its parts (the loader and `embedded` do); use
     /// [`load`](crate::load()) to build a set at run time.
@@ -690,5 +735,28 @@ mod tests {
         assert!(text.starts_with("sha256:ab00"));
         assert!(text.ends_with("0001"));
         assert_eq!(text[7..].to_lowercase(), text[7..]);
+    }
+
+    #[test]
+    fn digests_parse_only_as_displayed() {
+        let mut bytes = [0u8; 32];
+        for (index, byte) in bytes.iter_mut().enumerate() {
+            *byte = (index * 37) as u8;
+        }
+        let digest = Digest::from_bytes(bytes);
+        assert_eq!(digest.to_string().parse(), Ok(digest));
+        let good = digest.to_string();
+        for bad in [
+            String::new(),
+            good[7..].to_owned(),
+            good.to_uppercase(),
+            format!("sha512:{}", &good[7..]),
+            format!("{good}0"),
+            good[..70].to_owned(),
+            format!(" {good}"),
+            good.replace('a', "g"),
+        ] {
+            assert_eq!(bad.parse::<Digest>(), Err(DigestSyntaxError), "{bad:?}");
+        }
     }
 }

@@ -146,6 +146,18 @@ pub use skills_core::{Digest, EmbedOptions, SKILL_MD, Skill, SkillFile, Skills, 
 #[cfg(feature = "server")]
 pub mod server;
 
+#[cfg(feature = "folder")]
+pub mod folder;
+
+/// `_meta` key of a SEP-2640 skill entry (and of a `_manifest` read) that
+/// lists the skill's executable files, by path inside the skill. Our own key:
+/// SEP-2640 has none. Servers built on this crate send it; the client
+/// restores the bits from it.
+pub const EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+
+#[cfg(feature = "client")]
+pub mod client;
+
 #[cfg(feature = "watch")]
 pub use server::{Reload, Reloads, WatchError, WatchHandle};
 #[cfg(feature = "server")]

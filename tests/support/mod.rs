@@ -1,6 +1,7 @@
 //! Connecting servers and clients in one process, over an in-memory pipe.
 #![allow(dead_code)] // Each test binary uses a different part.
 
+pub mod client;
 pub mod hostile;
 
 use std::path::Path;

@@ -322,6 +322,7 @@ impl View<'_> {
         if let Some(file) = self.readable_file(&canonical) {
             return Some(Content::File(file.digest()));
         }
-        self.generated(&canonical).map(Content::Generated)
+        self.generated(&canonical)
+            .map(|(json, _meta)| Content::Generated(json))
     }
 }

@@ -137,8 +137,8 @@ impl View<'_> {
             skills_core::uri::parse(uri).map_err(|why| wire::malformed_uri(uri, why))?;
         let mut result = if let Some(file) = self.readable_file(&canonical) {
             wire::file_read(file, uri, |file| self.snapshot().blob(file))
-        } else if let Some(json) = self.generated(&canonical) {
-            wire::json_read(json, uri)
+        } else if let Some((json, meta)) = self.generated(&canonical) {
+            wire::json_read(json, meta, uri)
         } else {
             return Err(wire::unknown_resource(uri));
         };
@@ -152,15 +152,21 @@ impl View<'_> {
         self.may_read(owner).then_some(file)
     }
 
-    /// A generated resource: a FastMCP manifest or the legacy index.
-    pub(super) fn generated(&self, canonical: &str) -> Option<String> {
+    /// A generated resource: a FastMCP manifest (with the skill's executable
+    /// files in `_meta`, as its entry has them) or the legacy index.
+    pub(super) fn generated(
+        &self,
+        canonical: &str,
+    ) -> Option<(String, Option<rmcp::model::MetaObject>)> {
         if self.settings().legacy_index && canonical == compat::INDEX_URI {
             let visible = self.visible_skills().map(|(_, skill)| skill);
-            return Some(compat::index_json(visible));
+            return Some((compat::index_json(visible), None));
         }
         if self.settings().fastmcp {
             let skill = compat::manifest_owner(self.skills(), canonical)?;
-            return self.visible(skill).then(|| compat::manifest_json(skill));
+            return self
+                .visible(skill)
+                .then(|| (compat::manifest_json(skill), wire::executable_meta(skill)));
         }
         None
     }

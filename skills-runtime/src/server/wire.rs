@@ -17,9 +17,7 @@ use serde_json::json;
 use super::compat;
 use crate::{Skill, SkillFile};
 
-/// `_meta` key (on a skill entry) listing the files that were executable on
-/// disk, relative to the skill folder. Our own key: SEP-2640 has none.
-pub const EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+pub use crate::EXECUTABLE_META_KEY;
 
 /// The SEP-2640 entry of `skill`: its URI, every frontmatter field, and every
 /// file with digest and size.
@@ -33,6 +31,15 @@ pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
         })
         .collect();
     let entry = rmcp::model::Skill::new(skill.uri(), frontmatter, SkillResources::Files(resources));
+    match executable_meta(skill) {
+        Some(meta) => entry.with_meta(meta),
+        None => entry,
+    }
+}
+
+/// `_meta` listing `skill`'s executable files, when it has any: on its entry
+/// and on its FastMCP `_manifest` read, so clients of either era restore them.
+pub(super) fn executable_meta(skill: &Skill) -> Option<MetaObject> {
     let executable: Vec<&str> = skill
         .files()
         .iter()
@@ -40,12 +47,11 @@ pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
         .map(SkillFile::path)
         .collect();
     if executable.is_empty() {
-        entry
-    } else {
-        let mut meta = MetaObject::new();
-        meta.insert(EXECUTABLE_META_KEY.to_owned(), json!(executable));
-        entry.with_meta(meta)
+        return None;
     }
+    let mut meta = MetaObject::new();
+    meta.insert(EXECUTABLE_META_KEY.to_owned(), json!(executable));
+    Some(meta)
 }
 
 /// Every frontmatter field of `skill`, as the author wrote it.
@@ -136,10 +142,17 @@ pub(super) fn file_read(
 }
 
 /// The answer to a read of a generated JSON document (a manifest, the index).
-pub(super) fn json_read(json: String, requested_uri: &str) -> ReadResourceResult {
-    ReadResourceResult::new(vec![
-        ResourceContents::text(json, requested_uri).with_mime_type("application/json"),
-    ])
+pub(super) fn json_read(
+    json: String,
+    meta: Option<MetaObject>,
+    requested_uri: &str,
+) -> ReadResourceResult {
+    let mut content =
+        ResourceContents::text(json, requested_uri).with_mime_type("application/json");
+    if let ResourceContents::TextResourceContents { meta: slot, .. } = &mut content {
+        *slot = meta;
+    }
+    ReadResourceResult::new(vec![content])
 }
 
 /// A completion offering `matches`, as many as one answer may carry, with

@@ -6,6 +6,7 @@
 //!                    [--http 127.0.0.1:0 [--stateless]]
 //!                    [--skills-page-size N] [--list-files] [--legacy-index]
 //! skills-test-server --tree T --summary      # the embedded tree as JSON, then exit
+//! skills-test-server --dir PATH               # a folder loaded at run time instead
 //! ```
 //!
 //! - stdio (default): JSON-RPC on stdin/stdout, nothing else on stdout.
@@ -18,6 +19,8 @@
 //! - `--legacy-index`: serve Figma's `skill://index.json`.
 //! - `--summary`: print the tree's skills and file counts, which the tests
 //!   compare with what each client reports.
+//! - `--dir PATH`: serve a folder loaded at run time (skills-core's loader,
+//!   `dependencies` allowed in frontmatter), for the client tests' own trees.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -43,6 +46,7 @@ static SAMPLE: Skills = embed_skills!("../../../shared/reference/captures/sample
 
 struct Options {
     tree: &'static str,
+    dir: Option<std::path::PathBuf>,
     http: Option<SocketAddr>,
     stateless: bool,
     skills_page_size: Option<usize>,
@@ -51,12 +55,13 @@ struct Options {
     summary: bool,
 }
 
-const USAGE: &str = "usage: skills-test-server --tree examples|corpus|sample [--http ADDR [--stateless]] \
+const USAGE: &str = "usage: skills-test-server --tree examples|corpus|sample|--dir PATH [--http ADDR [--stateless]] \
      [--skills-page-size N] [--list-files] [--legacy-index] [--summary]";
 
 fn options() -> anyhow::Result<Options> {
     let mut options = Options {
         tree: "",
+        dir: None,
         http: None,
         stateless: false,
         skills_page_size: None,
@@ -80,6 +85,7 @@ fn options() -> anyhow::Result<Options> {
                     other => bail!("unknown tree {other:?}\n{USAGE}"),
                 }
             }
+            "--dir" => options.dir = Some(value("--dir")?.into()),
             "--http" => options.http = Some(value("--http")?.parse().context("--http ADDR")?),
             "--stateless" => options.stateless = true,
             "--skills-page-size" => {
@@ -95,8 +101,8 @@ fn options() -> anyhow::Result<Options> {
             other => bail!("unknown argument {other:?}\n{USAGE}"),
         }
     }
-    if options.tree.is_empty() {
-        bail!("--tree is required\n{USAGE}");
+    if options.tree.is_empty() == options.dir.is_none() {
+        bail!("one of --tree and --dir is required\n{USAGE}");
     }
     if options.stateless && options.http.is_none() {
         bail!("--stateless needs --http\n{USAGE}");
@@ -137,12 +143,21 @@ fn summary(name: &str, skills: &Skills) -> serde_json::Value {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> anyhow::Result<()> {
     let options = options()?;
-    let skills = tree(options.tree);
+    let skills = match &options.dir {
+        Some(dir) => {
+            let mut load = skills_core::Options::default();
+            load.allow_fields = vec!["dependencies".into()];
+            skills_core::load(dir, &load)
+                .map_err(|report| anyhow::anyhow!("{report}"))?
+                .into_skills()
+        }
+        None => tree(options.tree).clone(),
+    };
     if options.summary {
-        println!("{:#}", summary(options.tree, skills));
+        println!("{:#}", summary(options.tree, &skills));
         return Ok(());
     }
-    let mut builder = SkillsServer::builder(skills.clone())
+    let mut builder = SkillsServer::builder(skills)
         .list_supporting_files(options.list_files)
         .legacy_index(options.legacy_index);
     if let Some(size) = options.skills_page_size {
