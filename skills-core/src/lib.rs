@@ -55,7 +55,7 @@ pub use diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use load::{Loaded, Options, load};
-pub use model::{Digest, Skill, SkillFile, Skills};
+pub use model::{Digest, Skill, SkillFile, Skills, fingerprint_input};
 #[cfg(feature = "load")]
 pub use skill_md::{SkillMd, SkillMdContext, parse_skill_md};
 

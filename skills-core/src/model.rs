@@ -36,6 +36,7 @@ pub struct Skill {
     version: Cow<'static, str>,
     body_offset: usize,
     files: Cow<'static, [SkillFile]>,
+    gated: bool,
 }
 
 /// One file of a skill, with its bytes and what a server says about it.
@@ -277,6 +278,27 @@ impl Skills {
     }
 }
 
+/// The bytes a set's [fingerprint](Skills::fingerprint) is the SHA-256 of:
+/// one `<uri> <revision>\n` line per skill, in the order given (a set's
+/// order: by path). Public without the `load` feature so that a server can
+/// fingerprint a subset (what one caller may see) with the SHA-256 it already
+/// links, and get the same value a set of exactly those skills would have.
+///
+/// ```
+/// let input = skills_core::fingerprint_input([("skill://a/SKILL.md", "sha256:1")]);
+/// assert_eq!(input, "skill://a/SKILL.md sha256:1\n");
+/// ```
+pub fn fingerprint_input<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut lines = String::new();
+    for (uri, revision) in skills {
+        lines.push_str(uri);
+        lines.push(' ');
+        lines.push_str(revision);
+        lines.push('\n');
+    }
+    lines
+}
+
 /// The entries of `sorted` (ordered by `path`) that lie below `folder` (`""`:
 /// all): a contiguous run, since paths below `folder/` sort before `folder0`.
 pub(crate) fn sorted_below<'s, T>(
@@ -328,7 +350,17 @@ impl Skill {
             version,
             body_offset,
             files,
+            gated: false,
         }
+    }
+
+    /// The same skill, declared gated (`gated = [..]` of `embed_skills!`, or
+    /// the loader's option): sold or held back, so a server may answer it as
+    /// locked, and it carries no `allowed-tools`. The generated code calls this.
+    #[doc(hidden)]
+    pub const fn with_gated(mut self, gated: bool) -> Self {
+        self.gated = gated;
+        self
     }
 
     /// A skill borrowed from the binary; what `embed_skills!` expands to.
@@ -401,6 +433,13 @@ impl Skill {
     /// revision fast-agent computes): changing any byte of any file changes it.
     pub fn version(&self) -> &str {
         &self.version
+    }
+
+    /// Whether the skill was declared gated (sold, or held back from some
+    /// callers): a server may then answer it as locked, with an offer, and
+    /// the rules made sure it carries no `allowed-tools`.
+    pub fn is_gated(&self) -> bool {
+        self.gated
     }
 
     /// The `SKILL.md` file.

@@ -1,14 +1,16 @@
 //! Configuring a [`SkillsServer`]: every switch, its default, and `build()`.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
+use super::access::{Access, Caller, Rule};
+use super::sessions::Sessions;
 use super::snapshot::Snapshot;
-use super::view::Visibility;
 use super::{Shared, SkillsServer, instructions, tool};
 use crate::{Skill, Skills};
 
@@ -25,7 +27,19 @@ pub(super) struct Settings {
     pub(super) resources_page_size: usize,
     pub(super) ttl_ms: u64,
     pub(super) blob_cache_bytes: usize,
-    pub(super) visibility: Option<Box<Visibility>>,
+    pub(super) rule: Rule,
+    /// Per skill name, what its `SKILL.md` resource says about when to load it.
+    pub(super) load_hints: HashMap<String, String>,
+}
+
+impl Settings {
+    /// What `skill`'s `SKILL.md` resource and its instructions line say:
+    /// the author's hint for it, else its frontmatter description.
+    pub(super) fn resource_description<'s>(&'s self, skill: &'s Skill) -> &'s str {
+        self.load_hints
+            .get(skill.name())
+            .map_or(skill.description(), String::as_str)
+    }
 }
 
 impl Default for Settings {
@@ -42,7 +56,8 @@ impl Default for Settings {
             resources_page_size: 1000,
             ttl_ms: 300_000,
             blob_cache_bytes: 64 << 20,
-            visibility: None,
+            rule: Rule::Everyone,
+            load_hints: HashMap::new(),
         }
     }
 }
@@ -138,14 +153,83 @@ impl SkillsServerBuilder {
         self
     }
 
-    /// Decides per request which skills the caller may see. Hidden skills
-    /// are not listed and read as unknown (`-32602`); answers become
-    /// `cacheScope: private`; instructions then name no skill.
+    /// Decides per request which skills the caller may see: the two-state
+    /// shorthand of [`access`](Self::access) (`true` is
+    /// [`Access::Owned`](super::Access::Owned), `false`
+    /// [`Access::Absent`](super::Access::Absent)). It sees MCP requests
+    /// only: a caller without an MCP context (a catalog route) sees nothing.
     pub fn visibility(
         mut self,
         rule: impl Fn(&Skill, &RequestContext<RoleServer>) -> bool + Send + Sync + 'static,
     ) -> Self {
-        self.settings.visibility = Some(Box::new(rule));
+        self.settings.rule = Rule::visibility(rule);
+        self
+    }
+
+    /// Decides, per skill and per caller, what the caller gets:
+    /// [`Access::Owned`] (listed and read), [`Access::Locked`] (only a
+    /// teaser with the offer, on catalog routes) or [`Access::Absent`].
+    ///
+    /// On every MCP path a locked or absent skill is answered exactly as a
+    /// skill that does not exist: never listed, never a resource, the same
+    /// `-32602` after replacing the name or URI. Answers become
+    /// `cacheScope: private`, and cursors, caches and instructions follow
+    /// what the caller owns (a change to a skill the caller cannot see
+    /// changes nothing it gets).
+    ///
+    /// The policy runs for every skill of a listing, so keep it a lookup:
+    /// resolve the caller once per HTTP request in your own tower layer
+    /// (token → learner → owned set) and put the result in the request's
+    /// extensions, where [`Caller::extension`] finds it:
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use std::sync::Arc;
+    /// use skills_runtime::server::{Access, Offer};
+    /// use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    ///
+    /// /// What the auth layer put in the request extensions.
+    /// #[derive(Clone)]
+    /// struct Entitlements(Arc<HashSet<String>>);
+    ///
+    /// let offer = Offer::new(serde_json::json!({"price": "EUR 49", "buy": "https://example.com/buy"}));
+    /// let server = SkillsServer::builder(SKILLS.clone())
+    ///     .access(move |skill, caller| {
+    ///         let owned = caller.extension::<Entitlements>();
+    ///         if !skill.is_gated() || owned.is_some_and(|owned| owned.0.contains(skill.name())) {
+    ///             Access::Owned
+    ///         } else {
+    ///             Access::Locked(offer.clone())
+    ///         }
+    ///     })
+    ///     .build();
+    /// # let _ = server;
+    /// ```
+    ///
+    /// A skill nested in one the caller owns is readable through its parent
+    /// (a skill's folder holds its nested skills' files), so it gets no
+    /// teaser. Only skills declared gated may be locked: a policy answering
+    /// `Locked` for another skill has it served as absent, and the server
+    /// logs that once.
+    pub fn access(
+        mut self,
+        policy: impl Fn(&Skill, &Caller<'_>) -> Access + Send + Sync + 'static,
+    ) -> Self {
+        self.settings.rule = Rule::Policy(Box::new(policy));
+        self
+    }
+
+    /// What the `SKILL.md` resource of the skill named `name` says in
+    /// `resources/list`, and its line in the instructions: when to load it
+    /// ("Load BEFORE the first search/execute call about orders"). Defaults
+    /// to the frontmatter description. Hosts that predate SEP-2640 (Claude
+    /// Code reading resources shaped like Figma's) decide from this text
+    /// alone whether to read the skill.
+    pub fn load_hint(mut self, name: impl Into<String>, description: impl Into<String>) -> Self {
+        self.settings
+            .load_hints
+            .insert(name.into(), description.into());
         self
     }
 
@@ -162,6 +246,7 @@ impl SkillsServerBuilder {
                 server_info,
                 settings: self.settings,
                 current: RwLock::new(Arc::new(snapshot)),
+                sessions: Sessions::default(),
             }),
         }
     }

@@ -22,7 +22,7 @@ impl SkillsServer {
         if !self.settings().fastmcp {
             return None;
         }
-        let view = self.view(context);
+        let view = self.request_view(context);
         // Called on every keystroke: find the skill by its path, not by
         // formatting every skill's template.
         let root = reference.uri.strip_suffix(wire::TEMPLATE_SUFFIX)?;
@@ -30,7 +30,7 @@ impl SkillsServer {
             .skills()
             .get(&skills_core::uri::decoded_path(root)?)
             .filter(|skill| skill.root_uri() == root)?;
-        if !view.visible(skill) {
+        if !view.owns(skill) {
             return None;
         }
         if request.argument.name != "path" {

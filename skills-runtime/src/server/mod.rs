@@ -11,22 +11,30 @@
 //!   ([`delegate_skills!`](crate::delegate_skills) writes those calls).
 //!
 //! Every method takes the request context: the protocol era decides the
-//! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and a
-//! [visibility](SkillsServerBuilder::visibility) rule can look at the HTTP
-//! request of the caller. The set served can be swapped atomically at run
-//! time with [`SkillsServer::replace`].
+//! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and an
+//! [access policy](SkillsServerBuilder::access) decides, per [`Caller`],
+//! which skills are owned, locked (a teaser with an offer, on catalog
+//! routes) or absent. Plain HTTP routes get the same caller's view of the
+//! same snapshot through [`SkillsServer::view_for`]. The set served can be
+//! swapped atomically at run time with [`SkillsServer::replace`]; each
+//! session whose view changed is told.
 //!
 //! [`Skills`]: crate::Skills
 
 // How a request is answered, step by step: the server holds one `Snapshot`
 // (the set and everything derived from it); each request takes a `View` of
-// it (what this caller may see, the fingerprint its cursors bind to, the
-// era's cache hints); the module of its family (`skills`, `resources`,
-// `directory`, `completion`, `tool`) reads the view, pages through
-// `cursor::page`, and converts to rmcp's model in `wire`. `info` answers what
-// the server says of itself; `handler` plugs all of it into `ServerHandler`.
+// it for its `Caller` (`access`: what the policy gives this caller; the
+// fingerprint its cursors bind to; the era's cache hints), whose owned set
+// is shared by every caller owning the same skills (`visible`); the module
+// of its family (`skills`, `resources`, `directory`, `completion`, `tool`)
+// reads the view, pages through `cursor::page`, and converts to rmcp's model
+// in `wire`. `info` answers what the server says of itself; `catalog` is the
+// same view for plain HTTP routes; `sessions` tells each session when its
+// view changes; `handler` plugs all of it into `ServerHandler`.
 
+mod access;
 mod builder;
+mod catalog;
 mod compat;
 mod completion;
 mod cursor;
@@ -35,10 +43,12 @@ mod handler;
 mod info;
 mod instructions;
 mod resources;
+mod sessions;
 mod skills;
 mod snapshot;
 mod tool;
 mod view;
+mod visible;
 mod wire;
 
 use std::sync::{Arc, PoisonError, RwLock};
@@ -47,15 +57,19 @@ use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
+pub use access::{Access, AccessPolicy, Caller, Offer};
 pub use builder::SkillsServerBuilder;
+pub use catalog::SkillsView;
 pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, manifest_json};
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
+pub use sessions::ViewChanges;
 pub use view::Visibility;
-pub use wire::{EXECUTABLE_META_KEY, frontmatter, skill_entry};
+pub use wire::{EXECUTABLE_META_KEY, VERSION_META_KEY, frontmatter, skill_entry};
 
 use crate::Skills;
 use builder::Settings;
+use sessions::Sessions;
 use snapshot::Snapshot;
 use view::View;
 
@@ -71,6 +85,8 @@ struct Shared {
     server_info: Implementation,
     /// The one source of every answer; [`SkillsServer::replace`] swaps it.
     current: RwLock<Arc<Snapshot>>,
+    /// Who is told when their view changes.
+    sessions: Sessions,
 }
 
 impl SkillsServer {
@@ -85,17 +101,25 @@ impl SkillsServer {
     }
 
     /// Serves `skills` from now on; requests in flight finish on the old set.
-    /// Returns whether anything a client sees changed (the fingerprints differ),
-    /// so the caller can send `notifications/resources/list_changed`.
+    /// Every initialized session (and every [`watch_view`](Self::watch_view))
+    /// whose view changed is told (`notifications/resources/list_changed`);
+    /// one that cannot see what changed is not. Returns whether the set's
+    /// fingerprint changed.
     pub fn replace(&self, skills: Skills) -> bool {
         let snapshot = Arc::new(Snapshot::new(skills, self.settings().blob_cache_bytes));
-        let mut current = self
-            .shared
-            .current
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        let changed = current.skills.fingerprint() != snapshot.skills.fingerprint();
-        *current = snapshot;
+        let changed = {
+            let mut current = self
+                .shared
+                .current
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
+            let changed = current.skills.fingerprint() != snapshot.skills.fingerprint();
+            *current = snapshot;
+            changed
+        };
+        if changed {
+            self.refresh_views();
+        }
         changed
     }
 
@@ -117,8 +141,13 @@ impl SkillsServer {
     }
 
     /// What the caller of `context` may see of the current snapshot.
-    fn view<'r>(&'r self, context: &'r RequestContext<RoleServer>) -> View<'r> {
-        View::new(self.snapshot(), self.settings(), context)
+    fn request_view<'r>(&'r self, context: &'r RequestContext<RoleServer>) -> View<'r> {
+        self.caller_view(Caller::from_mcp(context))
+    }
+
+    /// What `caller` may see of the current snapshot.
+    fn caller_view<'r>(&'r self, caller: Caller<'r>) -> View<'r> {
+        View::new(self.snapshot(), self.settings(), caller)
     }
 
     fn settings(&self) -> &Settings {
