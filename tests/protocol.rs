@@ -740,7 +740,34 @@ async fn visibility_hides_skills_from_some_callers() {
             .replace("purchase-orders", "no-such-skill"),
         by_name[1]["result"].to_string()
     );
-    // Instructions and the tool's description go to every caller alike.
+    // Each session's instructions and tool name the skills its caller sees
+    // (a deliberate change: they used to name none under a rule); what goes
+    // to every caller alike names none.
+    for (who, sees_orders) in [("someone", false), ("admin", true)] {
+        let session = support::connect_as(guarded.clone(), Era::Handshake, who).await;
+        let instructions = session
+            .peer_info()
+            .and_then(|info| info.instructions.clone())
+            .unwrap_or_default();
+        assert!(
+            instructions.contains("skill://stock-audit/SKILL.md"),
+            "{instructions}"
+        );
+        assert_eq!(
+            instructions.contains("purchase-orders"),
+            sees_orders,
+            "{who}: {instructions}"
+        );
+        let tools = session.list_all_tools().await.unwrap();
+        let description = tools[0].description.as_deref().unwrap_or_default();
+        assert!(description.contains("stock-audit"), "{description}");
+        assert_eq!(
+            description.contains("purchase-orders"),
+            sees_orders,
+            "{description}"
+        );
+        session.cancel().await.unwrap();
+    }
     assert!(!guarded.instructions().contains("skill://"));
     let tool = &guarded.tools()[0];
     assert!(
