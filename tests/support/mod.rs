@@ -215,6 +215,20 @@ impl rmcp::ClientHandler for Named {
     }
 }
 
+impl Named {
+    /// A client introducing itself as `name`.
+    pub fn new(name: &str) -> Self {
+        Self {
+            info: rmcp::model::ClientConfig::new(
+                Default::default(),
+                rmcp::model::Implementation::new(name, "1"),
+            ),
+            list_changed: Default::default(),
+            notified: Default::default(),
+        }
+    }
+}
+
 pub type NamedClient = RunningService<RoleClient, Named>;
 
 /// [`connect`], from a client named `name`.
@@ -225,14 +239,7 @@ pub async fn connect_as(handler: impl ServerHandler, era: Era, name: &str) -> Na
             let _ = running.waiting().await;
         }
     });
-    let client = Named {
-        info: rmcp::model::ClientConfig::new(
-            Default::default(),
-            rmcp::model::Implementation::new(name, "1"),
-        ),
-        list_changed: Default::default(),
-        notified: Default::default(),
-    };
+    let client = Named::new(name);
     match era {
         Era::Handshake => client.serve(client_end).await.expect("initialize"),
         Era::Modern => client
