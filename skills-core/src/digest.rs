@@ -1,5 +1,5 @@
 //! Digest step: `sha256:` digests of files, revisions of skills and
-//! fingerprints of sets. Defined once here; the macro, the live loader and
+//! fingerprints of sets. Defined once here; the macro, run-time loads and
 //! the tests all call these.
 
 use sha2::{Digest as _, Sha256};

@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Rule};
-use crate::frontmatter::{Entry, Frontmatter, Node, Shape};
+use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Rule};
+use crate::frontmatter::{Entry, Frontmatter, Node, Shape, quoted};
+use crate::options::Options;
 
 /// Fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = [
@@ -32,35 +33,52 @@ pub(crate) struct Identity {
     pub description: String,
 }
 
+/// Whether the value at `path` (keys from the top, `[n]` for list items)
+/// must be a string under the rules: hints then offer only quoting.
+pub(crate) fn must_be_string(path: &[String], _options: &Options) -> bool {
+    match path {
+        [field] => matches!(
+            field.as_str(),
+            "name" | "description" | "license" | "compatibility" | "allowed-tools"
+        ),
+        [field, _] => field == "metadata" || field == "allowed-tools",
+        _ => false,
+    }
+}
+
 /// Checks every field of `frontmatter` for the skill in folder `folder_name`
 /// (`None`: the folder is unknown, so `name` is not compared with it).
 /// Returns the name and description when both are usable.
 pub(crate) fn check(
     frontmatter: &Frontmatter,
     folder_name: Option<&str>,
-    allow_fields: &[String],
+    options: &Options,
     file: &str,
     diagnostics: &mut Diagnostics,
 ) -> Option<Identity> {
-    let mut checker = Checker { file, diagnostics };
+    let mut checker = Checker {
+        file,
+        frontmatter,
+        options,
+        diagnostics,
+    };
     for entry in &frontmatter.fields {
-        let known = SPEC_FIELDS.contains(&entry.key.as_str())
-            || allow_fields.iter().any(|allowed| allowed == &entry.key);
+        let known = SPEC_FIELDS.contains(&entry.key.as_str()) || options.accepts_field(&entry.key);
         if !known {
             checker.unknown_field(entry);
         }
     }
-    let name = checker.required(frontmatter, "name");
+    let name = checker.required("name", folder_name);
     let name = name.and_then(|entry| checker.name(entry, folder_name));
-    let description = checker.required(frontmatter, "description");
+    let description = checker.required("description", folder_name);
     let description = description.and_then(|entry| checker.description(entry));
     if let Some(entry) = frontmatter.get("compatibility")
-        && let Some(text) = checker.string(entry)
+        && let Some(text) = checker.string(entry, false)
     {
-        checker.length(entry, text, 1, MAX_COMPATIBILITY_CHARS);
+        checker.length(entry, text, MAX_COMPATIBILITY_CHARS, false);
     }
     if let Some(entry) = frontmatter.get("license") {
-        checker.string(entry);
+        checker.string(entry, false);
     }
     if let Some(entry) = frontmatter.get("allowed-tools") {
         checker.allowed_tools(entry);
@@ -76,17 +94,20 @@ pub(crate) fn check(
 
 struct Checker<'a> {
     file: &'a str,
+    frontmatter: &'a Frontmatter,
+    options: &'a Options,
     diagnostics: &'a mut Diagnostics,
 }
 
-/// How a value was written, for messages: "an unquoted number (`1.0`)".
+/// How a value was written, for messages: "an unquoted number (`1.10`)".
 fn describe(node: &Node) -> String {
     let plain = matches!(node.shape, Shape::Scalar { plain: true });
+    let written = node.as_written();
     match &node.value {
         Value::Null => "empty".to_owned(),
-        Value::Bool(value) if plain => format!("an unquoted boolean (`{value}`)"),
+        Value::Bool(_) if plain => format!("an unquoted boolean (`{written}`)"),
         Value::Bool(_) => "a boolean".to_owned(),
-        Value::Number(number) if plain => format!("an unquoted number (`{number}`)"),
+        Value::Number(_) if plain => format!("an unquoted number (`{written}`)"),
         Value::Number(_) => "a number".to_owned(),
         Value::String(_) => "a string".to_owned(),
         Value::Array(_) => "a list".to_owned(),
@@ -98,206 +119,337 @@ fn is_scalar(node: &Node) -> bool {
     matches!(node.shape, Shape::Scalar { .. }) && !node.value.is_null()
 }
 
-impl Checker<'_> {
-    fn push(&mut self, rule: Rule, node_at: crate::Position, message: String, hint: String) {
-        self.diagnostics.push(
-            Diagnostic::new(rule, self.file, message)
-                .at(node_at.line, node_at.column)
-                .hint(hint),
-        );
+impl<'a> Checker<'a> {
+    fn problem(&self, rule: Rule, at: crate::Position, message: String) -> Diagnostic {
+        Diagnostic::new(rule, self.file, message).at(at.line, at.column)
     }
 
     fn unknown_field(&mut self, entry: &Entry) {
         let key = &entry.key;
         let lower = key.to_lowercase().replace('_', "-");
-        let hint = match SPEC_FIELDS.iter().find(|field| **field == lower) {
-            Some(field) => format!("did you mean `{field}`? Field names are lowercase"),
-            None => format!(
-                "move it under `metadata:`, or, if your hosts read it at the top level, allow it: `embed_skills!(\"…\", allow_fields = [\"{key}\"])`"
-            ),
+        let mut diagnostic = self
+            .problem(
+                Rule::UnknownField,
+                entry.key_at,
+                format!(
+                    "`{key}` is not a frontmatter field of the Agent Skills specification (name, description, license, compatibility, metadata, allowed-tools)"
+                ),
+            )
+            .length(key.chars().count());
+        diagnostic = match SPEC_FIELDS.iter().find(|field| **field == lower) {
+            Some(field) if self.frontmatter.get(field).is_some() => diagnostic.hint(format!(
+                "remove it: `{field}` is already set (field names are lowercase)"
+            )),
+            Some(field) => diagnostic
+                .hint(format!("did you mean `{field}`? Field names are lowercase"))
+                .fix(entry.key_range.clone(), *field),
+            None => {
+                let option = OptionHint::AllowField(key.clone());
+                let top_level = "if your hosts read it at the top level, allow the field";
+                let hint = match &entry.value.value {
+                    Value::String(_) => {
+                        format!("move it under `metadata:` (indented), or, {top_level}")
+                    }
+                    _ if is_scalar(&entry.value) => format!(
+                        "move it under `metadata:` as text (`{key}: {}`, indented), or, {top_level}",
+                        quoted(&entry.value.as_written())
+                    ),
+                    _ => format!("{top_level} (metadata holds only text values)"),
+                };
+                diagnostic.hint(hint).option(option)
+            }
         };
-        self.push(
-            Rule::UnknownField,
-            entry.key_at,
-            format!(
-                "`{key}` is not a frontmatter field of the Agent Skills specification (name, description, license, compatibility, metadata, allowed-tools)"
-            ),
-            hint,
-        );
+        self.diagnostics.push(diagnostic);
     }
 
-    fn required<'f>(&mut self, frontmatter: &'f Frontmatter, key: &str) -> Option<&'f Entry> {
-        let entry = frontmatter.get(key);
+    fn required(&mut self, key: &str, folder_name: Option<&str>) -> Option<&'a Entry> {
+        let entry = self.frontmatter.get(key);
         if entry.is_none() {
-            self.diagnostics.push(
-                Diagnostic::new(
-                    Rule::RequiredField,
-                    self.file,
-                    format!("the frontmatter has no `{key}`; every skill needs one"),
-                )
-                .at(2, 1)
-                .hint(match key {
-                    "name" => "add `name: <folder name>` to the frontmatter",
-                    _ => "add `description:` saying what the skill does and when to use it",
-                }),
+            let mut diagnostic = self.problem(
+                Rule::RequiredField,
+                crate::Position { line: 2, column: 1 },
+                format!("the frontmatter has no `{key}`; every skill needs one"),
             );
+            let misspelled = self
+                .frontmatter
+                .fields
+                .iter()
+                .find(|entry| entry.key.to_lowercase().replace('_', "-") == key);
+            diagnostic = match (key, folder_name) {
+                // The unknown-field diagnostic of `Name:` carries the fix.
+                _ if misspelled.is_some() => diagnostic.hint(format!(
+                    "rename `{}:` to `{key}:`",
+                    misspelled.map_or(key, |entry| entry.key.as_str())
+                )),
+                ("name", Some(folder)) if name_format_problem(folder).is_none() => {
+                    let at = self.frontmatter.yaml_offset;
+                    diagnostic
+                        .hint(format!("add `name: {folder}` (the folder's name) to the frontmatter"))
+                        .fix(at..at, format!("name: {folder}\n"))
+                }
+                ("name", _) => diagnostic.hint(
+                    "add `name:` with the skill folder's name, in lowercase letters, digits and hyphens",
+                ),
+                _ => diagnostic
+                    .hint("add `description:` saying what the skill does and when to use it"),
+            };
+            self.diagnostics.push(diagnostic);
         }
         entry
     }
 
     /// The value as text, or a problem when it is not a string.
-    fn string<'e>(&mut self, entry: &'e Entry) -> Option<&'e str> {
+    fn string<'e>(&mut self, entry: &'e Entry, required: bool) -> Option<&'e str> {
         if let Value::String(text) = &entry.value.value {
             return Some(text);
         }
         let key = &entry.key;
         let found = describe(&entry.value);
-        let hint = if is_scalar(&entry.value) {
-            format!("quote the value: `{key}: \"{}\"`", entry.value.value)
+        let mut diagnostic = self
+            .problem(
+                Rule::FieldType,
+                entry.value.at,
+                format!("`{}` must be a string, but it is {found}", entry.path),
+            )
+            .length(entry.value.as_written().chars().count());
+        diagnostic = if is_scalar(&entry.value) {
+            let quoted = quoted(&entry.value.as_written());
+            diagnostic
+                .hint(format!("quote the value: `{key}: {quoted}`"))
+                .fix(entry.value.range.clone(), quoted)
+        } else if entry.value.value.is_null() && required {
+            diagnostic.hint(format!("write the value after `{key}:`"))
         } else if entry.value.value.is_null() {
-            format!("write the value after `{key}:`, or remove the line")
+            diagnostic.hint(format!(
+                "write the value after `{key}:`, or remove the line"
+            ))
         } else {
-            format!("`{key}` holds one line of text")
+            diagnostic.hint(format!("`{key}` holds one line of text"))
         };
-        self.push(
-            Rule::FieldType,
-            entry.value.at,
-            format!("`{key}` must be a string, but it is {found}"),
-            hint,
-        );
+        self.diagnostics.push(diagnostic);
         None
     }
 
-    fn length(&mut self, entry: &Entry, text: &str, min: usize, max: usize) -> bool {
+    /// Whether `text` fits the length rules of `entry` (at least one
+    /// non-blank character, at most `max`).
+    fn length(&mut self, entry: &Entry, text: &str, max: usize, required: bool) -> bool {
         let count = text.chars().count();
         let key = &entry.key;
         if count > max {
-            self.push(
-                Rule::FieldLength,
-                entry.value.at,
-                format!(
-                    "`{key}` is {count} characters long, {} over the limit of {max}",
-                    count - max
-                ),
-                format!("shorten `{key}` to at most {max} characters"),
-            );
+            let diagnostic = self
+                .problem(
+                    Rule::FieldLength,
+                    entry.value.at,
+                    format!(
+                        "`{key}` is {count} characters long, {} over the limit of {max}",
+                        count - max
+                    ),
+                )
+                .hint(format!("shorten `{key}` to at most {max} characters"));
+            self.diagnostics.push(diagnostic);
             return false;
         }
-        if count < min || text.trim().is_empty() {
-            self.push(
-                Rule::FieldLength,
-                entry.value.at,
-                format!("`{key}` is empty"),
-                format!("write the `{key}`, or remove the line"),
-            );
+        if text.trim().is_empty() {
+            let hint = match key.as_str() {
+                "description" => {
+                    "write the description: what the skill does and when to use it".to_owned()
+                }
+                _ if required => format!("write the `{key}`"),
+                _ => format!("write the `{key}`, or remove the line"),
+            };
+            let diagnostic = self
+                .problem(
+                    Rule::FieldLength,
+                    entry.value.at,
+                    format!("`{key}` is empty"),
+                )
+                .hint(hint);
+            self.diagnostics.push(diagnostic);
             return false;
         }
         true
     }
 
     fn name(&mut self, entry: &Entry, folder_name: Option<&str>) -> Option<String> {
-        let name = self.string(entry)?;
+        let name = self.string(entry, true)?;
         let at = entry.value.at;
         let count = name.chars().count();
-        let mut ok = true;
-        if count == 0 || count > MAX_NAME_CHARS {
-            ok = self.length(entry, name, 1, MAX_NAME_CHARS);
-        } else if let Some(problem) = name_format_problem(name) {
-            ok = false;
-            self.push(
-                Rule::NameFormat,
-                at,
-                format!("the name `{name}` {problem}"),
-                "use lowercase letters a-z, digits and single hyphens, like `pdf-processing`"
-                    .to_owned(),
-            );
+        let fits_folder = folder_name.filter(|folder| name_format_problem(folder).is_none());
+        let set_folder = |diagnostic: Diagnostic, folder: &str| {
+            diagnostic.fix(entry.value.range.clone(), folder.to_owned())
+        };
+        if count == 0 {
+            let mut diagnostic = self
+                .problem(Rule::FieldLength, at, "`name` is empty".to_owned())
+                .hint("write the skill folder's name");
+            if let Some(folder) = fits_folder {
+                diagnostic = set_folder(
+                    diagnostic.hint(format!("write the folder's name: `name: {folder}`")),
+                    folder,
+                );
+            }
+            self.diagnostics.push(diagnostic);
+            return None;
         }
-        if ok
-            && let Some(folder_name) = folder_name
+        if count > MAX_NAME_CHARS {
+            self.length(entry, name, MAX_NAME_CHARS, true);
+            return None;
+        }
+        if let Some(problem) = name_format_problem(name) {
+            let mut diagnostic = self
+                .problem(Rule::NameFormat, at, format!("the name `{name}` {problem}"))
+                .length(count);
+            diagnostic = match fits_folder {
+                Some(folder) => set_folder(
+                    diagnostic.hint(format!(
+                        "use the folder's name, `name: {folder}`; names are lowercase letters a-z, digits and single hyphens"
+                    )),
+                    folder,
+                ),
+                None => {
+                    let suggestion = suggest_name(name);
+                    diagnostic.hint(format!(
+                        "use lowercase letters a-z, digits and single hyphens, like `{suggestion}`, and give the folder the same name"
+                    ))
+                }
+            };
+            self.diagnostics.push(diagnostic);
+            return None;
+        }
+        if let Some(folder_name) = folder_name
             && name != folder_name
         {
-            ok = false;
-            self.push(
-                Rule::NameMismatch,
-                at,
-                format!("the name `{name}` differs from its folder `{folder_name}`; the specification requires them to be equal"),
-                format!("rename the folder to `{name}`, or set `name: {folder_name}`"),
-            );
+            let mut diagnostic = self
+                .problem(
+                    Rule::NameMismatch,
+                    at,
+                    format!(
+                        "the name `{name}` differs from its folder `{folder_name}`; the specification requires them to be equal"
+                    ),
+                )
+                .length(count);
+            diagnostic = match fits_folder {
+                Some(folder) => set_folder(
+                    diagnostic.hint(format!(
+                        "rename the folder to `{name}`, or set `name: {folder}`"
+                    )),
+                    folder,
+                ),
+                None => diagnostic.hint(format!("rename the folder to `{name}`")),
+            };
+            self.diagnostics.push(diagnostic);
+            return None;
         }
-        ok.then(|| name.to_owned())
+        Some(name.to_owned())
     }
 
     fn description(&mut self, entry: &Entry) -> Option<String> {
-        let text = self.string(entry)?;
-        self.length(entry, text, 1, MAX_DESCRIPTION_CHARS)
+        let text = self.string(entry, true)?;
+        self.length(entry, text, MAX_DESCRIPTION_CHARS, true)
             .then(|| text.to_owned())
     }
 
     fn allowed_tools(&mut self, entry: &Entry) {
-        if let Value::Array(items) = &entry.value.value {
-            let joined: Vec<String> = items
-                .iter()
-                .map(|item| match item {
-                    Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                })
-                .collect();
-            self.push(
+        let Value::Array(items) = &entry.value.value else {
+            self.string(entry, false);
+            return;
+        };
+        let all_strings = items.iter().all(Value::is_string);
+        if self.options.allowed_tools_list && all_strings {
+            return;
+        }
+        let joined: Vec<String> = items
+            .iter()
+            .map(|item| match item {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            })
+            .collect();
+        let joined = quoted(&joined.join(" "));
+        let diagnostic = self
+            .problem(
                 Rule::FieldType,
                 entry.value.at,
                 "`allowed-tools` must be a space-separated string, not a list".to_owned(),
-                format!("write `allowed-tools: \"{}\"`", joined.join(" ")),
+            )
+            .hint(format!("write `allowed-tools: {joined}`"))
+            // From the end of the key, so the list's own lines go too.
+            .fix(
+                entry.key_range.end..entry.value.range.end,
+                format!(": {joined}"),
             );
-            return;
-        }
-        self.string(entry);
+        self.diagnostics.push(diagnostic);
     }
 
     fn metadata(&mut self, entry: &Entry) {
         let Shape::Mapping(entries) = &entry.value.shape else {
             let found = describe(&entry.value);
-            self.push(
-                Rule::FieldType,
-                entry.value.at,
-                format!("`metadata` must be a mapping of string keys to string values, but it is {found}"),
-                "indent `key: \"value\"` lines under `metadata:`".to_owned(),
-            );
+            let diagnostic = self
+                .problem(
+                    Rule::FieldType,
+                    entry.value.at,
+                    format!(
+                        "`metadata` must be a mapping of string keys to string values, but it is {found}"
+                    ),
+                )
+                .hint("indent `key: \"value\"` lines under `metadata:`");
+            self.diagnostics.push(diagnostic);
             return;
         };
         for item in entries {
             if item.key.starts_with(RESERVED_METADATA_PREFIX) {
-                self.push(
-                    Rule::ReservedMetadataKey,
-                    item.key_at,
-                    format!(
-                        "the metadata key `{}` uses the `{RESERVED_METADATA_PREFIX}` prefix SEP-2640 reserves",
-                        item.key
-                    ),
-                    "choose a key without that prefix".to_owned(),
-                );
+                let diagnostic = self
+                    .problem(
+                        Rule::ReservedMetadataKey,
+                        item.key_at,
+                        format!(
+                            "the metadata key `{}` uses the `{RESERVED_METADATA_PREFIX}` prefix SEP-2640 reserves",
+                            item.path
+                        ),
+                    )
+                    .length(item.key.chars().count())
+                    .hint("choose a key without that prefix");
+                self.diagnostics.push(diagnostic);
             }
-            if !item.value.value.is_string() {
-                let key = &item.key;
-                let found = describe(&item.value);
-                let hint = if is_scalar(&item.value) {
-                    format!("quote it: `{key}: \"{}\"`", item.value.value)
-                } else {
-                    "metadata values are single strings; flatten nested values into their own keys"
-                        .to_owned()
-                };
-                self.push(
+            if item.value.value.is_string() {
+                continue;
+            }
+            let key = &item.key;
+            let found = describe(&item.value);
+            let mut diagnostic = self
+                .problem(
                     Rule::FieldType,
                     item.value.at,
-                    format!("metadata values must be strings, but `{key}` is {found}"),
-                    hint,
-                );
-            }
+                    format!(
+                        "`{}` must be a string (metadata values are strings), but it is {found}",
+                        item.path
+                    ),
+                )
+                .length(item.value.as_written().chars().count());
+            diagnostic = if is_scalar(&item.value) {
+                let quoted = quoted(&item.value.as_written());
+                diagnostic
+                    .hint(format!("quote it: `{key}: {quoted}`"))
+                    .fix(item.value.range.clone(), quoted)
+            } else if item.value.value.is_null() {
+                diagnostic.hint(format!(
+                    "write the value in quotes (`{key}: \"…\"`), or remove the line"
+                ))
+            } else {
+                diagnostic.hint(
+                    "metadata values are single strings; flatten nested values into their own keys",
+                )
+            };
+            self.diagnostics.push(diagnostic);
         }
     }
 }
 
 /// Why `name` breaks `^[a-z0-9]+(-[a-z0-9]+)*$`, in words.
-fn name_format_problem(name: &str) -> Option<String> {
+pub(crate) fn name_format_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("is empty".to_owned());
+    }
     if let Some(upper) = name.chars().find(|c| c.is_uppercase()) {
         return Some(format!(
             "contains the uppercase letter `{upper}`; names are lowercase"
@@ -321,6 +473,29 @@ fn name_format_problem(name: &str) -> Option<String> {
     None
 }
 
+/// `name` made to follow the rules: lowercase, other characters as single
+/// hyphens, none at the ends (`Bad--Name-` → `bad-name`).
+fn suggest_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "my-skill".to_owned()
+    } else {
+        out.chars()
+            .take(MAX_NAME_CHARS)
+            .collect::<String>()
+            .trim_end_matches('-')
+            .to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,18 +504,22 @@ mod tests {
     fn check_text(yaml: &str, folder: &str, allow: &[&str]) -> Vec<String> {
         let text = format!("---\n{yaml}---\nbody\n");
         let mut diagnostics = Diagnostics::new();
-        let parsed = frontmatter::parse(&text, "s/SKILL.md", &mut diagnostics).expect("parses");
-        let allow: Vec<String> = allow.iter().map(|s| s.to_string()).collect();
+        let options = Options {
+            allow_fields: allow.iter().map(|s| s.to_string()).collect(),
+            ..Options::default()
+        };
+        let parsed =
+            frontmatter::parse(&text, "s/SKILL.md", &options, &mut diagnostics).expect("parses");
         let identity = check(
             &parsed,
             Some(folder),
-            &allow,
+            &options,
             "s/SKILL.md",
             &mut diagnostics,
         );
         match diagnostics.finish("skills", identity) {
-            Ok(Some(_)) => Vec::new(),
-            Ok(None) => panic!("no identity and no problem"),
+            Ok((Some(_), _)) => Vec::new(),
+            Ok((None, _)) => panic!("no identity and no problem"),
             Err(report) => report.rendered().collect(),
         }
     }
@@ -452,12 +631,12 @@ mod tests {
             (
                 "name: s\ndescription: d\nmetadata:\n  version: 1.0\n".into(),
                 "s",
-                ":5:12: field-type: metadata values must be strings, but `version` is an unquoted number (`1.0`)",
+                ":5:12: field-type: `metadata.version` must be a string (metadata values are strings), but it is an unquoted number (`1.0`)",
             ),
             (
                 "name: s\ndescription: d\nmetadata:\n  tags: [a, b]\n".into(),
                 "s",
-                "`tags` is a list",
+                "`metadata.tags` must be a string (metadata values are strings), but it is a list",
             ),
             (
                 "name: s\ndescription: d\nmetadata:\n  io.modelcontextprotocol/x: \"y\"\n".into(),
@@ -465,9 +644,15 @@ mod tests {
                 "reserved-metadata-key",
             ),
             (
-                "name: s\ndescription: d\nName: s\n".into(),
+                "description: d\nName: s\n".into(),
                 "s",
                 "help: did you mean `name`?",
+            ),
+            (
+                // Renaming it would set `name` twice.
+                "name: s\ndescription: d\nName: s\n".into(),
+                "s",
+                "help: remove it: `name` is already set",
             ),
             (
                 "name: s\ndescription: d\nallowed_tools: Read\n".into(),

@@ -12,8 +12,12 @@ use serde_saphyr::granit_parser::{
     Event, Marker, Options as ParserOptions, Parser, ScalarStyle, ScanError, Span,
 };
 
+use std::ops::Range;
+
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, Rule, saturating_u32};
+use crate::options::Options;
 use crate::scalar::{self, Plain};
+use crate::{fields, syntax};
 
 /// A parsed `SKILL.md`.
 #[derive(Debug)]
@@ -27,13 +31,19 @@ pub(crate) struct Frontmatter {
     pub extra_json: String,
     /// Byte offset of the body: just after the closing `---` line.
     pub body_offset: usize,
+    /// Byte offset of the YAML: just after the opening `---` line.
+    pub yaml_offset: usize,
 }
 
 /// One `key: value` entry with where it was written.
 #[derive(Debug)]
 pub(crate) struct Entry {
     pub key: String,
+    /// The key's path from the top (`metadata.beta`), for messages.
+    pub path: String,
     pub key_at: Position,
+    /// Byte range of the key in `SKILL.md`.
+    pub key_range: Range<usize>,
     pub value: Node,
 }
 
@@ -43,6 +53,11 @@ pub(crate) struct Node {
     pub at: Position,
     pub value: Value,
     pub shape: Shape,
+    /// Byte range of the node in `SKILL.md` (the whole collection for one).
+    pub range: Range<usize>,
+    /// A plain scalar exactly as written (`1.10`), which its JSON value may
+    /// not keep (`1.1`).
+    pub raw: Option<String>,
 }
 
 /// What a node was written as, for messages that depend on it.
@@ -60,6 +75,28 @@ impl Frontmatter {
     /// The entry for `key`, if written.
     pub fn get(&self, key: &str) -> Option<&Entry> {
         self.fields.iter().find(|entry| entry.key == key)
+    }
+}
+
+impl Node {
+    /// The value as the author wrote it, for messages: the raw text of a
+    /// plain scalar, the JSON of anything else.
+    pub fn as_written(&self) -> String {
+        match (&self.raw, &self.value) {
+            (Some(raw), _) => raw.clone(),
+            (None, Value::String(text)) => text.clone(),
+            (None, value) => value.to_string(),
+        }
+    }
+}
+
+/// `text` as a YAML string that reads back as exactly `text`: in double
+/// quotes, or in single quotes when it holds `"` or `\`.
+pub(crate) fn quoted(text: &str) -> String {
+    if text.contains(['"', '\\']) {
+        format!("'{}'", text.replace('\'', "''"))
+    } else {
+        format!("\"{text}\"")
     }
 }
 
@@ -203,37 +240,36 @@ fn split(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Option<Split>
 /// Parses the frontmatter of `SKILL.md` (`text` is its whole content).
 /// Reports every problem it finds; returns `None` when there is no usable
 /// mapping (lint problems still give one, with harmless fallback values).
-pub(crate) fn parse(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Option<Frontmatter> {
+pub(crate) fn parse(
+    text: &str,
+    file: &str,
+    options: &Options,
+    diagnostics: &mut Diagnostics,
+) -> Option<Frontmatter> {
     let split = split(text, file, diagnostics)?;
     let yaml = &text[split.yaml.clone()];
     let first_line = saturating_u32(text[..split.yaml.start].matches('\n').count());
     let mut reader = Reader {
         parser: Parser::new_from_str_with_options(yaml, parser_options()),
         yaml,
+        offset: split.yaml.start,
         file,
         first_line,
+        options,
+        path: Vec::new(),
         problems: Vec::new(),
     };
     let root = match reader.document() {
         Ok(root) => root,
         Err(error) => {
-            let mut at = reader.position(error.marker());
-            // The scanner blames the scalar a tab interrupts; point at the tab itself.
-            if error.info().contains("tab")
-                && let Some(tab) = text[split.yaml.clone()].find('\t')
-            {
-                at = Position::of_offset(text, split.yaml.start + tab);
-            }
-            let mut diagnostic = Diagnostic::new(
-                Rule::YamlSyntax,
+            let at = reader.position(error.marker());
+            diagnostics.push(syntax::diagnose(
+                text,
+                split.yaml.clone(),
+                at,
+                &error.info(),
                 file,
-                format!("invalid YAML in the frontmatter: {}", error.info()),
-            )
-            .at(at.line, at.column);
-            if let Some(hint) = syntax_hint(text, at.line) {
-                diagnostic = diagnostic.hint(hint);
-            }
-            diagnostics.push(diagnostic);
+            ));
             return None;
         }
     };
@@ -281,6 +317,7 @@ pub(crate) fn parse(text: &str, file: &str, diagnostics: &mut Diagnostics) -> Op
         object,
         extra_json,
         body_offset: split.body,
+        yaml_offset: split.yaml.start,
     })
 }
 
@@ -293,30 +330,15 @@ fn parser_options() -> ParserOptions {
     options
 }
 
-/// The hint for the most common real mistake: an unquoted `: ` inside a value.
-fn syntax_hint(text: &str, line: u32) -> Option<String> {
-    let line_text = text
-        .lines()
-        .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
-    let (key, value) = line_text.split_once(": ")?;
-    let key = key.trim();
-    let value = value.trim_start();
-    let quoted_or_block = value.starts_with(['"', '\'', '|', '>']);
-    let looks_like_key = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
-    (looks_like_key && !quoted_or_block && (value.contains(": ") || value.ends_with(':'))).then(|| {
-        format!(
-            "the value of `{key}` contains `: `, which YAML reads as a new key; quote the whole value (`{key}: \"…\"`) or use a folded block (`{key}: >` and the text indented on the next lines)"
-        )
-    })
-}
-
 struct Reader<'a> {
     parser: Parser<'a, serde_saphyr::granit_parser::StrInput<'a>>,
     yaml: &'a str,
+    /// Byte offset of `yaml` in `SKILL.md`.
+    offset: usize,
     file: &'a str,
+    options: &'a Options,
+    /// The keys (and `[n]` list positions) leading to the node being read.
+    path: Vec<String>,
     /// Line of `SKILL.md` just before the YAML slice (the opening `---`).
     first_line: u32,
     /// Problems found in well-formed YAML; reported after parsing succeeds.
@@ -328,6 +350,35 @@ impl<'a> Reader<'a> {
         Position {
             line: self.first_line + saturating_u32(marker.line()),
             column: saturating_u32(marker.col() + 1),
+        }
+    }
+
+    /// The byte range of `span` in `SKILL.md`.
+    fn range(&self, span: &Span) -> Range<usize> {
+        let start = span.start.byte_offset().unwrap_or(0) + self.offset;
+        let end = span.end.byte_offset().unwrap_or(0) + self.offset;
+        start..end.max(start)
+    }
+
+    /// The path of the node being read (`metadata.beta`, `x-list[0]`).
+    fn path(&self) -> String {
+        let mut out = String::new();
+        for segment in &self.path {
+            if !out.is_empty() && !segment.starts_with('[') {
+                out.push('.');
+            }
+            out.push_str(segment);
+        }
+        out
+    }
+
+    /// ` in `path`` for messages about a node, or nothing at the top.
+    fn within(&self) -> String {
+        let path = self.path();
+        if path.is_empty() {
+            String::new()
+        } else {
+            format!(" (in `{path}`)")
         }
     }
 
@@ -408,7 +459,7 @@ impl<'a> Reader<'a> {
             self.problem(
                 Rule::YamlAnchor,
                 at,
-                "YAML anchors (`&name`) are not allowed in frontmatter".to_owned(),
+                format!("YAML anchors (`&name`) are not allowed in frontmatter{}", self.within()),
                 "write the value out in full; hosts compare frontmatter field by field and some reject anchors",
             );
         }
@@ -416,7 +467,10 @@ impl<'a> Reader<'a> {
             self.problem(
                 Rule::YamlTag,
                 at,
-                format!("the YAML tag `{tag}` is not allowed in frontmatter"),
+                format!(
+                    "the YAML tag `{tag}` is not allowed in frontmatter{}",
+                    self.within()
+                ),
                 "remove the tag; quote the value if it must stay text",
             );
         }
@@ -424,12 +478,17 @@ impl<'a> Reader<'a> {
 
     fn node(&mut self, event: Event<'a>, span: Span) -> Result<Node, ScanError> {
         let at = self.position(&span.start);
+        let range = self.range(&span);
         match event {
             Event::Scalar(text, style, anchor, tag) => {
                 self.properties(at, anchor, tag.map(|tag| tag.original()));
                 let plain = style == ScalarStyle::Plain;
+                let raw = plain.then(|| {
+                    span.slice(self.yaml)
+                        .map_or_else(|| text.to_string(), str::to_owned)
+                });
                 let value = if plain {
-                    self.plain_value(&text, at)
+                    self.plain_value(&text, at, range.clone())
                 } else {
                     Value::String(text.into_owned())
                 };
@@ -437,54 +496,77 @@ impl<'a> Reader<'a> {
                     at,
                     value,
                     shape: Shape::Scalar { plain },
+                    range,
+                    raw,
                 })
             }
             Event::SequenceStart(_, anchor, tag) => {
                 self.properties(at, anchor, tag.map(|tag| tag.original()));
                 let mut items = Vec::new();
+                let mut end = range.end;
+                let flow = self.yaml.as_bytes().get(range.start - self.offset) == Some(&b'[');
                 loop {
                     let (event, span) = self.next_node()?;
                     if matches!(event, Event::SequenceEnd) {
+                        // A flow list ends at its `]`; a block list at its
+                        // last item (its end event sits at the next token).
+                        if flow {
+                            end = end.max(self.range(&span).end);
+                        }
                         break;
                     }
-                    items.push(self.node(event, span)?);
+                    self.path.push(format!("[{}]", items.len()));
+                    let item = self.node(event, span);
+                    self.path.pop();
+                    let item = item?;
+                    end = end.max(item.range.end);
+                    items.push(item);
                 }
                 Ok(Node {
                     at,
                     value: Value::Array(items.iter().map(|item| item.value.clone()).collect()),
                     shape: Shape::Sequence,
+                    range: range.start..end,
+                    raw: None,
                 })
             }
             Event::MappingStart(_, anchor, tag) => {
                 self.properties(at, anchor, tag.map(|tag| tag.original()));
-                self.mapping(at)
+                self.mapping(at, range.start)
             }
             Event::Alias(_) => {
                 let name = span.slice(self.yaml).unwrap_or("*").to_owned();
                 self.problem(
                     Rule::YamlAnchor,
                     at,
-                    format!("YAML aliases (`{name}`) are not allowed in frontmatter"),
+                    format!(
+                        "YAML aliases (`{name}`) are not allowed in frontmatter{}",
+                        self.within()
+                    ),
                     "write the value out in full instead of referring to an anchor",
                 );
                 Ok(Node {
                     at,
                     value: Value::Null,
                     shape: Shape::Scalar { plain: true },
+                    range,
+                    raw: None,
                 })
             }
             _ => Err(ScanError::new(span.start, "unexpected YAML event")),
         }
     }
 
-    fn mapping(&mut self, at: Position) -> Result<Node, ScanError> {
+    fn mapping(&mut self, at: Position, start: usize) -> Result<Node, ScanError> {
         let mut entries: Vec<Entry> = Vec::new();
+        let mut end = start;
         loop {
             let (event, span) = self.next_node()?;
             if matches!(event, Event::MappingEnd) {
                 break;
             }
             let key_at = self.position(&span.start);
+            let key_range = self.range(&span);
             let key = match &event {
                 Event::Scalar(text, style, _, _) => {
                     let plain = *style == ScalarStyle::Plain;
@@ -497,11 +579,20 @@ impl<'a> Reader<'a> {
                         );
                         None
                     } else if plain && !matches!(scalar::resolve(text), Ok(Plain::Str)) {
-                        self.problem(
-                            Rule::ComplexKey,
-                            key_at,
-                            format!("the key `{text}` is not read as text by every YAML reader"),
-                            "quote the key",
+                        let mut path = self.path();
+                        if !path.is_empty() {
+                            path.push('.');
+                        }
+                        self.problems.push(
+                            Diagnostic::new(
+                                Rule::ComplexKey,
+                                self.file,
+                                format!("the key `{path}{text}` is not read as text by every YAML reader"),
+                            )
+                            .at(key_at.line, key_at.column)
+                            .length(text.chars().count())
+                            .hint(format!("quote the key: `{}:`", quoted(text)))
+                            .fix(key_range.clone(), quoted(text)),
                         );
                         None
                     } else {
@@ -530,19 +621,35 @@ impl<'a> Reader<'a> {
                 }
             }
             let (value_event, value_span) = self.next_node()?;
-            let value = self.node(value_event, value_span)?;
+            self.path
+                .push(key.clone().unwrap_or_else(|| "?".to_owned()));
+            let path = self.path();
+            let value = self.node(value_event, value_span);
+            self.path.pop();
+            let value = value?;
+            end = end.max(value.range.end).max(key_range.end);
             let Some(key) = key else { continue };
             if let Some(first) = entries.iter().find(|entry| entry.key == key) {
                 let first_line = first.key_at.line;
-                self.problem(
-                    Rule::DuplicateKey,
-                    key_at,
-                    format!("`{key}` is set twice (first on line {first_line})"),
-                    "keep one of the two entries; hosts disagree on which one wins",
+                self.problems.push(
+                    Diagnostic::new(
+                        Rule::DuplicateKey,
+                        self.file,
+                        format!("`{path}` is set twice (first on line {first_line})"),
+                    )
+                    .at(key_at.line, key_at.column)
+                    .length(key.chars().count())
+                    .hint("keep one of the two entries; hosts disagree on which one wins"),
                 );
                 continue;
             }
-            entries.push(Entry { key, key_at, value });
+            entries.push(Entry {
+                key,
+                path,
+                key_at,
+                key_range,
+                value,
+            });
         }
         let mut sorted: Vec<&Entry> = entries.iter().collect();
         sorted.sort_by(|a, b| a.key.cmp(&b.key));
@@ -554,10 +661,12 @@ impl<'a> Reader<'a> {
             at,
             value: Value::Object(object),
             shape: Shape::Mapping(entries),
+            range: start..end,
+            raw: None,
         })
     }
 
-    fn plain_value(&mut self, text: &str, at: Position) -> Value {
+    fn plain_value(&mut self, text: &str, at: Position, range: Range<usize>) -> Value {
         match scalar::resolve(text) {
             Ok(Plain::Str) => Value::String(text.to_owned()),
             Ok(Plain::Null) => Value::Null,
@@ -565,27 +674,49 @@ impl<'a> Reader<'a> {
             Ok(Plain::Int(value)) => Value::from(value),
             Ok(Plain::Float(value)) => Value::from(value),
             Err(ambiguity) => {
+                let path = self.path();
+                let subject = if path.is_empty() {
+                    format!("`{text}`")
+                } else {
+                    format!("`{path}`: `{text}`")
+                };
                 let message = if ambiguity.yaml11 == ambiguity.yaml12 {
                     format!(
-                        "`{text}` is a {} in a form that JSON and other YAML readers do not share",
+                        "{subject} is a {} in a form that JSON and other YAML readers do not share",
                         ambiguity.yaml11
                     )
                 } else {
                     format!(
-                        "`{text}` is read as a {} by YAML 1.1 readers (PyYAML, used by fast-agent) and as a {} by YAML 1.2 readers",
+                        "{subject} is read as a {} by YAML 1.1 readers (PyYAML, used by fast-agent) and as a {} by YAML 1.2 readers",
                         ambiguity.yaml11, ambiguity.yaml12
                     )
                 };
+                // Quoting keeps the author's text and is always accepted; a
+                // typed value is offered only where the rules take one.
+                let key = self
+                    .path
+                    .last()
+                    .map_or_else(|| text.to_owned(), |key| key.clone());
+                let quoted = quoted(text);
+                let takes_any_type = !fields::must_be_string(&self.path, self.options);
                 let hint = match ambiguity.yaml11 {
-                    "boolean" => {
-                        format!("quote it (`\"{text}\"`) to keep the text, or write `true`/`false`")
-                    }
-                    "integer" | "float" if ambiguity.yaml12 != "string" => format!(
-                        "quote it (`\"{text}\"`) to keep the text, or write a plain decimal number"
+                    "boolean" if takes_any_type => format!(
+                        "quote it (`{key}: {quoted}`) to keep the text, or write `true`/`false`"
                     ),
-                    _ => format!("quote it: `\"{text}\"`"),
+                    "integer" | "float" if takes_any_type && ambiguity.yaml12 != "string" => {
+                        format!(
+                            "quote it (`{key}: {quoted}`) to keep the text, or write a plain decimal number"
+                        )
+                    }
+                    _ => format!("quote it: `{key}: {quoted}`"),
                 };
-                self.problem(Rule::AmbiguousScalar, at, message, &hint);
+                self.problems.push(
+                    Diagnostic::new(Rule::AmbiguousScalar, self.file, message)
+                        .at(at.line, at.column)
+                        .length(text.chars().count())
+                        .hint(hint)
+                        .fix(range, quoted),
+                );
                 Value::String(text.to_owned())
             }
         }
@@ -603,14 +734,14 @@ mod tests {
 
     fn parse_ok(text: &str) -> Frontmatter {
         let mut diagnostics = Diagnostics::new();
-        let parsed = parse(text, "s/SKILL.md", &mut diagnostics);
+        let parsed = parse(text, "s/SKILL.md", &Options::default(), &mut diagnostics);
         diagnostics.finish("skills", ()).unwrap();
         parsed.expect("parsed")
     }
 
     fn problems(text: &str) -> Vec<(Rule, Option<u32>, Option<u32>, String)> {
         let mut diagnostics = Diagnostics::new();
-        let _ = parse(text, "s/SKILL.md", &mut diagnostics);
+        let _ = parse(text, "s/SKILL.md", &Options::default(), &mut diagnostics);
         let report = diagnostics.finish("skills", ()).unwrap_err();
         report
             .diagnostics()

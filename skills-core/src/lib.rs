@@ -3,24 +3,35 @@
 //! tables a server answers from.
 //!
 //! `embed_skills!` runs [`load()`] inside rustc and turns the result into
-//! `static` tables; the runtime's live loader and the CLI run the same
-//! function at run time. Both end up with the same [`Skills`] type, whose
-//! fields are `Cow<'static, …>`: borrowed from the binary when embedded,
-//! owned when loaded.
+//! `static` tables; any other front end (a command-line checker, a loader
+//! that serves a folder at run time) calls the same public functions, so it
+//! applies the same rules with the same messages. Every one ends up with the
+//! same [`Skills`] type, whose fields are `Cow<'static, …>`: borrowed from
+//! the binary when embedded, owned when loaded.
 //!
-//! The rules are public one by one for callers that hold bytes or paths
-//! rather than a folder (a client checking a downloaded skill, an installer,
-//! fuzz targets): [`parse_skill_md`] runs the loader's checks on one
-//! `SKILL.md`, and [`names`] holds the path and name rules. The loader calls
-//! the same functions, so every caller reports the same problems in the same
-//! words.
+//! What lives here, once:
+//! - loading: [`load()`] (strict), [`load_lenient`] (every valid skill,
+//!   each invalid one reported), [`load_roots`] (several roots merged, the
+//!   first winning on a name), with [`Options`] and its presets for what
+//!   each agent accepts ([`Options::claude_code`]);
+//! - the rules one by one, for callers that hold bytes or paths rather than
+//!   a folder (a client checking a downloaded skill, an installer):
+//!   [`parse_skill_md`] and the path and name rules of [`names`];
+//! - diagnostics ([`Diagnostic`], [`Report`]) with severities, the option
+//!   that would accept a refusal ([`OptionHint`], spelled by each front end
+//!   through [`FrontEnd`]), mechanical fixes ([`Fix`]), and the one
+//!   [`Renderer`] that prints them the way rustc does;
+//! - where a skills folder is: [`root`] (`${VAR:-default}` expansion and
+//!   path resolution) and [`vendor`] (the folders each agent reads and
+//!   installs to);
+//! - [`relpath`], [`uri`], [`mime`], [`digest`]: paths, URIs, types, hashes.
 //!
-//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`] and
-//! the name and path checks of [`names`] have no dependencies. Loading
-//! (feature `load`, on by default) adds the YAML parser, SHA-256, Unicode
-//! normalization (for [`names::fold_case`]) and [`parse_skill_md`].
-//!
-//! [skills-runtime]: https://docs.rs/skills-runtime
+//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`],
+//! [`relpath`], [`root`], [`vendor`] and the name and path checks of
+//! [`names`] have no dependencies. Loading (feature `load`, on by default)
+//! adds the YAML parser, SHA-256, Unicode normalization (for
+//! [`names::fold_case`]), the snippet renderer and everything that reads
+//! skills.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -29,7 +40,10 @@ mod diagnostic;
 pub mod mime;
 mod model;
 pub mod names;
+pub mod relpath;
+pub mod root;
 pub mod uri;
+pub mod vendor;
 
 #[cfg(feature = "load")]
 pub mod digest;
@@ -38,9 +52,13 @@ mod fields;
 #[cfg(feature = "load")]
 mod frontmatter;
 #[cfg(feature = "load")]
+mod layout;
+#[cfg(feature = "load")]
 mod links;
 #[cfg(feature = "load")]
 mod load;
+#[cfg(feature = "load")]
+mod options;
 #[cfg(feature = "load")]
 mod scalar;
 #[cfg(feature = "load")]
@@ -48,16 +66,27 @@ mod secrets;
 #[cfg(feature = "load")]
 mod skill_md;
 #[cfg(feature = "load")]
+mod syntax;
+#[cfg(feature = "load")]
 mod walk;
 
-pub use diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
+#[cfg(feature = "load")]
+pub use diagnostic::Renderer;
+pub use diagnostic::{
+    Diagnostic, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
+};
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
-pub use load::{Loaded, Options, load};
+pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
 pub use model::{Digest, Skill, SkillFile, Skills, fingerprint_input};
 #[cfg(feature = "load")]
-pub use skill_md::{SkillMd, SkillMdContext, parse_skill_md};
+pub use options::{CLAUDE_CODE_FIELDS, Options};
+#[cfg(feature = "load")]
+pub use skill_md::{
+    MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext, estimate_tokens,
+    parse_skill_md,
+};
 
 /// The file that makes a folder a skill.
 pub const SKILL_MD: &str = "SKILL.md";

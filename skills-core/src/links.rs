@@ -12,7 +12,8 @@
 //! that teach how to write skills (`skill-creator`) name `references/finance.md`
 //! as an illustration, and skills name files the agent will create.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Position, Rule};
+use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Rule};
+use crate::relpath;
 
 /// A path the body refers to, and where.
 #[derive(Debug, PartialEq, Eq)]
@@ -40,27 +41,115 @@ pub(crate) fn check(
             continue;
         }
         let at = Position::of_offset(text, body_offset + reference.offset);
-        let mut hint = "add the file to the skill, fix the path, or turn the check off with `check_links = false`".to_owned();
-        let wanted_name = path.rsplit('/').next().unwrap_or(&path);
-        if let Some(similar) = files
-            .iter()
-            .find(|file| file.rsplit('/').next() == Some(wanted_name))
-        {
-            hint = format!("did you mean `{similar}`?");
-        }
-        diagnostics.push(
-            Diagnostic::new(
-                Rule::BrokenLink,
-                file,
-                format!(
-                    "SKILL.md refers to `{}`, which is not a file or folder of this skill",
-                    reference.target
+        let wanted_name = relpath::name(&path);
+        let similar = files.iter().find(|file| relpath::name(file) == wanted_name);
+        let diagnostic = Diagnostic::new(
+            Rule::BrokenLink,
+            file,
+            format!(
+                "SKILL.md refers to `{}`, which is not a file or folder of this skill",
+                reference.target
+            ),
+        )
+        .at(at.line, at.column)
+        .length(reference.target.chars().count());
+        let diagnostic = match similar {
+            Some(similar) => diagnostic
+                .hint(format!("did you mean `{similar}`?"))
+                .fix(
+                    body_offset + reference.offset
+                        ..body_offset + reference.offset + reference.target.len(),
+                    (*similar).to_owned(),
                 ),
-            )
-            .at(at.line, at.column)
-            .hint(hint),
-        );
+            None => diagnostic
+                .hint("add the file to the skill or fix the path; if the link is not meant to name a file of the skill, the check can be turned off")
+                .option(OptionHint::NoCheckLinks),
+        };
+        diagnostics.push(diagnostic);
     }
+}
+
+/// A file of the skill reached only through another referenced file: what
+/// the `nested-reference` warning names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Nested {
+    /// The referenced file that refers on (relative to the skill).
+    pub file: String,
+    /// The file it refers to (relative to the skill).
+    pub target: String,
+    /// The reference as written.
+    pub written: String,
+    /// Byte offset of the reference in `file`.
+    pub offset: usize,
+}
+
+/// The references nested more than one level deep from `SKILL.md`: for each
+/// Markdown file the body of `SKILL.md` (`text`, body at `body_offset`)
+/// refers to, the files of the skill that file refers to and `SKILL.md`
+/// does not. "Keep file references one level deep from SKILL.md" (the
+/// specification); agents may read a file reached through another one only
+/// partly. `text_of` gives a file's text by its path inside the skill.
+pub(crate) fn nested_references<'t>(
+    text: &str,
+    body_offset: usize,
+    files: &[&str],
+    text_of: &dyn Fn(&str) -> Option<&'t str>,
+) -> Vec<Nested> {
+    // Links in a file are relative to its folder; code spans name paths
+    // from the skill's root, and only links are followed past SKILL.md.
+    fn direct<'b>(
+        body: &'b str,
+        base: Option<&str>,
+        files: &[&str],
+    ) -> Vec<(String, Reference<'b>)> {
+        references(body)
+            .into_iter()
+            .filter(|reference| base.is_none() || reference.from_link)
+            .filter_map(|reference| {
+                let path = candidate_in(
+                    base.unwrap_or_default(),
+                    reference.target,
+                    reference.from_link,
+                    files,
+                )?;
+                let path = strip_line_suffix(&path).map_or(path.clone(), str::to_owned);
+                files.contains(&path.as_str()).then_some((path, reference))
+            })
+            .collect()
+    }
+    let body = &text[body_offset.min(text.len())..];
+    let first: Vec<String> = direct(body, None, files)
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect();
+    let mut nested = Vec::new();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for file in &first {
+        let is_markdown = relpath::name(file).to_ascii_lowercase().ends_with(".md");
+        if !is_markdown || file == crate::SKILL_MD {
+            continue;
+        }
+        let Some(inner) = text_of(file) else {
+            continue;
+        };
+        for (target, reference) in direct(inner, Some(relpath::parent(file)), files) {
+            if first.contains(&target) || &target == file || target == crate::SKILL_MD {
+                continue;
+            }
+            let key = (file.clone(), target.clone());
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            nested.push(Nested {
+                file: file.clone(),
+                target,
+                written: reference.target.to_owned(),
+                offset: reference.offset,
+            });
+        }
+    }
+    nested
 }
 
 /// Every link target, reference definition and code span outside fenced code.
@@ -184,8 +273,14 @@ fn scan_line<'a>(line: &'a str, start: usize, found: &mut Vec<Reference<'a>>) {
     }
 }
 
-/// The skill-relative path a reference names, if it is one we check.
+/// The skill-relative path a reference in `SKILL.md` names, if it is one we check.
 fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
+    candidate_in("", target, from_link, files)
+}
+
+/// The skill-relative path a reference in a file of the folder `base`
+/// (relative to the skill) names, if it is one we check.
+fn candidate_in(base: &str, target: &str, from_link: bool, files: &[&str]) -> Option<String> {
     // Glob and placeholder characters; links may also be percent-encoded.
     const PLACEHOLDER: [char; 11] = ['*', '?', '[', ']', '{', '}', '<', '>', '$', '|', ' '];
     if target.starts_with(['#', '/', '~', '-', '\\'])
@@ -199,11 +294,12 @@ fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
     }
     let target = target.split('#').next().unwrap_or_default();
     let decoded = if from_link {
-        percent_decode(target)?
+        relpath::percent_decode(target).ok()?.into_owned()
     } else {
         target.to_owned()
     };
-    let mut segments: Vec<&str> = Vec::new();
+    let mut segments: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+    let base_depth = segments.len();
     for segment in decoded.split('/') {
         match segment {
             "" | "." => {}
@@ -217,13 +313,11 @@ fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
     let first = *segments.first()?;
     if from_link {
         // `[x](url)`, `[x](name)`: placeholders unless they look like a path.
-        if segments.len() == 1 && !first.contains('.') {
+        if segments.len() == 1 && base_depth == 0 && !first.contains('.') {
             return None;
         }
     } else {
-        let names_a_folder = files
-            .iter()
-            .any(|file| file.starts_with(first) && file[first.len()..].starts_with('/'));
+        let names_a_folder = files.iter().any(|file| relpath::is_below(file, first));
         if !names_a_folder || (segments.len() == 1 && !decoded.ends_with('/')) {
             return None;
         }
@@ -240,26 +334,6 @@ fn has_scheme(target: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
-fn percent_decode(text: &str) -> Option<String> {
-    if !text.contains('%') {
-        return Some(text.to_owned());
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' {
-            let hex = text.get(index + 1..index + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            index += 3;
-        } else {
-            out.push(bytes[index]);
-            index += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 /// `scripts/run.py:12` or `scripts/run.py:12:3` → `scripts/run.py`.
 fn strip_line_suffix(path: &str) -> Option<&str> {
     let (head, tail) = path.rsplit_once(':')?;
@@ -271,9 +345,7 @@ fn strip_line_suffix(path: &str) -> Option<&str> {
 
 fn exists(path: &str, files: &[&str]) -> bool {
     let path = path.trim_end_matches('/');
-    files.iter().any(|file| {
-        *file == path || (file.starts_with(path) && file[path.len()..].starts_with('/'))
-    })
+    files.iter().any(|file| relpath::is_within(file, path))
 }
 
 #[cfg(test)]
@@ -293,7 +365,7 @@ mod tests {
         let mut diagnostics = Diagnostics::new();
         check(&text, 16, &files, "s/SKILL.md", &mut diagnostics);
         match diagnostics.finish("skills", ()) {
-            Ok(()) => Vec::new(),
+            Ok(_) => Vec::new(),
             Err(report) => report.rendered().collect(),
         }
     }

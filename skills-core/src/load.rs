@@ -1,60 +1,40 @@
-//! The whole journey from a folder on disk to a validated [`Skills`] set:
+//! The whole journey from folders on disk to a validated [`Skills`] set:
 //! walk → layout rules → read → parse → validate → digest → tables.
 //!
-//! `embed_skills!` runs this inside rustc; the runtime's live loader and the
-//! CLI run the very same function, so a tree that embeds also loads, with the
-//! same messages.
+//! This module only orchestrates: each step lives in its own module
+//! (`walk`, `layout`, `skill_md`, `fields`, `links`, `secrets`, `digest`).
+//! Every step reports into one collector and the walk goes on past every
+//! problem, so one run names every problem in every skill.
+//!
+//! Three entry points share that run:
+//! - [`load`]: strict; any error means no skills (what `embed_skills!` runs);
+//! - [`load_lenient`]: every valid skill loads, each invalid one is refused
+//!   and reported (what a live loader serving a folder wants);
+//! - [`load_roots`]: several roots merged leniently, the first winning on a
+//!   name (an agent's folders, several agents' folders).
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
+use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Report, Rule, Severity};
+use crate::layout::{self, Found};
 use crate::model::{Digest, Skill, SkillFile, Skills};
-use crate::names::{self, PathProblem};
+use crate::options::Options;
 use crate::skill_md::{self, SkillMdContext};
 use crate::walk::{self, Entry, Kind};
-use crate::{
-    MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, fields,
-    frontmatter, mime, secrets, uri,
-};
+use crate::{MAX_FILE_BYTES, SKILL_MD, digest, links, mime, relpath, secrets, uri};
 
-/// Choices a caller makes about a tree. The defaults are the strict rules.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Options {
-    /// How the root is named in messages (`skills`, `$SKILLS_DIR`); the
-    /// root's path as given when `None`.
-    pub display_root: Option<String>,
-    /// Top-level frontmatter keys to accept besides the six the specification
-    /// defines (`disable-model-invocation`, `dependencies`, …).
-    pub allow_fields: Vec<String>,
-    /// Whether relative links and paths in `SKILL.md` bodies must name files
-    /// of the skill.
-    pub check_links: bool,
-    /// Files (relative to the root) that may contain credential-shaped text,
-    /// such as a deliberately fake key in a tutorial.
-    pub allow_secrets_in: Vec<String>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            display_root: None,
-            allow_fields: Vec::new(),
-            check_links: true,
-            allow_secrets_in: Vec::new(),
-        }
-    }
-}
-
-/// A loaded tree: the skills, and where each file came from on disk.
+/// A loaded set: the skills, where each file came from on disk, and the
+/// warnings (what the specification only recommends) found on the way.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     skills: Skills,
-    root: PathBuf,
-    /// Each skill's folder relative to the root, in the order of `skills`.
-    folders: Vec<String>,
+    roots: Vec<PathBuf>,
+    /// Each skill's root (an index into `roots`) and folder relative to it,
+    /// in the order of `skills`.
+    sources: Vec<(usize, String)>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl Loaded {
@@ -68,46 +48,339 @@ impl Loaded {
         self.skills
     }
 
-    /// The root the tree was loaded from.
+    /// The root the set was loaded from (the first one, for [`load_roots`]).
     pub fn root(&self) -> &Path {
-        &self.root
+        self.roots.first().map_or(Path::new(""), PathBuf::as_path)
+    }
+
+    /// Every root the set was loaded from, in order.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// The folder on disk of the skill at `index` (in [`Skills::skills`] order).
+    pub fn skill_dir(&self, index: usize) -> PathBuf {
+        let (root, folder) = &self.sources[index];
+        relpath::on_disk(&self.roots[*root], folder)
     }
 
     /// The file on disk that `file` of the skill at `index` was read from.
     pub fn source_path(&self, index: usize, file: &SkillFile) -> PathBuf {
-        let mut path = self.root.clone();
-        for segment in self.folders[index].split('/').filter(|s| !s.is_empty()) {
-            path.push(segment);
-        }
-        for segment in file.path().split('/') {
-            path.push(segment);
-        }
-        path
+        relpath::on_disk(&self.skill_dir(index), file.path())
+    }
+
+    /// The warnings of the skills that loaded: a `SKILL.md` over 500 lines
+    /// or about 5,000 tokens, references nested more than one level deep,
+    /// and (for [`load_roots`]) skills shadowed by an earlier root. Their
+    /// files are relative to their root.
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
     }
 }
 
-/// Loads, validates and digests every skill under `root`.
+/// Loads, validates and digests every skill under `root`, strictly.
 ///
 /// Every problem in every skill is reported at once in the [`Report`]; a
-/// tree with any problem yields no skills.
+/// tree with any error yields no skills. Warnings never fail the load: they
+/// are in [`Loaded::warnings`] (and in the report, when it fails).
 pub fn load(root: &Path, options: &Options) -> Result<Loaded, Report> {
-    let display = options
+    let scan = Scan::run(root, options);
+    let report = Report::new(display_root(root, options), scan.diagnostics);
+    if report.has_errors() {
+        return Err(report);
+    }
+    let built = scan
+        .skills
+        .into_iter()
+        .map(|(index, skill)| (0, scan.found[index].folder.clone(), skill))
+        .collect();
+    Ok(tables(
+        vec![root.to_path_buf()],
+        built,
+        report.diagnostics().to_vec(),
+    ))
+}
+
+/// The result of a lenient load: every valid skill, and every problem.
+#[derive(Debug, Clone)]
+pub struct Lenient {
+    loaded: Loaded,
+    reports: Vec<Report>,
+    refused: Vec<Refused>,
+}
+
+/// A skill a lenient load left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Refused {
+    /// Which root it was found under (an index into [`Lenient::reports`]).
+    pub root: usize,
+    /// Its folder relative to that root.
+    pub folder: String,
+    /// The errors that refused it (each also in its root's report).
+    pub errors: Vec<Diagnostic>,
+}
+
+impl Lenient {
+    /// The skills that passed, with their warnings.
+    pub fn loaded(&self) -> &Loaded {
+        &self.loaded
+    }
+
+    /// Takes the loaded set out.
+    pub fn into_loaded(self) -> Loaded {
+        self.loaded
+    }
+
+    /// The skills that passed.
+    pub fn skills(&self) -> &Skills {
+        self.loaded.skills()
+    }
+
+    /// One report per root, in order: every error and warning found under it.
+    pub fn reports(&self) -> &[Report] {
+        &self.reports
+    }
+
+    /// The skills left out, each with the errors that refused it.
+    pub fn refused(&self) -> &[Refused] {
+        &self.refused
+    }
+
+    /// Whether any root holds an error (a refused skill, a missing root, a
+    /// stray folder): what a strict load would have failed on.
+    pub fn has_errors(&self) -> bool {
+        self.reports.iter().any(Report::has_errors)
+    }
+}
+
+/// Loads every valid skill under `root` and reports each invalid one.
+///
+/// The same rules as [`load`], applied skill by skill: an error in a skill's
+/// `SKILL.md` refuses that skill; an error about a file (a secret, a link,
+/// an unportable name) refuses every skill that would serve it; problems
+/// outside every skill (a stray folder) refuse nothing. When two skills
+/// share a name, the first in path order loads. A missing root is reported
+/// and loads nothing.
+///
+/// ```
+/// # let root = std::env::temp_dir().join(format!("skills-core-doc-lenient-{}", std::process::id()));
+/// # for (file, text) in [("good/SKILL.md", "---\nname: good\ndescription: Works.\n---\n"),
+/// #                      ("bad/SKILL.md", "---\nname: other\ndescription: Misnamed.\n---\n")] {
+/// #     let path = root.join(file);
+/// #     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+/// #     std::fs::write(path, text).unwrap();
+/// # }
+/// use skills_core::{Options, Rule, load_lenient};
+///
+/// let lenient = load_lenient(&root, &Options::default());
+/// assert!(lenient.skills().get("good").is_some());
+/// assert_eq!(lenient.refused()[0].folder, "bad");
+/// assert_eq!(lenient.refused()[0].errors[0].rule, Rule::NameMismatch);
+/// # std::fs::remove_dir_all(&root).unwrap();
+/// ```
+pub fn load_lenient(root: &Path, options: &Options) -> Lenient {
+    merge(&[(root, display_root(root, options))], options, false)
+}
+
+/// Loads several roots leniently and merges them, the first winning: a skill
+/// whose name (or path) a skill of an earlier root already has is left out,
+/// with a `duplicate-name` warning naming both. Roots that do not exist are
+/// skipped silently (an agent's folders rarely all exist); every other
+/// problem is reported as [`load_lenient`] reports it. A root given twice
+/// (two agents reading one folder) is read once. Each root is named in
+/// messages by its path as given ([`Options::display_root`] is not used).
+///
+/// For an agent's folders, pass [`Agent::user_roots`](crate::vendor::Agent::user_roots)
+/// (highest precedence first) and [`Agent::options`](crate::vendor::Agent::options).
+pub fn load_roots<P: AsRef<Path>>(roots: &[P], options: &Options) -> Lenient {
+    let named: Vec<(&Path, String)> = roots
+        .iter()
+        .map(|root| (root.as_ref(), root.as_ref().display().to_string()))
+        .collect();
+    merge(&named, options, true)
+}
+
+fn display_root(root: &Path, options: &Options) -> String {
+    options
         .display_root
         .clone()
-        .unwrap_or_else(|| root.display().to_string());
-    let mut diagnostics = Diagnostics::new();
-    let loaded = Loader {
-        root,
-        options,
-        diagnostics: &mut diagnostics,
+        .unwrap_or_else(|| root.display().to_string())
+}
+
+/// One built skill: where it was found, and the skill.
+struct Built {
+    root: usize,
+    folder: String,
+    skill: Skill,
+}
+
+fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Lenient {
+    let mut reports = Vec::new();
+    let mut refused = Vec::new();
+    let mut kept: Vec<Built> = Vec::new();
+    let mut warnings = Vec::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for (index, (root, display)) in roots.iter().enumerate() {
+        if skip_missing {
+            let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+            if !root.exists() || seen.contains(&canonical) {
+                reports.push(Report::new(display.clone(), Vec::new()));
+                continue;
+            }
+            seen.push(canonical);
+        }
+        let scan = Scan::run(root, options);
+        let mut diagnostics: Vec<Diagnostic> = scan
+            .diagnostics
+            .into_iter()
+            // Names are judged below, among the skills that pass.
+            .filter(|d| d.rule != Rule::DuplicateName)
+            .collect();
+        let mut bad = refusals(&scan.found, &diagnostics);
+        let mut names: HashMap<&str, String> = HashMap::new();
+        let mut shadowed = Vec::new();
+        for (found_index, skill) in &scan.skills {
+            if bad.contains_key(found_index) {
+                continue;
+            }
+            let found = &scan.found[*found_index];
+            if let Some(first) = names.get(skill.name()) {
+                let diagnostic = duplicate(found, skill, first, Severity::Error);
+                bad.entry(*found_index)
+                    .or_default()
+                    .push(diagnostic.clone());
+                diagnostics.push(diagnostic);
+                continue;
+            }
+            names.insert(skill.name(), found.path.clone());
+            // Against the skills of earlier roots: first wins, with a warning.
+            let earlier = kept.iter().find(|other| {
+                other.skill.name() == skill.name()
+                    || relpath::is_within(other.skill.path(), skill.path())
+                    || relpath::is_within(skill.path(), other.skill.path())
+            });
+            if let Some(other) = earlier {
+                let first = relpath::join(&roots[other.root].1, &other.folder);
+                let diagnostic = duplicate(found, skill, &first, Severity::Warning);
+                diagnostics.push(diagnostic);
+                shadowed.push(*found_index);
+            }
+        }
+        for (found_index, skill) in scan.skills {
+            if bad.contains_key(&found_index) || shadowed.contains(&found_index) {
+                continue;
+            }
+            kept.push(Built {
+                root: index,
+                folder: scan.found[found_index].folder.clone(),
+                skill,
+            });
+        }
+        for (found_index, errors) in bad {
+            refused.push(Refused {
+                root: index,
+                folder: scan.found[found_index].folder.clone(),
+                errors,
+            });
+        }
+        let report = Report::new(display.clone(), diagnostics);
+        // The warnings of what loaded travel with the set.
+        warnings.extend(
+            report
+                .warnings()
+                .filter(|warning| {
+                    kept.iter().any(|built| {
+                        built.root == index
+                            && (warning.rule == Rule::DuplicateName
+                                || relpath::is_within(&warning.file, &built.folder))
+                    })
+                })
+                .cloned(),
+        );
+        reports.push(report);
     }
-    .run();
-    let loaded = loaded.unwrap_or_else(|| Loaded {
-        skills: Skills::empty(),
-        root: root.to_path_buf(),
-        folders: Vec::new(),
-    });
-    diagnostics.finish(&display, loaded)
+    refused.sort_by(|a, b| (a.root, &a.folder).cmp(&(b.root, &b.folder)));
+    let roots_on_disk = roots.iter().map(|(root, _)| root.to_path_buf()).collect();
+    let built = kept
+        .into_iter()
+        .map(|built| (built.root, built.folder, built.skill))
+        .collect();
+    Lenient {
+        loaded: tables(roots_on_disk, built, warnings),
+        reports,
+        refused,
+    }
+}
+
+fn duplicate(found: &Found, skill: &Skill, first: &str, severity: Severity) -> Diagnostic {
+    let (message, hint) = match severity {
+        Severity::Error => (
+            format!(
+                "the skill name `{}` is also used by `{first}`; hosts key skills by name",
+                skill.name()
+            ),
+            "give one of them another name (and folder)",
+        ),
+        Severity::Warning => (
+            format!(
+                "the skill `{}` is also provided by `{first}`, which comes first; this one is not served",
+                skill.name()
+            ),
+            "rename one of them, or remove the copy you do not want",
+        ),
+    };
+    let mut diagnostic = Diagnostic::new(Rule::DuplicateName, found.skill_md(), message).hint(hint);
+    diagnostic.severity = severity;
+    diagnostic
+}
+
+/// Which skills the errors refuse, each with its errors: an error about a
+/// `SKILL.md` as a document refuses that skill; an error about a file or
+/// folder refuses every skill that holds it.
+fn refusals(found: &[Found], diagnostics: &[Diagnostic]) -> BTreeMap<usize, Vec<Diagnostic>> {
+    let mut bad: BTreeMap<usize, Vec<Diagnostic>> = BTreeMap::new();
+    for diagnostic in diagnostics.iter().filter(|d| d.is_error()) {
+        if diagnostic.file.is_empty() {
+            continue;
+        }
+        for (index, skill) in found.iter().enumerate() {
+            let refuses = if diagnostic.rule.is_about_skill_md() {
+                skill.skill_md() == diagnostic.file
+            } else {
+                relpath::is_within(&diagnostic.file, &skill.folder)
+            };
+            if refuses {
+                bad.entry(index).or_default().push(diagnostic.clone());
+            }
+        }
+    }
+    bad
+}
+
+/// Everything one walk of one root found: the skill folders, the skills that
+/// could be built (by index into `found`), and every problem.
+struct Scan {
+    found: Vec<Found>,
+    skills: Vec<(usize, Skill)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Scan {
+    fn run(root: &Path, options: &Options) -> Self {
+        let mut diagnostics = Diagnostics::new();
+        let loader = Loader {
+            root,
+            options,
+            diagnostics: &mut diagnostics,
+        };
+        let (found, skills) = loader.run().unwrap_or_default();
+        Self {
+            found,
+            skills,
+            diagnostics: diagnostics.into_vec(),
+        }
+    }
 }
 
 struct Loader<'a> {
@@ -116,39 +389,16 @@ struct Loader<'a> {
     diagnostics: &'a mut Diagnostics,
 }
 
-/// A skill folder found by the walk.
-struct Found {
-    /// Folder relative to the root (`""` when the root is the skill).
-    folder: String,
-    /// The SEP-2640 skill path (the root's own name prefixes it when the root is a skill).
-    path: String,
-}
-
 impl Loader<'_> {
-    fn report(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
-    }
-
-    fn run(mut self) -> Option<Loaded> {
-        let metadata = std::fs::metadata(self.root);
-        if !metadata.as_ref().is_ok_and(|m| m.is_dir()) {
-            let message = match metadata {
-                Ok(_) => "the skills root is a file, not a folder".to_owned(),
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                    "the skills root does not exist".to_owned()
-                }
-                Err(error) => format!("the skills root cannot be read: {}", error.kind()),
-            };
-            self.report(
-                Diagnostic::new(Rule::RootMissing, "", message)
-                    .hint("point at the folder that holds your skill folders"),
-            );
+    fn run(mut self) -> Option<Scanned> {
+        if let Some(diagnostic) = check_root(self.root) {
+            self.diagnostics.push(diagnostic);
             return None;
         }
-        let entries = match walk::walk(self.root) {
+        let entries = match walk::walk(self.root, self.options.follow_top_level_links) {
             Ok(entries) => entries,
             Err(error) => {
-                self.report(Diagnostic::new(
+                self.diagnostics.push(Diagnostic::new(
                     Rule::Io,
                     "",
                     format!("the skills root cannot be listed: {error}"),
@@ -156,299 +406,52 @@ impl Loader<'_> {
                 return None;
             }
         };
-        let found = self.find_skills(&entries)?;
-        self.check_layout(&entries, &found);
+        let found = layout::find_skills(&entries, &root_name(self.root), self.diagnostics)?;
+        layout::check_entries(&entries, &found, self.diagnostics);
         let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
-        let embedded: Vec<&Entry> = entries
+        let files: Vec<&Entry> = entries
             .iter()
             .filter(|entry| {
                 matches!(entry.kind, Kind::File { .. })
-                    && ancestors(&entry.rel).any(|dir| folders.contains(dir))
+                    && relpath::ancestors(&entry.rel).any(|dir| folders.contains(dir))
             })
             .collect();
-        self.check_sizes(&embedded, &found);
-        let allowed_secrets = self.allowed_secrets(&embedded);
-        if self.diagnostics.has_errors() {
-            // Layout problems make reading and parsing meaningless; report them alone.
-            return None;
-        }
-        let contents = self.read(&embedded, &allowed_secrets);
-        let skills = self.build(&found, contents);
-        (!self.diagnostics.has_errors()).then(|| self.tables(&found, skills))
-    }
-
-    /// Every folder holding a `SKILL.md`, and whether the root is one.
-    fn find_skills(&mut self, entries: &[Entry]) -> Option<Vec<Found>> {
-        let root_name = self.root_name();
-        let folders: BTreeSet<&str> = entries
-            .iter()
-            .filter(|entry| entry.name() == SKILL_MD && matches!(entry.kind, Kind::File { .. }))
-            .map(Entry::parent)
-            .collect();
-        let single = folders.contains("");
-        if folders.is_empty() {
-            let hint = match entries
-                .iter()
-                .find(|e| e.name().eq_ignore_ascii_case(SKILL_MD))
-            {
-                Some(misnamed) => format!(
-                    "found `{}`: the file must be named exactly `SKILL.md`",
-                    misnamed.rel
-                ),
-                None => {
-                    "each skill is a folder holding a SKILL.md; put skill folders here".to_owned()
-                }
-            };
-            self.report(
-                Diagnostic::new(
-                    Rule::NoSkills,
-                    "",
-                    "no SKILL.md was found under the skills root",
-                )
-                .hint(hint),
-            );
-            return None;
-        }
-        let found = folders
+        let oversized = layout::check_sizes(&files, &found, self.diagnostics);
+        let allowed_secrets =
+            layout::allowed_secrets(&self.options.allow_secrets_in, &files, self.diagnostics);
+        // Layout problems do not stop the run: every skill is still read and
+        // parsed, so one run reports every problem. Only what cannot be read
+        // usefully is skipped: files over the limit, and all but `SKILL.md`
+        // in a skill over its limits (unless a skill within limits holds them).
+        let worth_reading: Vec<&Entry> = files
             .into_iter()
-            .map(|folder| {
-                let path = match (single, folder.is_empty()) {
-                    (true, true) => root_name.clone(),
-                    (true, false) => format!("{root_name}/{folder}"),
-                    (false, _) => folder.to_owned(),
-                };
-                Found {
-                    folder: folder.to_owned(),
-                    path,
-                }
+            .filter(|entry| {
+                entry.name() == SKILL_MD
+                    || found.iter().any(|skill| {
+                        relpath::is_within(&entry.rel, &skill.folder)
+                            && !oversized.contains(&skill.folder)
+                    })
             })
             .collect();
-        Some(found)
+        let contents = self.read(&worth_reading, &allowed_secrets);
+        let skills = self.build(&found, &oversized, contents);
+        Some((found, skills))
     }
 
-    fn root_name(&self) -> String {
-        let canonical = self
-            .root
-            .canonicalize()
-            .unwrap_or_else(|_| self.root.to_path_buf());
-        canonical
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    }
-
-    /// Names, links, special files, folders without skills, case collisions.
-    fn check_layout(&mut self, entries: &[Entry], found: &[Found]) {
-        let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
-        // Every folder that is a skill or holds one, the root included.
-        let holders: HashSet<&str> = found
-            .iter()
-            .flat_map(|skill| ancestors(&skill.folder))
-            .collect();
-        let inside = |rel: &str| ancestors(rel).any(|dir| folders.contains(dir));
-        let holds_skill = |rel: &str| holders.contains(rel);
-        // Paths inside a skill or holding one: their case collisions are checked.
-        let mut checked: Vec<&str> = Vec::new();
-        for entry in entries {
-            if !inside(&entry.rel) && !holds_skill(&entry.rel) {
-                // Outside every skill, loose files are ignored; a folder (or a
-                // link to one) that holds no skill is reported once, at its top.
-                if holds_skill(entry.parent()) {
-                    match entry.kind {
-                        Kind::Dir => self.not_a_skill(entry, entries),
-                        Kind::Unreadable(_) | Kind::Symlink { to_dir: true, .. } => {
-                            self.check_entry(entry);
-                        }
-                        _ => {}
-                    }
-                }
-                continue;
-            }
-            self.check_entry(entry);
-            if entry.kind == Kind::NonUtf8 {
-                continue;
-            }
-            checked.push(&entry.rel);
-        }
-        // Every folder above a checked path is checked too, so each collision
-        // is reported once, at the entry where it starts.
-        for collision in names::case_collisions(checked) {
-            self.report(
-                Diagnostic::new(Rule::CaseCollision, collision.path, collision.to_string())
-                    .hint("rename one of them"),
-            );
-        }
-    }
-
-    fn not_a_skill(&mut self, entry: &Entry, entries: &[Entry]) {
-        let misnamed = entries.iter().find(|other| {
-            walk::is_within(&other.rel, &entry.rel) && other.name().eq_ignore_ascii_case(SKILL_MD)
-        });
-        let hint = match misnamed {
-            Some(other) => format!(
-                "`{}` must be named exactly `SKILL.md` (upper case, `.md` lower case)",
-                other.rel
-            ),
-            None => {
-                "add a SKILL.md to make it a skill, or move it out of the skills root".to_owned()
-            }
-        };
-        self.report(
-            Diagnostic::new(
-                Rule::NotASkill,
-                entry.rel.clone(),
-                format!(
-                    "the folder `{}` holds no SKILL.md, so it is not a skill",
-                    entry.rel
-                ),
-            )
-            .hint(hint),
-        );
-    }
-
-    fn check_entry(&mut self, entry: &Entry) {
-        let rel = entry.rel.clone();
-        match &entry.kind {
-            Kind::NonUtf8 => self.report(
-                Diagnostic::new(Rule::NonUtf8Name, rel, "this name is not valid UTF-8, so no URI can carry it")
-                    .hint("rename it using UTF-8 characters"),
-            ),
-            Kind::Symlink { target, .. } => self.report(
-                Diagnostic::new(
-                    Rule::Symlink,
-                    rel,
-                    format!("this is a symbolic link (to `{target}`); links are never followed, so its content would be missing"),
-                )
-                .hint("replace the link with a copy of what it points to"),
-            ),
-            Kind::Special => self.report(
-                Diagnostic::new(Rule::SpecialFile, rel, "this is a FIFO, socket or device, not a regular file")
-                    .hint("remove it from the skills tree"),
-            ),
-            Kind::Unreadable(error) => self.report(Diagnostic::new(
-                Rule::Io,
-                rel,
-                format!("this entry cannot be read: {error}"),
-            )),
-            Kind::File { .. } | Kind::Dir => {
-                if let Err(problem) = names::check_name(entry.name()) {
-                    self.report(
-                        Diagnostic::new(Rule::UnportableName, rel, format!("the name `{}` {problem}", entry.name()))
-                            .hint("rename it using letters, digits, `-`, `_`, `.` and spaces"),
-                    );
-                }
-            }
-        }
-    }
-
-    /// Per-file and per-skill limits, judged from sizes on disk before reading.
-    fn check_sizes(&mut self, embedded: &[&Entry], found: &[Found]) {
-        for entry in embedded {
-            let Kind::File { len, .. } = entry.kind else {
+    /// Reads, hashes and scans each file once.
+    fn read(&mut self, files: &[&Entry], allowed_secrets: &BTreeSet<String>) -> Contents {
+        let mut contents = BTreeMap::new();
+        for entry in files {
+            let Kind::File { executable, len } = entry.kind else {
                 continue;
             };
             if len > MAX_FILE_BYTES {
-                self.report(
-                    Diagnostic::new(
-                        Rule::FileTooLarge,
-                        entry.rel.clone(),
-                        format!(
-                            "this file is {} bytes, {} over the {} bytes (12 MiB) one resources/read answer can carry once base64-encoded",
-                            len,
-                            len - MAX_FILE_BYTES,
-                            MAX_FILE_BYTES
-                        ),
-                    )
-                    .hint("split it, compress it, or serve it from somewhere else"),
-                );
+                continue; // Reported by the size check.
             }
-        }
-        for skill in found {
-            let mut count = 0usize;
-            let mut bytes = 0u64;
-            for entry in crate::model::sorted_below(embedded, |entry| &entry.rel, &skill.folder) {
-                let Kind::File { len, .. } = entry.kind else {
-                    continue;
-                };
-                count += 1;
-                bytes += len;
-                let within = entry.rel[skill.folder.len()..].trim_start_matches('/');
-                if let Err(PathProblem::TooLong { chars }) = names::check_path(within) {
-                    self.report(Diagnostic::new(
-                        Rule::PathTooLong,
-                        entry.rel.clone(),
-                        format!("this path is {chars} characters inside its skill; hosts refuse paths over {MAX_PATH_CHARS}"),
-                    ));
-                }
-            }
-            let file = skill_md_rel(&skill.folder);
-            if count > MAX_SKILL_FILES {
-                self.report(
-                    Diagnostic::new(
-                        Rule::TooManyFiles,
-                        file.clone(),
-                        format!(
-                            "the skill `{}` has {count} files, {} more than the {MAX_SKILL_FILES} SEP-2640 allows per skill",
-                            skill.path,
-                            count - MAX_SKILL_FILES
-                        ),
-                    )
-                    .hint("split it into several skills, or bundle small files into an archive"),
-                );
-            }
-            if bytes > MAX_SKILL_BYTES {
-                self.report(
-                    Diagnostic::new(
-                        Rule::SkillTooLarge,
-                        file,
-                        format!(
-                            "the skill `{}` holds {bytes} bytes, {} over the {MAX_SKILL_BYTES} bytes (16 MiB) SEP-2640 allows per skill",
-                            skill.path,
-                            bytes - MAX_SKILL_BYTES
-                        ),
-                    )
-                    .hint("split it into several skills, or move large assets out of it"),
-                );
-            }
-        }
-    }
-
-    fn allowed_secrets(&mut self, embedded: &[&Entry]) -> BTreeSet<String> {
-        let mut allowed = BTreeSet::new();
-        for path in &self.options.allow_secrets_in {
-            let path = path.trim_start_matches("./").to_owned();
-            if embedded.iter().any(|entry| entry.rel == path) {
-                allowed.insert(path);
-            } else {
-                self.report(
-                    Diagnostic::new(
-                        Rule::Secret,
-                        "",
-                        format!("`allow_secrets_in` names `{path}`, which is not a file of any skill"),
-                    )
-                    .hint("give the path relative to the skills root, like `my-skill/references/example.pem`"),
-                );
-            }
-        }
-        allowed
-    }
-
-    /// Reads, hashes and scans each embedded file once.
-    fn read(
-        &mut self,
-        embedded: &[&Entry],
-        allowed_secrets: &BTreeSet<String>,
-    ) -> BTreeMap<String, Content> {
-        let mut contents = BTreeMap::new();
-        for entry in embedded {
-            let Kind::File { executable, .. } = entry.kind else {
-                continue;
-            };
-            let path = self.source(&entry.rel);
-            let bytes = match std::fs::read(&path) {
+            let bytes = match std::fs::read(relpath::on_disk(self.root, &entry.rel)) {
                 Ok(bytes) => bytes,
                 Err(error) => {
-                    self.report(Diagnostic::new(
+                    self.diagnostics.push(Diagnostic::new(
                         Rule::Io,
                         entry.rel.clone(),
                         format!("cannot read this file: {error}"),
@@ -457,25 +460,14 @@ impl Loader<'_> {
                 }
             };
             if bytes.len() as u64 > MAX_FILE_BYTES {
-                continue; // Grew while we walked; reported on the next build.
+                continue; // Grew while we walked; reported on the next run.
             }
             let digest = digest::of(&bytes);
             let body = mime::into_text(bytes);
             if let Ok(text) = &body
                 && !allowed_secrets.contains(&entry.rel)
             {
-                for finding in secrets::scan(text) {
-                    let at = Position::of_offset(text, finding.offset);
-                    self.report(
-                        Diagnostic::new(
-                            Rule::Secret,
-                            entry.rel.clone(),
-                            format!("this looks like a real {}; everything in a skill can end up in a model's context and be copied out", finding.kind),
-                        )
-                        .at(at.line, at.column)
-                        .hint(format!("remove it and load credentials at run time; if it is a deliberate fake, allow it: `allow_secrets_in = [\"{}\"]`", entry.rel)),
-                    );
-                }
+                self.scan_secrets(&entry.rel, text);
             }
             contents.insert(
                 entry.rel.clone(),
@@ -489,118 +481,204 @@ impl Loader<'_> {
         contents
     }
 
-    fn source(&self, rel: &str) -> PathBuf {
-        let mut path = self.root.to_path_buf();
-        for segment in rel.split('/') {
-            path.push(segment);
+    fn scan_secrets(&mut self, rel: &str, text: &str) {
+        for finding in secrets::scan(text) {
+            let at = Position::of_offset(text, finding.offset);
+            self.diagnostics.push(
+                Diagnostic::new(
+                    Rule::Secret,
+                    rel,
+                    format!(
+                        "this looks like a real {}; everything in a skill can end up in a model's context and be copied out",
+                        finding.kind
+                    ),
+                )
+                .at(at.line, at.column)
+                .length(finding.length)
+                .hint("remove it and load credentials at run time; if it is a deliberate fake, allow the file")
+                .option(OptionHint::AllowSecretsIn(rel.to_owned()))
+                .with_source(text),
+            );
         }
-        path
     }
 
-    /// Parses and validates each skill's SKILL.md and assembles its files.
+    /// Parses and validates each skill's `SKILL.md` and assembles its files.
     fn build(
         &mut self,
         found: &[Found],
-        mut contents: BTreeMap<String, Content>,
+        oversized: &HashSet<String>,
+        mut contents: Contents,
     ) -> Vec<(usize, Skill)> {
         let mut skills = Vec::new();
         let mut names: HashMap<String, String> = HashMap::new();
         for (index, skill) in found.iter().enumerate() {
-            let rel = skill_md_rel(&skill.folder);
-            let Some((identity, parsed)) = self.check_skill(skill, &rel, &contents) else {
+            let Some(checked) = self.check_skill(skill, &contents) else {
                 continue;
             };
+            if let Some(first) = names.insert(checked.name.clone(), skill.path.clone()) {
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        Rule::DuplicateName,
+                        skill.skill_md(),
+                        format!(
+                            "the skill name `{}` is also used by `{first}`; hosts key skills by name",
+                            checked.name
+                        ),
+                    )
+                    .at_position(checked.name_at)
+                    .length(checked.name.chars().count())
+                    .hint("give one of them another name (and folder)"),
+                );
+            }
+            if oversized.contains(&skill.folder) {
+                continue; // Reported; its files were not all read.
+            }
             // `found` is sorted, so a skill's nested skills come after it.
             let nested: Vec<&str> = found[index + 1..]
                 .iter()
                 .map(|other| other.folder.as_str())
-                .filter(|folder| walk::is_within(folder, &skill.folder))
+                .filter(|folder| relpath::is_below(folder, &skill.folder))
                 .collect();
             let files = take_files(skill, &nested, &mut contents);
-            if let Some(first) = names.insert(identity.name.clone(), skill.path.clone()) {
-                let at = parsed.get("name").map(|entry| entry.value.at);
-                self.report(
-                    Diagnostic::new(
-                        Rule::DuplicateName,
-                        rel.clone(),
-                        format!("the skill name `{}` is also used by `{first}`; hosts key skills by name", identity.name),
-                    )
-                    .at_position(at)
-                    .hint("give one of them another name (and folder)"),
-                );
-            }
-            let uri = uri::for_file(&skill.path, SKILL_MD);
-            let items: Vec<(String, String, u64)> = files
-                .iter()
-                .map(|file| {
-                    let file_uri = uri::for_file(&skill.path, file.path());
-                    (file_uri, file.digest().to_string(), file.size())
-                })
-                .collect();
-            let version = digest::revision(
-                items
-                    .iter()
-                    .map(|(file_uri, digest, size)| (file_uri.as_str(), digest.as_str(), *size)),
-            );
-            skills.push((
-                index,
-                Skill::from_parts(
-                    identity.name.into(),
-                    identity.description.into(),
-                    skill.path.clone().into(),
-                    uri.into(),
-                    parsed.extra_json.into(),
-                    version.into(),
-                    parsed.body_offset,
-                    files.into(),
-                ),
-            ));
+            skills.push((index, assemble(skill, checked, files)));
         }
         skills
     }
 
-    /// Every check of one skill's SKILL.md: encoding, frontmatter, fields,
-    /// links. `None` when any of them leaves the skill unusable.
-    fn check_skill(
-        &mut self,
-        skill: &Found,
-        rel: &str,
-        contents: &BTreeMap<String, Content>,
-    ) -> Option<(fields::Identity, frontmatter::Frontmatter)> {
-        let content = contents.get(rel)?;
-        let folder_name = skill.path.rsplit('/').next().unwrap_or(&skill.path);
-        let paths: Option<Vec<&str>> = self.options.check_links.then(|| {
-            under(contents, &skill.folder)
-                .map(|(path, _)| path[skill.folder.len()..].trim_start_matches('/'))
-                .collect()
-        });
-        let mut context = SkillMdContext::new(rel).folder_name(folder_name);
-        if let Some(paths) = &paths {
-            context = context.files(paths);
-        }
-        skill_md::check(content.bytes(), &context, self.options, self.diagnostics)
-    }
-
-    /// The sorted tables.
-    fn tables(&self, found: &[Found], mut skills: Vec<(usize, Skill)>) -> Loaded {
-        skills.sort_by(|a, b| a.1.path().cmp(b.1.path()));
-        let fingerprint = digest::fingerprint(
-            skills
-                .iter()
-                .map(|(_, skill)| (skill.uri(), skill.version())),
-        );
-        let folders = skills
-            .iter()
-            .map(|(index, _)| found[*index].folder.clone())
+    /// Every check of one skill's `SKILL.md`, then the warnings that need
+    /// the skill's other files. `None` when the skill is unusable.
+    fn check_skill(&mut self, skill: &Found, contents: &Contents) -> Option<skill_md::Checked> {
+        let rel = skill.skill_md();
+        let content = contents.get(&rel)?;
+        let paths: Vec<&str> = under(contents, &skill.folder)
+            .map(|(path, _)| relpath::strip_folder(path, &skill.folder).unwrap_or(path))
             .collect();
-        let skills: Vec<Skill> = skills.into_iter().map(|(_, skill)| skill).collect();
-        Loaded {
-            skills: Skills::from_parts(skills.into(), fingerprint.into(), None),
-            root: self.root.to_path_buf(),
-            folders,
+        let context = SkillMdContext::new(&rel)
+            .folder_name(skill.folder_name())
+            .files(&paths);
+        let checked = skill_md::check(content.bytes(), &context, self.options, self.diagnostics)?;
+        if self.options.check_links
+            && let Ok(text) = &content.body
+        {
+            let text_of = |path: &str| {
+                contents
+                    .get(&relpath::join(&skill.folder, path))
+                    .and_then(|content| content.body.as_deref().ok())
+            };
+            for warning in links::nested_references(text, checked.body_offset, &paths, &text_of) {
+                let file = relpath::join(&skill.folder, &warning.file);
+                let source = text_of(&warning.file).unwrap_or_default();
+                let at = Position::of_offset(source, warning.offset);
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        Rule::NestedReference,
+                        file,
+                        format!(
+                            "`{}` is reached only through `{}`, two levels from SKILL.md; agents may read such nested references only partly",
+                            warning.target, warning.file
+                        ),
+                    )
+                    .at(at.line, at.column)
+                    .length(warning.written.chars().count())
+                    .hint(format!(
+                        "link `{}` from SKILL.md directly (keep references one level deep), or fold it into `{}`",
+                        warning.target, warning.file
+                    ))
+                    .with_source(source),
+                );
+            }
         }
+        Some(checked)
     }
 }
+
+/// The skill folders a walk found, and the skills built from them (by index).
+type Scanned = (Vec<Found>, Vec<(usize, Skill)>);
+
+/// Why the root is not a folder, if it is not.
+fn check_root(root: &Path) -> Option<Diagnostic> {
+    let metadata = std::fs::metadata(root);
+    if metadata.as_ref().is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    let message = match metadata {
+        Ok(_) => "the skills root is a file, not a folder".to_owned(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            "the skills root does not exist".to_owned()
+        }
+        Err(error) => format!("the skills root cannot be read: {}", error.kind()),
+    };
+    Some(
+        Diagnostic::new(Rule::RootMissing, "", message)
+            .hint("point at the folder that holds your skill folders"),
+    )
+}
+
+/// The root's own folder name (the skill path when the root is a skill).
+fn root_name(root: &Path) -> String {
+    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    canonical
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// One skill's entry: its identity, URI, revision and files.
+fn assemble(skill: &Found, checked: skill_md::Checked, files: Vec<SkillFile>) -> Skill {
+    let items: Vec<(String, String, u64)> = files
+        .iter()
+        .map(|file| {
+            (
+                uri::for_file(&skill.path, file.path()),
+                file.digest().to_string(),
+                file.size(),
+            )
+        })
+        .collect();
+    let version = digest::revision(
+        items
+            .iter()
+            .map(|(file_uri, digest, size)| (file_uri.as_str(), digest.as_str(), *size)),
+    );
+    Skill::from_parts(
+        checked.name.into(),
+        checked.description.into(),
+        skill.path.clone().into(),
+        uri::for_file(&skill.path, SKILL_MD).into(),
+        checked.extra_json.into(),
+        version.into(),
+        checked.body_offset,
+        files.into(),
+    )
+}
+
+/// The sorted tables of skills from several roots.
+fn tables(
+    roots: Vec<PathBuf>,
+    mut built: Vec<(usize, String, Skill)>,
+    warnings: Vec<Diagnostic>,
+) -> Loaded {
+    built.sort_by(|a, b| a.2.path().cmp(b.2.path()));
+    let fingerprint = digest::fingerprint(
+        built
+            .iter()
+            .map(|(_, _, skill)| (skill.uri(), skill.version())),
+    );
+    let sources = built
+        .iter()
+        .map(|(root, folder, _)| (*root, folder.clone()))
+        .collect();
+    let skills: Vec<Skill> = built.into_iter().map(|(_, _, skill)| skill).collect();
+    Loaded {
+        skills: Skills::from_parts(skills.into(), fingerprint.into(), None),
+        roots,
+        sources,
+        warnings,
+    }
+}
+
+/// Every file read, by path relative to the root.
+type Contents = BTreeMap<String, Content>;
 
 /// A file's bytes (as a string when they are text) and what was derived from them.
 #[derive(Clone)]
@@ -619,26 +697,18 @@ impl Content {
     }
 }
 
-fn skill_md_rel(folder: &str) -> String {
-    if folder.is_empty() {
-        SKILL_MD.to_owned()
-    } else {
-        format!("{folder}/{SKILL_MD}")
-    }
-}
-
 /// The contents below `folder` (`""`: all), in path order.
 fn under<'c>(
-    contents: &'c BTreeMap<String, Content>,
+    contents: &'c Contents,
     folder: &str,
 ) -> std::collections::btree_map::Range<'c, String, Content> {
     if folder.is_empty() {
         contents.range::<str, _>(..)
     } else {
-        // Paths below `folder/` sort between `folder/` and `folder0` ('0' follows '/').
+        let (start, end) = relpath::below_bounds(folder);
         contents.range::<str, _>((
-            std::ops::Bound::Included(format!("{folder}/").as_str()),
-            std::ops::Bound::Excluded(format!("{folder}0").as_str()),
+            std::ops::Bound::Included(start.as_str()),
+            std::ops::Bound::Excluded(end.as_str()),
         ))
     }
 }
@@ -646,22 +716,19 @@ fn under<'c>(
 /// Every file below the skill's folder, ordered by its path inside the skill.
 /// A file inside one of its `nested` skills is copied, since that skill takes
 /// it later; every other file's bytes are moved, not copied.
-fn take_files(
-    skill: &Found,
-    nested: &[&str],
-    contents: &mut BTreeMap<String, Content>,
-) -> Vec<SkillFile> {
+fn take_files(skill: &Found, nested: &[&str], contents: &mut Contents) -> Vec<SkillFile> {
     let rels: Vec<String> = under(contents, &skill.folder)
         .map(|(rel, _)| rel.clone())
         .collect();
     let mut files = Vec::with_capacity(rels.len());
     for rel in rels {
-        let content = if nested.iter().any(|folder| walk::is_within(&rel, folder)) {
+        let content = if nested.iter().any(|folder| relpath::is_within(&rel, folder)) {
             contents[&rel].clone()
         } else {
             contents.remove(&rel).expect("listed above")
         };
-        let within = Cow::Owned(rel[skill.folder.len()..].trim_start_matches('/').to_owned());
+        let within = relpath::strip_folder(&rel, &skill.folder).unwrap_or(&rel);
+        let within = Cow::Owned(within.to_owned());
         let (digest, executable) = (content.digest, content.executable);
         files.push(match content.body {
             Ok(text) => SkillFile::from_text(within, Cow::Owned(text), digest, executable),
@@ -669,11 +736,4 @@ fn take_files(
         });
     }
     files
-}
-
-/// `rel`, then each folder above it, up to the root (`""`).
-fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
-    std::iter::successors(Some(rel), |dir| {
-        (!dir.is_empty()).then(|| walk::parent(dir))
-    })
 }

@@ -89,8 +89,9 @@ pub fn is_text(bytes: &[u8]) -> bool {
 }
 
 /// `bytes` as a string when they are text (see [`is_text`]), else the bytes
-/// back: one check, no copy either way.
-pub fn into_text(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
+/// back: one check, no copy either way. The loader's helper.
+#[cfg(feature = "load")]
+pub(crate) fn into_text(bytes: Vec<u8>) -> Result<String, Vec<u8>> {
     if bytes.contains(&0) {
         return Err(bytes);
     }
@@ -127,6 +128,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "load")]
     #[test]
     fn text_means_utf8_without_nul() {
         for bytes in [&b"plain"[..], b"a\0b", b"\xff", b""] {

@@ -192,14 +192,13 @@ impl Skills {
     /// The innermost skill whose folder holds `path` (relative to the skills
     /// root), with the path inside that skill.
     pub fn owner_of<'p>(&self, path: &'p str) -> Option<(&Skill, &'p str)> {
-        let mut folder = path;
-        while let Some((parent, _)) = folder.rsplit_once('/') {
-            if let Some(skill) = self.get(parent) {
-                return Some((skill, &path[parent.len() + 1..]));
-            }
-            folder = parent;
-        }
-        None
+        crate::relpath::ancestors(path)
+            .skip(1)
+            .take_while(|folder| !folder.is_empty())
+            .find_map(|folder| {
+                let skill = self.get(folder)?;
+                Some((skill, &path[folder.len() + 1..]))
+            })
     }
 
     /// The file at `path` (relative to the skills root, not percent-encoded),
@@ -245,18 +244,18 @@ impl Skills {
         skill
             .files()
             .iter()
-            .filter(move |file| within.is_empty() || is_inside(file.path(), within))
+            .filter(move |file| within.is_empty() || crate::relpath::is_below(file.path(), within))
             .filter(move |file| {
-                !nested
-                    .iter()
-                    .any(|inner| is_inside(file.path(), &inner.path()[skill.path().len() + 1..]))
+                !nested.iter().any(|inner| {
+                    crate::relpath::is_below(file.path(), &inner.path()[skill.path().len() + 1..])
+                })
             })
             .map(move |file| (skill, file))
     }
 
     /// The skills whose folders lie below `folder`.
     fn below(&self, folder: &str) -> &[Skill] {
-        sorted_below(&self.skills, Skill::path, folder)
+        crate::relpath::sorted_below(&self.skills, Skill::path, folder)
     }
 
     /// The distinct files below the folder `folder` (relative to the skills
@@ -297,28 +296,6 @@ pub fn fingerprint_input<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)
         lines.push('\n');
     }
     lines
-}
-
-/// The entries of `sorted` (ordered by `path`) that lie below `folder` (`""`:
-/// all): a contiguous run, since paths below `folder/` sort before `folder0`.
-pub(crate) fn sorted_below<'s, T>(
-    sorted: &'s [T],
-    path: impl Fn(&T) -> &str,
-    folder: &str,
-) -> &'s [T] {
-    if folder.is_empty() {
-        return sorted;
-    }
-    let start = format!("{folder}/");
-    let end = format!("{folder}0");
-    let first = sorted.partition_point(|item| path(item) < start.as_str());
-    let last = sorted.partition_point(|item| path(item) < end.as_str());
-    &sorted[first..last.max(first)]
-}
-
-/// Whether `path` lies below the folder `folder` (both relative, `/`-separated).
-fn is_inside(path: &str, folder: &str) -> bool {
-    path.len() > folder.len() && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
 }
 
 impl Default for Skills {

@@ -18,6 +18,8 @@ use aho_corasick::AhoCorasick;
 pub(crate) struct Finding {
     pub kind: &'static str,
     pub offset: usize,
+    /// How many characters the credential (or the PEM header) spans.
+    pub length: usize,
 }
 
 /// What follows a prefix: runs of characters from a class, each with a length range.
@@ -244,6 +246,7 @@ pub(crate) fn scan(text: &str) -> Vec<Finding> {
                 findings.push(Finding {
                     kind: shape.kind,
                     offset,
+                    length: end - offset,
                 });
             }
         }
@@ -312,6 +315,7 @@ fn private_key(text: &str, offset: usize) -> Option<Finding> {
     (base64 >= 64 && !filler).then_some(Finding {
         kind: "private key",
         offset,
+        length: PEM_BEGIN.len() + label_end + 5,
     })
 }
 

@@ -6,11 +6,27 @@
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostics, Report};
-use crate::fields::{self, Identity};
-use crate::frontmatter::{self, Frontmatter};
-use crate::links;
-use crate::load::Options;
+use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
+use crate::frontmatter;
+use crate::options::Options;
+use crate::{fields, links};
+
+/// The most lines the specification recommends for a `SKILL.md`
+/// ("Keep your main SKILL.md under 500 lines").
+pub const MAX_RECOMMENDED_LINES: usize = 500;
+
+/// The most tokens the specification recommends for a `SKILL.md` body
+/// ("< 5000 tokens recommended"), as estimated by [`estimate_tokens`].
+pub const MAX_RECOMMENDED_TOKENS: usize = 5000;
+
+/// A rough token count of `text`: one token per four characters, rounded
+/// up. Tokenizers differ (English prose is about four characters per token
+/// with the BPE vocabularies models use; code and other languages run
+/// shorter), so the warning it drives says "about"; it needs no vocabulary
+/// and is stable across builds, which a warning threshold needs.
+pub fn estimate_tokens(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}
 
 /// What a caller knows about a `SKILL.md` besides its bytes: how to name it in
 /// diagnostics, and optionally its folder's name and its skill's files, which
@@ -67,6 +83,10 @@ pub struct SkillMd {
     pub frontmatter: Map<String, Value>,
     /// The byte offset of the body: just after the closing `---` line.
     pub body_offset: usize,
+    /// What the specification only recommends: a file over
+    /// [`MAX_RECOMMENDED_LINES`] lines, a body over about
+    /// [`MAX_RECOMMENDED_TOKENS`] tokens.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Parses one `SKILL.md` from its bytes with every check the loader runs on
@@ -107,15 +127,27 @@ pub fn parse_skill_md(
     let mut diagnostics = Diagnostics::new();
     let checked = check(bytes, context, options, &mut diagnostics);
     let root = options.display_root.as_deref().unwrap_or_default();
-    let (identity, frontmatter) = diagnostics
-        .finish(root, checked)?
-        .expect("`check` reports why whenever it returns nothing");
+    let (checked, warnings) = diagnostics.finish(root, checked)?;
+    let checked = checked.expect("`check` reports why whenever it returns nothing");
     Ok(SkillMd {
-        name: identity.name,
-        description: identity.description,
-        frontmatter: frontmatter.object,
-        body_offset: frontmatter.body_offset,
+        name: checked.name,
+        description: checked.description,
+        frontmatter: checked.frontmatter,
+        body_offset: checked.body_offset,
+        warnings,
     })
+}
+
+/// What the checks of one `SKILL.md` give the loader.
+#[derive(Debug)]
+pub(crate) struct Checked {
+    pub name: String,
+    pub description: String,
+    /// Where `name`'s value was written.
+    pub name_at: Option<Position>,
+    pub frontmatter: Map<String, Value>,
+    pub extra_json: String,
+    pub body_offset: usize,
 }
 
 /// The checks of [`parse_skill_md`], reporting into the caller's collector:
@@ -126,21 +158,69 @@ pub(crate) fn check(
     context: &SkillMdContext<'_>,
     options: &Options,
     diagnostics: &mut Diagnostics,
-) -> Option<(Identity, Frontmatter)> {
+) -> Option<Checked> {
     let file = context.file;
+    let mark = diagnostics.len();
     let text = frontmatter::check_encoding(bytes, file, diagnostics)?;
-    let parsed = frontmatter::parse(text, file, diagnostics)?;
-    let identity = fields::check(
-        &parsed,
-        context.folder_name,
-        &options.allow_fields,
-        file,
-        diagnostics,
-    );
+    let checked = check_text(text, context, options, diagnostics);
+    diagnostics.attach_source(mark, file, text);
+    checked
+}
+
+fn check_text(
+    text: &str,
+    context: &SkillMdContext<'_>,
+    options: &Options,
+    diagnostics: &mut Diagnostics,
+) -> Option<Checked> {
+    let file = context.file;
+    let parsed = frontmatter::parse(text, file, options, diagnostics)?;
+    let identity = fields::check(&parsed, context.folder_name, options, file, diagnostics);
     if options.check_links
         && let Some(files) = context.files
     {
         links::check(text, parsed.body_offset, files, file, diagnostics);
     }
-    Some((identity?, parsed))
+    recommendations(text, parsed.body_offset, file, diagnostics);
+    let identity = identity?;
+    Some(Checked {
+        name: identity.name,
+        description: identity.description,
+        name_at: parsed.get("name").map(|entry| entry.value.at),
+        frontmatter: parsed.object,
+        extra_json: parsed.extra_json,
+        body_offset: parsed.body_offset,
+    })
+}
+
+/// Warnings for what the specification only recommends about size.
+fn recommendations(text: &str, body_offset: usize, file: &str, diagnostics: &mut Diagnostics) {
+    let lines = text.lines().count();
+    if lines > MAX_RECOMMENDED_LINES {
+        diagnostics.push(
+            Diagnostic::warning(
+                Rule::TooManyLines,
+                file,
+                format!(
+                    "SKILL.md is {lines} lines long; the specification recommends under {MAX_RECOMMENDED_LINES}, since the whole file enters the model's context when the skill is used"
+                ),
+            )
+            .at(crate::diagnostic::saturating_u32(MAX_RECOMMENDED_LINES + 1), 1)
+            .hint("move detailed material into files under `references/` and link them from SKILL.md"),
+        );
+    }
+    let body = text.get(body_offset..).unwrap_or_default();
+    let tokens = estimate_tokens(body);
+    if tokens > MAX_RECOMMENDED_TOKENS {
+        diagnostics.push(
+            Diagnostic::warning(
+                Rule::TooManyTokens,
+                file,
+                format!(
+                    "the body of SKILL.md is about {tokens} tokens (one per four characters); the specification recommends under {MAX_RECOMMENDED_TOKENS}"
+                ),
+            )
+            .hint("move detailed material into files under `references/` and link them from SKILL.md"),
+        );
+    }
 }

@@ -145,37 +145,18 @@ fn decode_segment(segment: &str) -> Result<Cow<'_, str>, UriError> {
     if segment.chars().any(char::is_control) {
         return Err(UriError::ControlCharacter);
     }
-    if !segment.contains('%') {
-        return Ok(Cow::Borrowed(segment));
+    let decoded = crate::relpath::percent_decode(segment).map_err(|error| match error {
+        crate::relpath::DecodeError::NotUtf8 => UriError::NotUtf8,
+        _ => UriError::BadEscape,
+    })?;
+    // A raw segment holds no separator, so one here was percent-encoded.
+    if decoded.contains(['/', '\\']) {
+        return Err(UriError::EncodedSeparator);
     }
-    let bytes = segment.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' {
-            let hex = bytes.get(index + 1..index + 3).ok_or(UriError::BadEscape)?;
-            let high = hex_value(hex[0]).ok_or(UriError::BadEscape)?;
-            let low = hex_value(hex[1]).ok_or(UriError::BadEscape)?;
-            let byte = (high << 4) | low;
-            if byte == b'/' || byte == b'\\' {
-                return Err(UriError::EncodedSeparator);
-            }
-            decoded.push(byte);
-            index += 3;
-        } else {
-            decoded.push(bytes[index]);
-            index += 1;
-        }
-    }
-    let decoded = String::from_utf8(decoded).map_err(|_| UriError::NotUtf8)?;
     if decoded.chars().any(char::is_control) {
         return Err(UriError::ControlCharacter);
     }
-    Ok(Cow::Owned(decoded))
-}
-
-fn hex_value(byte: u8) -> Option<u8> {
-    char::from(byte).to_digit(16).map(|digit| digit as u8)
+    Ok(decoded)
 }
 
 /// The decoded path of a canonical URI (`skill://a/my%20notes.md` → `a/my notes.md`).

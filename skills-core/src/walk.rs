@@ -1,9 +1,16 @@
 //! Walk step: every entry under the skills root, sorted, without following
 //! links and without hidden entries.
+//!
+//! One exception, for agents' folders (`~/.claude/skills`), where a skill is
+//! often a link into a dotfiles repository: with `follow_top_level_links`, a
+//! link to a folder right below the root is walked as that folder. Links
+//! inside it, and anywhere deeper, are still never followed.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+
+use crate::relpath;
 
 /// What a walked entry is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,34 +43,26 @@ pub(crate) struct Entry {
 impl Entry {
     /// The last segment of the path.
     pub fn name(&self) -> &str {
-        self.rel.rsplit('/').next().unwrap_or(&self.rel)
+        relpath::name(&self.rel)
     }
 
     /// The folder holding the entry (`""` at the root).
     pub fn parent(&self) -> &str {
-        parent(&self.rel)
+        relpath::parent(&self.rel)
     }
 }
 
-/// The folder part of a relative path (`""` at the root).
-pub(crate) fn parent(rel: &str) -> &str {
-    rel.rsplit_once('/').map_or("", |(parent, _)| parent)
-}
-
-/// Whether `rel` is `dir` or lies below it (`dir` may be `""`, the root).
-pub(crate) fn is_within(rel: &str, dir: &str) -> bool {
-    dir.is_empty() || rel == dir || (rel.starts_with(dir) && rel[dir.len()..].starts_with('/'))
-}
-
-/// Every entry under `root` whose name does not start with `.`, sorted by path.
-pub(crate) fn walk(root: &Path) -> io::Result<Vec<Entry>> {
+/// Every entry under `root` whose name does not start with `.`, sorted by
+/// path; links to folders right below the root are walked when
+/// `follow_top_level_links` is set.
+pub(crate) fn walk(root: &Path, follow_top_level_links: bool) -> io::Result<Vec<Entry>> {
     let mut entries = Vec::new();
-    visit(root, "", &mut entries)?;
+    visit(root, "", follow_top_level_links, &mut entries)?;
     entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(entries)
 }
 
-fn visit(dir: &Path, rel: &str, out: &mut Vec<Entry>) -> io::Result<()> {
+fn visit(dir: &Path, rel: &str, follow_links: bool, out: &mut Vec<Entry>) -> io::Result<()> {
     for item in fs::read_dir(dir)? {
         let item = item?;
         let os_name = item.file_name();
@@ -75,19 +74,18 @@ fn visit(dir: &Path, rel: &str, out: &mut Vec<Entry>) -> io::Result<()> {
         if name.starts_with('.') {
             continue;
         }
-        let child_rel = if rel.is_empty() {
-            name
-        } else {
-            format!("{rel}/{name}")
-        };
+        let child_rel = relpath::join(rel, &name);
         let path = item.path();
-        let kind = if utf8 { classify(&path) } else { Kind::NonUtf8 };
+        let mut kind = if utf8 { classify(&path) } else { Kind::NonUtf8 };
+        if follow_links && matches!(kind, Kind::Symlink { to_dir: true, .. }) {
+            kind = Kind::Dir;
+        }
         let is_dir = kind == Kind::Dir;
         out.push(Entry {
             rel: child_rel.clone(),
             kind,
         });
-        if is_dir && let Err(error) = visit(&path, &child_rel, out) {
+        if is_dir && let Err(error) = visit(&path, &child_rel, false, out) {
             let entry = out
                 .iter_mut()
                 .find(|entry| entry.rel == child_rel)
@@ -137,13 +135,34 @@ fn is_executable(_metadata: &fs::Metadata) -> bool {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
-    fn paths_within_folders() {
-        assert!(is_within("a/b", "a"));
-        assert!(is_within("a", "a"));
-        assert!(is_within("anything", ""));
-        assert!(!is_within("ab/c", "a"));
-        assert_eq!(parent("a/b/c"), "a/b");
-        assert_eq!(parent("a"), "");
+    fn follows_links_at_the_top_only() {
+        let base = std::env::temp_dir().join(format!("skills-core-walk-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        let (root, elsewhere) = (base.join("root"), base.join("dotfiles/pdf"));
+        fs::create_dir_all(&root).unwrap();
+        fs::create_dir_all(elsewhere.join("inner")).unwrap();
+        fs::write(elsewhere.join("SKILL.md"), "x").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, root.join("pdf")).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("inner"), elsewhere.join("deeper")).unwrap();
+        let kinds = |follow| -> Vec<(String, bool)> {
+            walk(&root, follow)
+                .unwrap()
+                .into_iter()
+                .map(|entry| (entry.rel, matches!(entry.kind, Kind::Symlink { .. })))
+                .collect()
+        };
+        assert_eq!(kinds(false), [("pdf".to_owned(), true)]);
+        assert_eq!(
+            kinds(true),
+            [
+                ("pdf".to_owned(), false),
+                ("pdf/SKILL.md".to_owned(), false),
+                ("pdf/deeper".to_owned(), true),
+                ("pdf/inner".to_owned(), false),
+            ]
+        );
+        fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -113,7 +113,8 @@ fn real_invalid_skills_get_the_loaders_diagnostics() {
         let file = format!("{folder}/SKILL.md");
         let rules: Vec<Rule> = loaded
             .iter()
-            .filter(|d| d.file == file)
+            // Warnings (a long SKILL.md) are not why it fails.
+            .filter(|d| d.file == file && d.is_error())
             .map(|d| d.rule)
             .collect();
         let expected = if *folder == "claude-api" {

@@ -1,10 +1,16 @@
 //! Implementation detail of [skills-runtime]: the `embed_skills!` macro.
 //! Depend on skills-runtime and call `skills_runtime::embed_skills!`.
 //!
-//! The macro is a thin shell: it parses its arguments (`args`), finds the
-//! folder and checks rebuild tracking (`resolve`), hands the folder to
-//! `skills_core::load` — the same code the runtime and the CLI run — turns
-//! each problem into a compile error, and emits the tables (`generate`).
+//! The macro is a thin shell: it parses its arguments (`args`), resolves
+//! the folder with `skills_core::root`, checks rebuild tracking (`resolve`,
+//! the one Cargo-specific step), hands the folder to `skills_core::load` —
+//! the same public code any other front end calls — turns the problems into
+//! one compile error rendered by `skills_core::Renderer`, and emits the
+//! tables (`generate`).
+//!
+//! Warnings (a `SKILL.md` over 500 lines, nested references) never fail the
+//! build, and are not shown: a proc macro on stable Rust can emit errors
+//! only (`proc_macro::Diagnostic` is unstable).
 //!
 //! [skills-runtime]: https://docs.rs/skills-runtime
 
@@ -59,21 +65,18 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     let span = arguments.path.span();
     let fail = |message: String| vec![syn::Error::new(span, message)];
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let root = resolve::root(
+    let calling_dir = calling_file(span).and_then(|file| file.parent().map(Path::to_path_buf));
+    let root = skills_core::root::resolve(
         &arguments.path.value(),
         &manifest_dir,
-        calling_file(span).as_deref(),
+        calling_dir.as_deref(),
         |name| std::env::var(name).ok(),
     )
-    .map_err(fail)?;
-    if !root.path.is_dir() {
-        return Err(fail(format!(
-            "the skills folder `{}` does not exist or is not a folder\n  help: a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls `embed_skills!`",
-            root.display
-        )));
-    }
+    .map_err(|diagnostic| fail(render_one(&diagnostic, "")))?;
     let options = arguments.options;
-    if !options.untracked {
+    // A missing folder is reported by the loader (`root-missing`); only an
+    // existing one can be watched.
+    if !options.untracked && root.path.is_dir() {
         let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
         match std::env::var_os("OUT_DIR").map(PathBuf::from) {
             // Another package's (a crate compiled from a test inherits it) or
@@ -84,23 +87,70 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
             }
         }
     }
+    // The library's defaults, changed only where the call says so.
     let mut load_options = skills_core::Options::default();
     load_options.display_root = Some(root.display.clone());
     load_options.allow_fields = options.allow_fields;
-    load_options.check_links = options.check_links.unwrap_or(true);
+    if let Some(check_links) = options.check_links {
+        load_options.check_links = check_links;
+    }
     load_options.allow_secrets_in = options.allow_secrets_in;
     match skills_core::load(&root.path, &load_options) {
+        // Warnings cannot be shown: stable Rust gives proc macros no warnings.
         Ok(loaded) => Ok(generate::skills(
             krate,
             &loaded,
             &root.env_vars,
             options.untracked,
         )),
-        Err(report) => Err(report
-            .rendered()
-            .map(|message| syn::Error::new(span, message))
-            .collect()),
+        Err(report) => Err(fail(render_report(&report))),
     }
+}
+
+/// How `embed_skills!` spells the options a hint names.
+struct Macro;
+
+impl skills_core::FrontEnd for Macro {
+    fn spell(&self, option: &skills_core::OptionHint) -> String {
+        use skills_core::OptionHint;
+        let written = match option {
+            OptionHint::AllowField(field) => format!("allow_fields = [\"{field}\"]"),
+            OptionHint::NoCheckLinks => "check_links = false".to_owned(),
+            OptionHint::AllowSecretsIn(path) => format!("allow_secrets_in = [\"{path}\"]"),
+            other => other.option_name().to_owned(),
+        };
+        format!("in `embed_skills!`, after the folder: `{written}`")
+    }
+
+    fn note(&self, diagnostic: &skills_core::Diagnostic) -> Option<String> {
+        (diagnostic.rule == skills_core::Rule::RootMissing).then(|| {
+            "in `embed_skills!`, a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls the macro".to_owned()
+        })
+    }
+}
+
+/// Every problem of the report in one message, so that rustc prints the
+/// frame of the macro call once: the summary, then each problem as rustc
+/// prints its own, with the line and a caret. Only errors: the macro cannot
+/// show warnings, and listing them as errors would mislead.
+fn render_report(report: &skills_core::Report) -> String {
+    let renderer = skills_core::Renderer::new(&Macro);
+    let errors: Vec<&skills_core::Diagnostic> = report.errors().collect();
+    let mut out = format!(
+        "{} problem{} in {}:",
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" },
+        report.root()
+    );
+    for diagnostic in errors {
+        out.push_str("\n\n");
+        out.push_str(&renderer.diagnostic(diagnostic, report.root()));
+    }
+    out
+}
+
+fn render_one(diagnostic: &skills_core::Diagnostic, root: &str) -> String {
+    skills_core::Renderer::new(&Macro).diagnostic(diagnostic, root)
 }
 
 /// The file holding the macro call, when the compiler says (rust-analyzer does not).

@@ -1,108 +1,11 @@
-//! Resolve step: the string the user wrote → a folder on disk, plus the
-//! rebuild tracking that keeps the binary in step with that folder.
+//! Rebuild tracking: a build script must tell Cargo to rebuild when the
+//! skills folder changes, since a proc macro cannot watch a folder on stable
+//! Rust. (Resolving the folder itself is `skills_core::root`'s job, shared
+//! with every front end.)
 
 use std::path::{Path, PathBuf};
 
-/// The skills folder: where it is, how to name it in messages, and which
-/// environment variables chose it.
-#[derive(Debug)]
-pub(crate) struct Root {
-    pub path: PathBuf,
-    pub display: String,
-    pub env_vars: Vec<String>,
-}
-
-/// Expands `$VAR`, `${VAR}` and `${VAR:-default}` (`$$` is a literal `$`).
-/// Returns the expanded text and the variables it read.
-pub(crate) fn expand_env(
-    text: &str,
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Result<(String, Vec<String>), String> {
-    let mut out = String::with_capacity(text.len());
-    let mut vars = Vec::new();
-    let mut rest = text;
-    while let Some(dollar) = rest.find('$') {
-        out.push_str(&rest[..dollar]);
-        rest = &rest[dollar + 1..];
-        if let Some(after) = rest.strip_prefix('$') {
-            out.push('$');
-            rest = after;
-            continue;
-        }
-        let (name, default, after) = if let Some(braced) = rest.strip_prefix('{') {
-            let close = braced
-                .find('}')
-                .ok_or_else(|| format!("`${{` without a closing `}}` in `{text}`"))?;
-            let inner = &braced[..close];
-            let (name, default) = match inner.split_once(":-") {
-                Some((name, default)) => (name, Some(default)),
-                None => (inner, None),
-            };
-            (name, default, &braced[close + 1..])
-        } else {
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            (&rest[..end], None, &rest[end..])
-        };
-        if name.is_empty()
-            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            || name.starts_with(|c: char| c.is_ascii_digit())
-        {
-            return Err(format!(
-                "`{text}` has a `$` that starts no variable name; write `$$` for a literal `$`"
-            ));
-        }
-        vars.push(name.to_owned());
-        match (lookup(name).filter(|value| !value.is_empty()), default) {
-            (Some(value), _) => out.push_str(&value),
-            (None, Some(default)) => out.push_str(default),
-            (None, None) => {
-                return Err(format!(
-                    "the environment variable `{name}` is not set; set it, or give a default: `${{{name}:-skills}}`"
-                ));
-            }
-        }
-        rest = after;
-    }
-    out.push_str(rest);
-    Ok((out, vars))
-}
-
-/// Resolves the folder the user named.
-///
-/// Absolute paths are used as they are. A path starting with `./` is relative
-/// to the file that calls the macro, like `include_str!` (this is what makes
-/// trybuild fixtures work: under trybuild `CARGO_MANIFEST_DIR` is trybuild's
-/// own project); any other relative path, `../shared-skills` included, is
-/// relative to the crate's `CARGO_MANIFEST_DIR`.
-pub(crate) fn root(
-    written: &str,
-    manifest_dir: &Path,
-    calling_file: Option<&Path>,
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Result<Root, String> {
-    let (expanded, env_vars) = expand_env(written, lookup)?;
-    if expanded.is_empty() {
-        return Err("the skills folder is an empty path".to_owned());
-    }
-    let as_path = Path::new(&expanded);
-    let path = if as_path.is_absolute() {
-        as_path.to_path_buf()
-    } else if expanded.starts_with("./") {
-        match calling_file.and_then(Path::parent) {
-            Some(dir) => dir.join(as_path),
-            None => manifest_dir.join(as_path),
-        }
-    } else {
-        manifest_dir.join(as_path)
-    };
-    Ok(Root {
-        path,
-        display: expanded,
-        env_vars,
-    })
-}
+use skills_core::root::ResolvedRoot;
 
 /// What the crate's build script told Cargo, read back from its `output` file.
 #[derive(Debug, Default)]
@@ -213,37 +116,50 @@ fn relative_to(path: &Path, base: &Path) -> PathBuf {
 /// could be tracked, but a file added to the tree would not rebuild the
 /// crate, and the binary would serve stale skills. The known fix is a build
 /// script with `cargo::rerun-if-changed=<folder>`; Cargo leaves its output
-/// next to `OUT_DIR`, so we read it back to check.
+/// next to `OUT_DIR`, so we read it back to check. The message says which of
+/// the two cases it is: no build script at all, or one that watches other
+/// paths.
 pub(crate) fn check_tracking(
-    root: &Root,
+    root: &ResolvedRoot,
     manifest_dir: &Path,
     out_dir: Option<&Path>,
 ) -> Result<(), String> {
-    let rerun_path = relative_to(&root.path, manifest_dir).display().to_string();
-    let rerun_path = if root.env_vars.is_empty() {
-        format!("println!(\"cargo::rerun-if-changed={rerun_path}\");")
-    } else {
-        let mut lines = String::new();
-        for var in &root.env_vars {
-            lines.push_str(&format!(
-                "println!(\"cargo::rerun-if-env-changed={var}\"); "
-            ));
-        }
-        let first = &root.env_vars[0];
-        lines.push_str(&format!(
+    let folder = relative_to(&root.path, manifest_dir).display().to_string();
+    let mut lines = Vec::new();
+    for var in &root.env_vars {
+        lines.push(format!("println!(\"cargo::rerun-if-env-changed={var}\");"));
+    }
+    match root.env_vars.first() {
+        None => lines.push(format!("println!(\"cargo::rerun-if-changed={folder}\");")),
+        Some(first) => lines.push(format!(
             "println!(\"cargo::rerun-if-changed={{}}\", std::env::var(\"{first}\").unwrap_or(\"…\".into()));"
-        ));
-        lines
-    };
-    let advice = format!(
-        "add a build.rs next to Cargo.toml: `fn main() {{ {rerun_path} }}`; or opt out with `embed_skills!(\"{}\", untracked)` and rebuild by hand after adding files",
+        )),
+    }
+    let lines = lines.join(" ");
+    let opt_out = format!(
+        "or opt out with `embed_skills!(\"{}\", untracked)` and rebuild by hand after adding files",
         root.display
     );
+    let stale =
+        "so a file added to it would not rebuild the crate and the binary would serve stale skills";
+    let variables = if root.env_vars.is_empty() {
+        String::new()
+    } else {
+        format!(" and the variable `{}`", root.env_vars.join("`, `"))
+    };
     let Some(out_dir) = out_dir else {
-        return Err(format!(
-            "the skills folder `{}` is not watched by a build script, so a file added to it would not rebuild the crate and the binary would serve stale skills\n  help: {advice}",
-            root.display
-        ));
+        let has_file = manifest_dir.join("build.rs").is_file();
+        return Err(if has_file {
+            format!(
+                "the skills folder `{}` is not watched: this crate has a build.rs, but Cargo does not run it (is `build = false` set in Cargo.toml, or the script named otherwise?), {stale}\n  help: make Cargo run it, with `fn main() {{ {lines} }}`; {opt_out}",
+                root.display
+            )
+        } else {
+            format!(
+                "the skills folder `{}` is not watched: this crate has no build script, {stale}\n  help: add a build.rs next to Cargo.toml: `fn main() {{ {lines} }}`; {opt_out}",
+                root.display
+            )
+        });
     };
     // Cargo writes the script's directives to `<OUT_DIR>/../output`. When it is
     // not there (another build system, a future Cargo), there is nothing to check.
@@ -254,68 +170,25 @@ pub(crate) fn check_tracking(
     if script.tracks(&root.path, &root.env_vars, manifest_dir) {
         return Ok(());
     }
+    let watched: Vec<String> = script
+        .rerun_if_changed
+        .iter()
+        .map(|path| format!("`{}`", relative_to(path, manifest_dir).display()))
+        .collect();
+    let watched = if watched.is_empty() {
+        String::new()
+    } else {
+        format!(" (it watches {})", watched.join(", "))
+    };
     Err(format!(
-        "the build script does not watch the skills folder `{}`{}, so a file added to it would not rebuild the crate and the binary would serve stale skills\n  help: {advice}",
-        root.display,
-        if root.env_vars.is_empty() {
-            String::new()
-        } else {
-            format!(" and the variable `{}`", root.env_vars.join("`, `"))
-        }
+        "the build script does not watch the skills folder `{}`{variables}{watched}, {stale}\n  help: add to its `main`: `{lines}`; {opt_out}",
+        root.display
     ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn env(name: &str) -> Option<String> {
-        match name {
-            "SKILLS_DIR" => Some("/abs/skills".to_owned()),
-            "EMPTY" => Some(String::new()),
-            _ => None,
-        }
-    }
-
-    #[test]
-    fn expands_variables_with_defaults() {
-        let cases = [
-            ("skills", "skills", vec![]),
-            ("$SKILLS_DIR", "/abs/skills", vec!["SKILLS_DIR"]),
-            ("${SKILLS_DIR}/x", "/abs/skills/x", vec!["SKILLS_DIR"]),
-            ("${UNSET:-skills}", "skills", vec!["UNSET"]),
-            ("${EMPTY:-skills}", "skills", vec!["EMPTY"]),
-            ("a$$b", "a$b", vec![]),
-        ];
-        for (text, expected, vars) in cases {
-            let (expanded, found) = expand_env(text, env).unwrap();
-            assert_eq!(expanded, expected, "{text}");
-            assert_eq!(found, vars, "{text}");
-        }
-        assert!(
-            expand_env("$UNSET", env)
-                .unwrap_err()
-                .contains("`UNSET` is not set")
-        );
-        assert!(expand_env("${UNSET", env).unwrap_err().contains("closing"));
-        assert!(expand_env("a$", env).unwrap_err().contains("`$$`"));
-    }
-
-    #[test]
-    fn resolves_relative_to_the_manifest_or_the_calling_file() {
-        let manifest = Path::new("/crate");
-        let file = Path::new("/crate/tests/ui/case.rs");
-        let path = |written| root(written, manifest, Some(file), env).unwrap().path;
-        assert_eq!(path("skills"), Path::new("/crate/skills"));
-        assert_eq!(
-            path("./fixtures/good"),
-            Path::new("/crate/tests/ui/./fixtures/good")
-        );
-        assert_eq!(path("../shared"), Path::new("/crate/../shared"));
-        assert_eq!(path("$SKILLS_DIR"), Path::new("/abs/skills"));
-        let without_file = root("./x", manifest, None, env).unwrap().path;
-        assert_eq!(without_file, Path::new("/crate/./x"));
-    }
 
     #[test]
     fn out_dirs_belong_to_their_package() {
@@ -358,11 +231,7 @@ mod tests {
             std::env::temp_dir().join(format!("skills-macros-resolve-{}", std::process::id()));
         let skills = dir.join("skills");
         std::fs::create_dir_all(skills.join("pdf")).unwrap();
-        let root = Root {
-            path: skills.clone(),
-            display: "skills".to_owned(),
-            env_vars: vec![],
-        };
+        let root = skills_core::root::resolve("skills", &dir, None, |_| None).unwrap();
         let watched = BuildScript::parse("cargo::rerun-if-changed=skills\n", &dir);
         assert!(watched.tracks(&root.path, &[], &dir));
         let parent = BuildScript::parse("cargo:rerun-if-changed=.\n", &dir);
@@ -387,10 +256,22 @@ mod tests {
             message.contains("cargo::rerun-if-changed=skills"),
             "{message}"
         );
+        assert!(message.contains("has no build script"), "{message}");
+        std::fs::write(dir.join("build.rs"), "fn main() {}").unwrap();
+        let message = check_tracking(&root, &dir, None).unwrap_err();
+        assert!(
+            message.contains("has a build.rs, but Cargo does not run it"),
+            "{message}"
+        );
         let out = dir.join("out");
         std::fs::create_dir_all(&out).unwrap();
         std::fs::write(dir.join("output"), "cargo::rerun-if-changed=build.rs\n").unwrap();
-        assert!(check_tracking(&root, &dir, Some(&out)).is_err());
+        let message = check_tracking(&root, &dir, Some(&out)).unwrap_err();
+        assert!(
+            message.contains("does not watch the skills folder `skills` (it watches `build.rs`)"),
+            "{message}"
+        );
+        assert!(message.contains("add to its `main`"), "{message}");
         std::fs::write(dir.join("output"), "cargo::rerun-if-changed=skills\n").unwrap();
         assert!(check_tracking(&root, &dir, Some(&out)).is_ok());
         std::fs::remove_dir_all(&dir).unwrap();

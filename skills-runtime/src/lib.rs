@@ -141,8 +141,15 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// ```
 ///
 /// The folder is read, validated and hashed while the crate compiles; every
-/// problem in every skill becomes a compile error pointing at
-/// `file:line:col`, and nothing is parsed or hashed when the program starts.
+/// problem in every skill is reported in one compile error, each at its
+/// `file:line:col` with the line and a caret, and nothing is parsed or hashed
+/// when the program starts.
+///
+/// Warnings (what the specification only recommends: a `SKILL.md` over 500
+/// lines or about 5,000 tokens, references nested more than one level deep)
+/// never fail the build, and the macro cannot show them: on stable Rust a
+/// procedural macro can only emit errors. `skills_core::load` returns them
+/// in `Loaded::warnings`, for tools that print them.
 ///
 /// Options, after the folder: `allow_fields = ["…"]` (extra top-level
 /// frontmatter keys to accept), `check_links = false` (do not check that the

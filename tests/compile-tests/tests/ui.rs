@@ -24,3 +24,19 @@ fn ui() {
     cases.compile_fail("tests/ui/*.rs");
     cases.pass("tests/pass/*.rs");
 }
+
+/// `tests/pass/warnings.rs` embeds a tree with warnings: check it has them,
+/// so that pass case proves warnings do not fail the macro.
+#[test]
+fn the_warned_fixture_warns() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pass/fixtures/warned");
+    let loaded = skills_core::load(&root, &skills_core::Options::default()).unwrap();
+    let rules: Vec<skills_core::Rule> = loaded.warnings().iter().map(|d| d.rule).collect();
+    assert_eq!(
+        rules,
+        [
+            skills_core::Rule::TooManyLines,
+            skills_core::Rule::NestedReference
+        ]
+    );
+}

@@ -1,0 +1,123 @@
+//! The choices a caller makes about the rules, and the presets ("rule
+//! profiles") that match what each agent accepts.
+//!
+//! The defaults are the strict rules every host accepts: what `embed_skills!`
+//! applies unless told otherwise. A folder an agent already reads (the
+//! user's `~/.claude/skills`) holds skills written for that agent, which may
+//! use its extra frontmatter keys; serving them through the strict rules
+//! would refuse skills the agent itself runs. The presets loosen exactly
+//! what the agent accepts, and nothing else.
+
+/// Top-level frontmatter keys Claude Code reads besides the specification's
+/// six (`agent-skills-format.md` §1.6; Claude Code's skills documentation).
+/// Other agents that read `.claude/skills` folders accept skills carrying
+/// them.
+pub const CLAUDE_CODE_FIELDS: [&str; 10] = [
+    "agent",
+    "argument-hint",
+    "context",
+    "disable-model-invocation",
+    "hooks",
+    "model",
+    "paths",
+    "user-invocable",
+    "version",
+    "when_to_use",
+];
+
+/// Choices a caller makes about a tree. The defaults are the strict rules.
+///
+/// ```
+/// use skills_core::Options;
+///
+/// let strict = Options::default();
+/// assert!(strict.check_links && strict.allow_fields.is_empty());
+///
+/// // What Claude Code accepts: its extra keys, and `allowed-tools` as a list.
+/// let claude = Options::claude_code();
+/// assert!(claude.allow_fields.iter().any(|field| field == "disable-model-invocation"));
+/// assert!(claude.allowed_tools_list);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// How the root is named in messages (`skills`, `$SKILLS_DIR`); the
+    /// root's path as given when `None`.
+    pub display_root: Option<String>,
+    /// Top-level frontmatter keys to accept besides the six the specification
+    /// defines (`disable-model-invocation`, `dependencies`, …), with any value.
+    pub allow_fields: Vec<String>,
+    /// Accept every top-level frontmatter key, as agents that ignore the keys
+    /// they do not know do. Off by default: an unknown key is usually a typo
+    /// (`Name:`) or belongs under `metadata`.
+    pub allow_unknown_fields: bool,
+    /// Accept `allowed-tools` written as a YAML list of strings, as Claude
+    /// Code does, besides the specification's space-separated string.
+    pub allowed_tools_list: bool,
+    /// Whether relative links and paths in `SKILL.md` bodies must name files
+    /// of the skill (and whether references nested more than one level deep
+    /// are warned about).
+    pub check_links: bool,
+    /// Files (relative to the root) that may contain credential-shaped text,
+    /// such as a deliberately fake key in a tutorial.
+    pub allow_secrets_in: Vec<String>,
+    /// Walk symbolic links to folders right below the root as the folders
+    /// they point to. Agents' folders often hold skills linked from a
+    /// dotfiles repository; links anywhere deeper are still refused. Off by
+    /// default: a skills tree meant to be embedded holds no links.
+    pub follow_top_level_links: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            display_root: None,
+            allow_fields: Vec::new(),
+            allow_unknown_fields: false,
+            allowed_tools_list: false,
+            check_links: true,
+            allow_secrets_in: Vec::new(),
+            follow_top_level_links: false,
+        }
+    }
+}
+
+impl Options {
+    /// The strict rules (the same as [`Options::default`]).
+    pub fn strict() -> Self {
+        Self::default()
+    }
+
+    /// What Claude Code accepts: the strict rules, plus its extra top-level
+    /// keys ([`CLAUDE_CODE_FIELDS`]) and `allowed-tools` as a list.
+    pub fn claude_code() -> Self {
+        Self {
+            allow_fields: CLAUDE_CODE_FIELDS.iter().map(|f| (*f).to_owned()).collect(),
+            allowed_tools_list: true,
+            ..Self::default()
+        }
+    }
+
+    /// What an agent that ignores unknown frontmatter keys accepts (OpenCode
+    /// documents it; Codex and Gemini CLI read only the keys they know): any
+    /// top-level key, and `allowed-tools` as a list.
+    pub fn any_fields() -> Self {
+        Self {
+            allow_unknown_fields: true,
+            allowed_tools_list: true,
+            ..Self::default()
+        }
+    }
+
+    /// The same options with symbolic links right below the root followed,
+    /// as an agent's own folder needs ([`follow_top_level_links`](Self::follow_top_level_links)).
+    pub fn following_top_level_links(mut self) -> Self {
+        self.follow_top_level_links = true;
+        self
+    }
+
+    /// Whether a top-level key outside the specification is accepted.
+    pub(crate) fn accepts_field(&self, key: &str) -> bool {
+        self.allow_unknown_fields || self.allow_fields.iter().any(|allowed| allowed == key)
+    }
+}
