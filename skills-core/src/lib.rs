@@ -42,6 +42,7 @@ mod model;
 pub mod names;
 pub mod relpath;
 pub mod root;
+mod servable;
 pub mod uri;
 pub mod vendor;
 
@@ -51,6 +52,10 @@ pub mod digest;
 mod fields;
 #[cfg(feature = "load")]
 mod frontmatter;
+#[cfg(feature = "load")]
+mod gate;
+#[cfg(feature = "load")]
+mod generated;
 #[cfg(feature = "load")]
 mod layout;
 #[cfg(feature = "load")]
@@ -78,10 +83,13 @@ pub use diagnostic::{
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
+pub use generated::add_files;
+#[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
 pub use model::{Digest, Skill, SkillFile, Skills, fingerprint_input};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
+pub use servable::check_servable;
 #[cfg(feature = "load")]
 pub use skill_md::{
     MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext, estimate_tokens,

@@ -23,6 +23,7 @@ pub struct Skills {
     skills: Cow<'static, [Skill]>,
     fingerprint: Cow<'static, str>,
     package: Option<(Cow<'static, str>, Cow<'static, str>)>,
+    pending: Cow<'static, [Cow<'static, str>]>,
 }
 
 /// One skill: a folder holding a `SKILL.md` and its supporting files.
@@ -105,7 +106,16 @@ impl Skills {
             skills,
             fingerprint,
             package,
+            pending: Cow::Borrowed(&[]),
         }
+    }
+
+    /// The same set, with `pending` declared generated and not yet added.
+    /// The loader calls this.
+    #[doc(hidden)]
+    pub fn with_pending(mut self, pending: Cow<'static, [Cow<'static, str>]>) -> Self {
+        self.pending = pending;
+        self
     }
 
     /// A set borrowed from the binary; what `embed_skills!` expands to.
@@ -115,11 +125,24 @@ impl Skills {
         fingerprint: &'static str,
         package: (&'static str, &'static str),
     ) -> Self {
-        Self::from_parts(
-            Cow::Borrowed(skills),
-            Cow::Borrowed(fingerprint),
-            Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
-        )
+        Self::embedded_pending(skills, fingerprint, package, &[])
+    }
+
+    /// [`embedded`](Self::embedded), with files declared generated that were
+    /// not there when the crate compiled.
+    #[doc(hidden)]
+    pub const fn embedded_pending(
+        skills: &'static [Skill],
+        fingerprint: &'static str,
+        package: (&'static str, &'static str),
+        pending: &'static [Cow<'static, str>],
+    ) -> Self {
+        Self {
+            skills: Cow::Borrowed(skills),
+            fingerprint: Cow::Borrowed(fingerprint),
+            package: Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
+            pending: Cow::Borrowed(pending),
+        }
     }
 
     /// A set with no skills.
@@ -128,6 +151,7 @@ impl Skills {
             skills: Cow::Borrowed(&[]),
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
             package: None,
+            pending: Cow::Borrowed(&[]),
         }
     }
 
@@ -138,6 +162,15 @@ impl Skills {
         self.package
             .as_ref()
             .map(|(name, version)| (name.as_ref(), version.as_ref()))
+    }
+
+    /// The files declared generated (`generated = [..]`; paths relative to
+    /// the root, like `platform/references/api.md`) that were not there when
+    /// the set was built and have not been added since: the program adds
+    /// them at start-up with `add_files` (feature `load`), and a server
+    /// refuses to serve the set while any is missing ([`crate::check_servable`]).
+    pub fn pending_files(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.pending.iter().map(|path| path.as_ref())
     }
 
     /// Every skill, ordered by path.

@@ -381,4 +381,5 @@ pub mod __private {
     pub use ::rmcp;
     pub use ::skills_core::{Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
+    pub use ::std::borrow::Cow;
 }
