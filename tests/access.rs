@@ -107,25 +107,17 @@ fn platform_files(version: &str) -> Vec<(String, String)> {
     ]
 }
 
+/// The platform's tree, loaded with every course declared gated.
 fn load(name: &str, files: &[(String, String)]) -> Skills {
     let borrowed: Vec<(&str, &str)> = files
         .iter()
         .map(|(path, text)| (path.as_str(), text.as_str()))
         .collect();
-    gate(support::load(&support::tree(name, &borrowed)), "courses/")
-}
-
-/// `skills` with every skill under `prefix` declared gated.
-fn gate(skills: Skills, prefix: &str) -> Skills {
-    let gated: Vec<Skill> = skills
-        .skills()
-        .iter()
-        .map(|skill| {
-            let gated = skill.path().starts_with(prefix);
-            skill.clone().with_gated(gated)
-        })
-        .collect();
-    Skills::from_parts(gated.into(), skills.fingerprint().to_owned().into(), None)
+    let mut options = skills_core::Options::default();
+    options.gated = vec!["courses/**".to_owned()];
+    skills_core::load(&support::tree(name, &borrowed), &options)
+        .unwrap_or_else(|report| panic!("{report}"))
+        .into_skills()
 }
 
 /// A platform where learner-a owns python and learner-b owns rust.
@@ -647,7 +639,15 @@ async fn a_policy_cannot_lock_a_skill_that_is_not_gated() {
             }
         })
         .build();
-    let view = server.view_for(&Caller::anonymous());
+    // The server says so once per skill, however often the policy is asked.
+    let warnings = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let view = tracing::subscriber::with_default(CountWarnings(warnings.clone()), || {
+        for _ in 0..3 {
+            server.view_for(&Caller::anonymous());
+        }
+        server.view_for(&Caller::anonymous())
+    });
+    assert_eq!(warnings.load(Ordering::SeqCst), 1, "secret-plans, once");
     let teasers: Vec<&str> = view.locked().map(|(skill, _)| skill.path()).collect();
     // secret-plans is not gated: served as absent, with no teaser.
     assert_eq!(
@@ -702,4 +702,25 @@ async fn replicas_agree_on_a_learners_fingerprint_and_cursors() {
         one.view_for(&Caller::from_http(&parts)).fingerprint(),
         two.view_for(&Caller::from_http(&parts)).fingerprint()
     );
+}
+
+/// Counts the warnings logged while it is the default subscriber.
+struct CountWarnings(Arc<std::sync::atomic::AtomicUsize>);
+
+impl tracing::Subscriber for CountWarnings {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        *metadata.level() <= tracing::Level::WARN
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        if *event.metadata().level() == tracing::Level::WARN {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
 }

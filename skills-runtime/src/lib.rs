@@ -125,7 +125,11 @@
 #![allow(clippy::needless_doctest_main)]
 #![warn(missing_docs)]
 
-pub use skills_core::{Digest, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
+pub use skills_core::{
+    Digest, Report, SKILL_MD, Skill, SkillFile, Skills, check_servable, mime, uri,
+};
+#[cfg(feature = "load")]
+pub use skills_core::{Options, add_files};
 
 #[cfg(feature = "server")]
 pub mod server;

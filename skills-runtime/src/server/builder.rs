@@ -12,7 +12,7 @@ use super::access::{Access, Caller, Rule};
 use super::sessions::Sessions;
 use super::snapshot::Snapshot;
 use super::{Shared, SkillsServer, instructions, tool};
-use crate::{Skill, Skills};
+use crate::{Report, Skill, Skills};
 
 /// What a server was configured with; fixed once built.
 pub(super) struct Settings {
@@ -233,8 +233,39 @@ impl SkillsServerBuilder {
         self
     }
 
+    /// The configured server, once [`check_servable`](crate::check_servable)
+    /// accepts the set: every file declared `generated` was added, and no
+    /// gated skill sits inside one that is not. Sets built at run time (a
+    /// folder loaded, files added at start-up) come through here.
+    ///
+    /// ```
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// let server = SkillsServer::builder(SKILLS.clone()).try_build()?;
+    /// # let _ = server;
+    /// # Ok::<(), skills_runtime::Report>(())
+    /// ```
+    pub fn try_build(self) -> Result<SkillsServer, Report> {
+        crate::check_servable(&self.skills)?;
+        Ok(self.build_unchecked())
+    }
+
     /// The configured server.
+    ///
+    /// # Panics
+    ///
+    /// When [`try_build`](Self::try_build) would refuse the set: a file
+    /// declared `generated` was not added yet, or a gated skill sits inside
+    /// one that is not. A set from `embed_skills!` without `generated` never
+    /// is; use `try_build` for sets built at run time.
     pub fn build(self) -> SkillsServer {
+        if let Err(report) = crate::check_servable(&self.skills) {
+            panic!("the skills cannot be served as they are:\n{report}");
+        }
+        self.build_unchecked()
+    }
+
+    fn build_unchecked(self) -> SkillsServer {
         let server_info = match (&self.settings.server_info, self.skills.package()) {
             (Some(info), _) => info.clone(),
             (None, Some((name, version))) => Implementation::new(name, version),

@@ -67,7 +67,7 @@ pub use sessions::ViewChanges;
 pub use view::Visibility;
 pub use wire::{EXECUTABLE_META_KEY, VERSION_META_KEY, frontmatter, skill_entry};
 
-use crate::Skills;
+use crate::{Report, Skills};
 use builder::Settings;
 use sessions::Sessions;
 use snapshot::Snapshot;
@@ -100,12 +100,31 @@ impl SkillsServer {
         self.snapshot().skills.clone()
     }
 
-    /// Serves `skills` from now on; requests in flight finish on the old set.
-    /// Every initialized session (and every [`watch_view`](Self::watch_view))
-    /// whose view changed is told (`notifications/resources/list_changed`);
-    /// one that cannot see what changed is not. Returns whether the set's
-    /// fingerprint changed.
+    /// Serves `skills` from now on, once
+    /// [`check_servable`](crate::check_servable) accepts it (see
+    /// [`try_replace`](Self::try_replace)); requests in flight finish on the
+    /// old set. Every initialized session (and every
+    /// [`watch_view`](Self::watch_view)) whose view changed is told
+    /// (`notifications/resources/list_changed`); one that cannot see what
+    /// changed is not. Returns whether the set's fingerprint changed. A set
+    /// the check refuses is not served: the old one stays, the report is
+    /// logged, and this returns `false`.
     pub fn replace(&self, skills: Skills) -> bool {
+        match self.try_replace(skills) {
+            Ok(changed) => changed,
+            Err(report) => {
+                tracing::error!("the new skills cannot be served; the old ones stay:\n{report}");
+                false
+            }
+        }
+    }
+
+    /// [`replace`](Self::replace), returning the report instead of logging
+    /// it when the set cannot be served as it is (a file declared
+    /// `generated` was not added, a gated skill sits inside one that is
+    /// not): for sets built at run time.
+    pub fn try_replace(&self, skills: Skills) -> Result<bool, Report> {
+        crate::check_servable(&skills)?;
         let snapshot = Arc::new(Snapshot::new(skills, self.settings().blob_cache_bytes));
         let changed = {
             let mut current = self
@@ -120,7 +139,7 @@ impl SkillsServer {
         if changed {
             self.refresh_views();
         }
-        changed
+        Ok(changed)
     }
 
     /// Whether `uri` names something in this server's `skill://` namespace:
