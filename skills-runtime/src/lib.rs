@@ -120,6 +120,9 @@
 //! - `server` (default): [`SkillsServer`] and the [`server`] module, through
 //!   rmcp. Without it the crate is the macro and the tables only, with no
 //!   dependency on rmcp.
+//! - `load`: parsing and hashing at run time (skills-core's loader), for
+//!   files generated at start-up (`add_files`, `Options`). Without it a
+//!   server parses and hashes nothing.
 #![forbid(unsafe_code)]
 // The Quickstart shows a build script's `fn main` as the user writes it.
 #![allow(clippy::needless_doctest_main)]
@@ -158,7 +161,12 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// Options, after the folder: `allow_fields = ["…"]` (extra top-level
 /// frontmatter keys to accept), `check_links = false` (do not check that the
 /// files a SKILL.md names exist), `allow_secrets_in = ["skill/file"]` (files
-/// allowed to hold credential-shaped text) and `untracked` (no build script:
+/// allowed to hold credential-shaped text), `gated = ["courses/*"]` (globs
+/// over skill paths: skills a server may sell, which must not grant
+/// `allowed-tools`; see [`SkillsServerBuilder::access`]),
+/// `generated = ["skill/references/api.md"]` (files the program adds at
+/// start-up with `add_files`, which a `SKILL.md` may link to before they
+/// exist; see [`Skills::pending_files`]) and `untracked` (no build script:
 /// edits to embedded text files still rebuild the crate, new files do not):
 ///
 /// ```
