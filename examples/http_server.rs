@@ -1,24 +1,21 @@
-//! An MCP server over streamable HTTP (rmcp's transport, mounted in axum).
+//! An MCP server over streamable HTTP (rmcp's transport, mounted in axum at `/mcp`).
 //!
 //! ```sh
 //! cargo run --example http_server                          # http://127.0.0.1:8080/mcp
 //! cargo run --example http_server -- --bind 0.0.0.0:8080 --allow-host skills.example.com --stateless
+//! cargo run --example http_server -- --help
 //! ```
 //!
-//! - `--stateless`: no session state on the server, every request answered on
-//!   its own (JSON responses). Any replica of the same build can answer any
-//!   request, cursors included, so it runs behind a plain load balancer.
-//!   Clients on protocol 2026-07-28 are always served this way.
-//! - `--allow-host NAME` (repeatable): the `Host` headers to accept. By
-//!   default only loopback names are, which guards a local server against DNS
-//!   rebinding; a deployed server must list its public names.
-//! - `--bind ADDR`: where to listen; port 0 picks a free port.
+//! Once it accepts connections it prints exactly one line on stdout,
+//! `listening http://HOST:PORT` (the real port when `--bind` asks for port 0);
+//! everything else goes to stderr (`RUST_LOG=debug` for more).
 
+use std::io::{IsTerminal as _, Write as _};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::serve::ListenerExt as _;
-
+use clap::Parser;
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
@@ -26,36 +23,66 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
+/// Serves the embedded skills over MCP streamable HTTP at /mcp.
+#[derive(Parser)]
+#[command(version)]
 struct Options {
+    /// Where to listen; port 0 picks a free port (the line on stdout shows it).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     bind: SocketAddr,
+
+    /// Keep no session state: every request is answered on its own, with a
+    /// JSON response. Any replica of the same build can answer any request,
+    /// cursors included, so replicas run behind a plain load balancer.
+    /// Clients on protocol 2026-07-28 are always served this way.
+    #[arg(long)]
     stateless: bool,
+
+    /// A Host header to accept (repeatable). By default only loopback names
+    /// are, which guards a local server against DNS rebinding; a deployed
+    /// server must list the names clients (or the proxy) use.
+    #[arg(long = "allow-host", value_name = "NAME")]
     allowed_hosts: Vec<String>,
+
+    /// Skills per skills/list page [default: 100].
+    #[arg(long, value_name = "N", value_parser = page_size)]
+    skills_page_size: Option<usize>,
+
+    /// Entries per resources/list and resources/directory/read page [default: 1000].
+    #[arg(long, value_name = "N", value_parser = page_size)]
+    resources_page_size: Option<usize>,
 }
 
-fn options() -> anyhow::Result<Options> {
-    let mut options = Options {
-        bind: "127.0.0.1:8080".parse()?,
-        stateless: false,
-        allowed_hosts: Vec::new(),
-    };
-    let mut arguments = std::env::args().skip(1);
-    while let Some(argument) = arguments.next() {
-        match argument.as_str() {
-            "--stateless" => options.stateless = true,
-            "--bind" => options.bind = arguments.next().unwrap_or_default().parse()?,
-            "--allow-host" => options.allowed_hosts.extend(arguments.next()),
-            other => anyhow::bail!(
-                "unknown argument {other}; use --bind ADDR, --allow-host NAME, --stateless"
-            ),
-        }
+fn page_size(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(size) if size > 0 => Ok(size),
+        _ => Err(format!(
+            "`{value}` is not a page size (a whole number, at least 1)"
+        )),
     }
-    Ok(options)
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let options = options()?;
-    let skills = SkillsServer::new(SKILLS.clone());
+    let options = Options::parse();
+    let level = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_max_level(level)
+        .init();
+
+    let mut skills = SkillsServer::builder(SKILLS.clone());
+    if let Some(size) = options.skills_page_size {
+        skills = skills.skills_page_size(size);
+    }
+    if let Some(size) = options.resources_page_size {
+        skills = skills.resources_page_size(size);
+    }
+    let skills = skills.build();
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(!options.stateless)
         .with_json_response(options.stateless);
@@ -75,8 +102,13 @@ async fn main() -> anyhow::Result<()> {
     let listener = listener.tap_io(|stream| {
         let _ = stream.set_nodelay(true);
     });
-    println!(
-        "Serving {} skills at http://{address}/mcp ({})",
+    {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "listening http://{address}")?;
+        stdout.flush()?;
+    }
+    tracing::info!(
+        "serving {} skills at http://{address}/mcp ({})",
         SKILLS.len(),
         if options.stateless {
             "stateless"
@@ -84,11 +116,9 @@ async fn main() -> anyhow::Result<()> {
             "with sessions"
         }
     );
-    println!("Point an MCP client at that URL, for example:");
-    println!(
-        "  npx @modelcontextprotocol/inspector --cli http://{address}/mcp --method resources/list"
+    tracing::info!(
+        "point an MCP client at it, e.g. `claude mcp add --transport http skills http://{address}/mcp`"
     );
-    println!("  claude mcp add --transport http skills http://{address}/mcp");
     axum::serve(listener, router)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

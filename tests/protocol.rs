@@ -141,40 +141,20 @@ async fn the_content_uri_echoes_an_equivalent_spelling() {
     client.cancel().await.unwrap();
 }
 
+/// The hostile table (tests/support/hostile.rs): traversal, encodings,
+/// control characters, other schemes, look-alikes, malformed cursors, wrong
+/// parameter types, oversized and unknown requests, on both eras. The same
+/// table runs against `skills-test-server` over stdio and HTTP (tests/e2e).
 #[tokio::test]
-async fn hostile_uris_get_invalid_params_naming_the_uri_on_both_eras() {
-    let hostile = [
-        "skill://stock-audit/../purchase-orders/SKILL.md",
-        "skill://stock-audit/./SKILL.md",
-        "skill://stock-audit/%2e%2e/purchase-orders/SKILL.md",
-        "skill://stock-audit%2fSKILL.md",
-        "skill://stock-audit/references%2Fcounting-procedure.md",
-        "skill://stock-audit/SKILL.md?raw=1",
-        "skill://stock-audit/SKILL.md#top",
-        "skill://stock-audit//SKILL.md",
-        "skill://stock-audit\\SKILL.md",
-        "skill://stock-audit/%zz",
-        "skill://stock-audit/missing.md",
-        "skill://no-such-skill/SKILL.md",
-        "skill://stock-audit",
-        "skill://stock-audit/references",
-        "file:///etc/passwd",
-        "skill://",
-        "",
-    ];
+async fn the_hostile_table_gets_clean_errors_on_both_eras() {
+    let cases = support::hostile::cases(&SKILLS);
+    assert!(cases.len() >= 50, "{} cases", cases.len());
+    let mut failures = Vec::new();
     for era in ERAS {
-        let requests: Vec<Value> = hostile
-            .iter()
-            .map(|uri| json!({"method": "resources/read", "params": {"uri": uri}}))
-            .collect();
-        let responses = raw(server(), era, &requests).await;
-        for (uri, response) in hostile.iter().zip(responses) {
-            let error = &response["error"];
-            assert_eq!(error["code"], -32602, "{era:?} {uri}: {response}");
-            assert_eq!(error["data"]["uri"], *uri, "{era:?} {uri}: {response}");
-            assert!(response.get("result").is_none());
-        }
+        let mut wire = support::line_wire(server(), era).await;
+        failures.extend(support::hostile::run(&mut wire, &SKILLS, &cases).await);
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[tokio::test]
@@ -687,6 +667,10 @@ async fn visibility_hides_skills_from_some_callers() {
         json!({"method": "resources/read", "params": {"uri": "skill://purchase-orders/SKILL.md"}}),
         json!({"method": "resources/read", "params": {"uri": "skill://purchase-orders/_manifest"}}),
         json!({"method": "resources/directory/read", "params": {"uri": "skill://purchase-orders"}}),
+        // A hidden skill's file template is no template of this server.
+        json!({"method": "completion/complete", "params": {
+            "ref": {"type": "ref/resource", "uri": "skill://purchase-orders/{path*}"},
+            "argument": {"name": "path", "value": ""}}}),
     ];
     // Answers that list or describe skills, which must not name the hidden one.
     let listing_requests = [
@@ -695,9 +679,6 @@ async fn visibility_hides_skills_from_some_callers() {
         json!({"method": "resources/templates/list"}),
         json!({"method": "resources/read", "params": {"uri": "skill://index.json"}}),
         json!({"method": "tools/list"}),
-        json!({"method": "completion/complete", "params": {
-            "ref": {"type": "ref/resource", "uri": "skill://purchase-orders/{path*}"},
-            "argument": {"name": "path", "value": ""}}}),
     ];
     // The tool answers a hidden skill's name as it answers a name nobody has.
     let read_by_name = |name: &str| json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": name}}});
@@ -780,7 +761,13 @@ async fn visibility_hides_skills_from_some_callers() {
 
     // The admin sees and reads all three.
     let admin = raw_as(guarded.clone(), Era::Handshake, "admin", &requests).await;
-    assert_eq!(admin[4]["result"]["skills"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        admin[hidden_requests.len()]["result"]["skills"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
     for answer in &admin[..hidden_requests.len()] {
         assert!(answer["error"].is_null(), "{answer}");
     }

@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
 # Run-time benchmark: our SkillsServer (embedded skills) next to rmcp's SkillCatalog, FastMCP 4.2.3
-# and agentskills-mcp-server 0.7.0, over stdio (../shared/bench/peers/load-client) and streamable
-# HTTP (bench/runtime/http-load), on the same tree, servers interleaved round by round.
+# and agentskills-mcp-server 0.7.0, over stdio and streamable HTTP, on the same tree, servers
+# interleaved round by round. Start-up over stdio is timed by ../shared/bench/peers/load-client;
+# everything else by bench/runtime/http-load (same request mix and row keys, plus per-request
+# latency, `lat_ms`: p50/p90/p99/max).
 #
 #   bash bench/runtime/run.sh                      # everything (~30 min on 2 cores, plus load waits)
 #   ONLY="setup stdio" bash bench/runtime/run.sh   # a subset of phases
+#   ONLY="setup soak" bash bench/runtime/run.sh    # the soak alone (64 sessions + 16 stateless, 30 s)
 #   STARTUP_ROUNDS=2 TPUT_ROUNDS=1 N=2000 LAT_ROUNDS=1 NO_WAIT=1 bash bench/runtime/run.sh  # smoke
 #
 # Phases (ONLY, default "setup stdio http scale"):
 #   setup  ../shared/bench/peers/setup.sh (venvs, peers, load-client, the valid corpus copy
 #          $VCORPUS/skills of ../shared/corpus/real), then release builds of our stdio_server and
 #          http_server examples with SKILLS_DIR=$VCORPUS/skills (separate CARGO_TARGET_DIR), the
-#          http-load workspace, and the synthetic scale trees (gen-synthetic.py, N skills x
+#          http-load client (this workspace, -p http-load) and the rmcp-skillcatalog-http peer
+#          (bench/runtime/http-load's own workspace), and the synthetic scale trees (gen-synthetic.py, N skills x
 #          $SCALE_FILES files x $SCALE_BYTES B, seed 1) with one build of ours per tree.
 #          Our binaries are copied to $WORK/bin/ours-{stdio,http}-<tree> (the tree is compiled in).
 #   stdio  run_runtime.sh's loops with our rows added: startup (15 rounds), throughput (5 rounds,
-#          N=20000, 16 in flight), one-in-flight latency (3 rounds) -> $OUT/stdio/*.jsonl
+#          N=20000, 16 in flight), one-in-flight latency (3 rounds) -> $OUT/stdio/*.jsonl; every
+#          throughput and latency row carries lat_ms (per-request p50/p90/p99/max)
 #   http   the same over streamable HTTP (2026-07-28 stateless POSTs): ours --stateless and default
 #          (examples/http_server.rs), rmcp SkillCatalog (http-load/rmcp-skillcatalog-http)
 #          --stateless, default with TCP_NODELAY (as our example sets it: the fair twin of ours),
 #          and default without it (as axum::serve leaves it), its empty-dir floor, and FastMCP 4.2.3
-#          (fastmcp_http_server.py, transport="http") -> $OUT/http/*.jsonl
+#          (fastmcp_http_server.py, transport="http"): startup, throughput (16 in flight) and
+#          one-in-flight latency (LAT_ROUNDS x HTTP_LAT_N) -> $OUT/http/*.jsonl
 #   scale  stdio startup + throughput for the synthetic trees, ours vs rmcp SkillCatalog
 #          -> $OUT/scale-s<N>/*.jsonl
+#   soak   (not in the default ONLY) our http_server with sessions on the real corpus, skills
+#          page size 5: $SOAK_SESSIONS sessions + $SOAK_STATELESS stateless 2026-07-28 clients for
+#          $SOAK_SECS s of mixed skills/list (every page), skills/get, resources/read and
+#          directory reads, every answer checked; server RSS each second
+#          -> $OUT/soak/summary.json, $OUT/soak/rss.jsonl
 # Before each measurement series the script waits until the 1-minute load average has stayed
 # below $LOAD_MAX for $LOAD_HOLD s (give up after $LOAD_TIMEOUT s; NO_WAIT=1 skips); the load
 # before/after each series is appended to $OUT/load.txt. Summaries: $OUT/summary.md
@@ -33,6 +44,7 @@
 #   FASTMCP_VENV=/tmp/venv-fastmcp ASK_VENV=/tmp/venv-ask OUT=bench/runtime/results
 #   STARTUP_ROUNDS=15 TPUT_ROUNDS=5 N=20000 WINDOW=16 LAT_ROUNDS=3 LAT_N=3000
 #   HTTP_N=10000 HTTP_TPUT_ROUNDS=3 (the cases without TCP_NODELAY run at ~700 req/s, hence fewer)
+#   HTTP_LAT_N=1000 SOAK_SECS=30 SOAK_SESSIONS=64 SOAK_STATELESS=16
 #   SCALE_TREES="10 100 1000" SCALE_FILES=10 SCALE_BYTES=2048 SCALE_STARTUP_ROUNDS=10 SCALE_TPUT_ROUNDS=3
 #   LOAD_MAX=0.6 LOAD_HOLD=30 LOAD_TIMEOUT=900 PY311/PY312 (else found under ~/.pyenv)
 #   CRATES_REPO=<repo copy> (default: this repository; see below)
@@ -48,6 +60,7 @@ export FASTMCP_VENV="${FASTMCP_VENV:-/tmp/venv-fastmcp}"
 export ASK_VENV="${ASK_VENV:-/tmp/venv-ask}"
 OUT="${OUT:-$HERE/results}"
 STARTUP_ROUNDS="${STARTUP_ROUNDS:-15}"; TPUT_ROUNDS="${TPUT_ROUNDS:-5}"
+HTTP_LAT_N="${HTTP_LAT_N:-1000}"; SOAK_SECS="${SOAK_SECS:-30}"; SOAK_SESSIONS="${SOAK_SESSIONS:-64}"; SOAK_STATELESS="${SOAK_STATELESS:-16}"
 N="${N:-20000}"; HTTP_N="${HTTP_N:-10000}"; HTTP_TPUT_ROUNDS="${HTTP_TPUT_ROUNDS:-3}"; WINDOW="${WINDOW:-16}"; LAT_ROUNDS="${LAT_ROUNDS:-3}"; LAT_N="${LAT_N:-3000}"
 SCALE_TREES="${SCALE_TREES:-10 100 1000}"; SCALE_FILES="${SCALE_FILES:-10}"; SCALE_BYTES="${SCALE_BYTES:-2048}"
 SCALE_STARTUP_ROUNDS="${SCALE_STARTUP_ROUNDS:-10}"; SCALE_TPUT_ROUNDS="${SCALE_TPUT_ROUNDS:-3}"
@@ -114,6 +127,7 @@ if [[ " $ONLY " == *" setup "* ]]; then
   CORPUS="$WORK/corpus-src" PY311="${PY311:-$(pick_python 3.11)}" PY312="${PY312:-$(pick_python 3.12)}" \
     bash "$PEERS/setup.sh"
   build_ours real "$S"
+  CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet --manifest-path "$REPO/Cargo.toml" -p http-load
   (cd "$HERE/http-load" && CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet)
   for n in $SCALE_TREES; do
     t="$WORK/trees/s$n"
@@ -161,9 +175,9 @@ if [[ " $ONLY " == *" stdio "* ]]; then
   quiet stdio-startup
   run_cases "$OUT/stdio/startup.jsonl" "$STARTUP_ROUNDS" "$LC" startup "" "${STARTUP_CASES[@]}"
   after stdio-startup; quiet stdio-tput
-  run_cases "$OUT/stdio/tput.jsonl" "$TPUT_ROUNDS" "$LC" throughput "--n $N --window $WINDOW" "${TPUT_CASES[@]}"
+  run_cases "$OUT/stdio/tput.jsonl" "$TPUT_ROUNDS" "$HL" throughput "--transport stdio --n $N --window $WINDOW" "${TPUT_CASES[@]}"
   after stdio-tput; quiet stdio-lat
-  run_cases "$OUT/stdio/lat.jsonl" "$LAT_ROUNDS" "$LC" throughput "--n $LAT_N --window 1 --no-verify" "${TPUT_CASES[@]}"
+  run_cases "$OUT/stdio/lat.jsonl" "$LAT_ROUNDS" "$HL" throughput "--transport stdio --n $LAT_N --window 1 --no-verify" "${TPUT_CASES[@]}"
   after stdio-lat
 fi
 
@@ -183,7 +197,19 @@ if [[ " $ONLY " == *" http "* ]]; then
   run_cases "$OUT/http/startup.jsonl" "$STARTUP_ROUNDS" "$HL" startup "" "${STARTUP_CASES[@]}"
   after http-startup; quiet http-tput
   run_cases "$OUT/http/tput.jsonl" "$HTTP_TPUT_ROUNDS" "$HL" throughput "--n $HTTP_N --window $WINDOW" "${HTTP_CASES[@]}"
-  after http-tput
+  after http-tput; quiet http-lat
+  run_cases "$OUT/http/lat.jsonl" "$LAT_ROUNDS" "$HL" throughput "--n $HTTP_LAT_N --window 1 --no-verify" "${HTTP_CASES[@]}"
+  after http-lat
+fi
+
+if [[ " $ONLY " == *" soak "* ]]; then
+  mkdir -p "$OUT/soak"
+  quiet soak
+  # Exits 1 (and stops this script) if any request failed or any answer differed from the manifest.
+  "$HL" soak --secs "$SOAK_SECS" --sessions "$SOAK_SESSIONS" --stateless "$SOAK_STATELESS" \
+    --rss-out "$OUT/soak/rss.jsonl" -- "$BIN/ours-http-real" --bind 127.0.0.1:{port} --skills-page-size 5 \
+    > "$OUT/soak/summary.json"
+  after soak
 fi
 
 if [[ " $ONLY " == *" scale "* ]]; then
@@ -193,7 +219,7 @@ if [[ " $ONLY " == *" scale "* ]]; then
     CASES=("ours||$BIN/ours-stdio-s$n" "rmcp||$RMCP $t")
     quiet "scale-s$n"
     run_cases "$OUT/scale-s$n/startup.jsonl" "$SCALE_STARTUP_ROUNDS" "$LC" startup "--proto modern --first skills/list" "${CASES[@]}"
-    run_cases "$OUT/scale-s$n/tput.jsonl" "$SCALE_TPUT_ROUNDS" "$LC" throughput "--n $N --window $WINDOW" "${CASES[@]}"
+    run_cases "$OUT/scale-s$n/tput.jsonl" "$SCALE_TPUT_ROUNDS" "$HL" throughput "--transport stdio --n $N --window $WINDOW" "${CASES[@]}"
     after "scale-s$n"
   done
 fi

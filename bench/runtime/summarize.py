@@ -114,6 +114,14 @@ for phase in sorted(p for p in out.iterdir() if p.is_dir()):
     table(lt, "resources/read, one in flight", [("req/s", 0, rps), ("µs/req", 0, lambda r: 1e6 / r["req_per_s"])],
           [("req/s", rps, "ours", "rmcp"), ("req/s", rps, "ours", "fastmcp")])
     for name, rows in (("tput", tp), ("lat", lt)):
+        timed = [r for r in rows if "lat_ms" in r]
+        if timed:
+            p = lambda q: (lambda r: r["lat_ms"][q])
+            inflight = sorted({r["window"] for r in timed})
+            table(timed, f"resources/read latency per request, ms, {inflight} in flight", [
+                ("p50", 2, p("p50")), ("p90", 2, p("p90")), ("p99", 2, p("p99")), ("max", 2, p("max"))],
+                [("p99", p("p99"), o, base_for(o, timed)) for o in ours])
+    for name, rows in (("tput", tp), ("lat", lt)):
         if rows:
             fps = sorted({(r["case"], r.get("manifest_fp"), r["files"], r["corpus_bytes"]) for r in rows})
             bad = sum(r.get("verify_mismatches", 0) for r in rows)
@@ -136,6 +144,23 @@ for phase in sorted(p for p in out.iterdir() if p.is_dir()):
                 m = statistics.median(rs)
                 targets.append(f"| {phase.name} | {a}: {label} | {want} | {m:,.2f} ({min(rs):,.2f}–{max(rs):,.2f}) | "
                                f"{'met' if ok(m) else 'MISSED'} |")
+
+soak = out / "soak" / "summary.json"
+if soak.exists():
+    d = json.loads(soak.read_text())
+    md.append(f"### soak\n\n{d['sessions']} sessions + {d['stateless']} stateless clients, {d['secs']:.0f} s, "
+              f"{d['requests']:,} requests ({d['req_per_s']:,.0f}/s), errors {d['errors']}, "
+              f"mismatches {d['mismatches']}; server RSS {d['rss_kb']['first'] / 1024:.1f} → "
+              f"max {d['rss_kb']['max'] / 1024:.1f} → {d['rss_kb']['last'] / 1024:.1f} MiB "
+              f"({d['rss_kb']['samples']} samples, rss.jsonl)\n")
+    md.append("| method | client | requests | p50 ms | p90 ms | p99 ms | max ms |")
+    md.append("|---|---|---|---|---|---|---|")
+    for method, kinds in d["by_op"].items():
+        for kind, t in kinds.items():
+            l = t["lat_ms"]
+            md.append(f"| {method} | {kind} | {t['requests']:,} | {l['p50']:.2f} | {l['p90']:.2f} | "
+                      f"{l['p99']:.2f} | {l['max']:.2f} |")
+    md.append("")
 
 if targets:
     md.append("### Targets\n")

@@ -375,9 +375,12 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::CompleteRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::CompleteResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*
-                .complete(&request, &context)
-                .unwrap_or_else(|| $crate::__private::Ok($crate::__private::Default::default()))
+            self $(.$field)*.complete(&request, &context).unwrap_or_else(|| {
+                $crate::__private::Err($crate::__private::rmcp::ErrorData::invalid_params(
+                    "no completions for this reference: it names no resource template of this server",
+                    $crate::__private::Option::None,
+                ))
+            })
         }
     };
 }
@@ -385,9 +388,8 @@ macro_rules! delegate_skills {
 #[doc(hidden)]
 pub mod __private {
     pub use ::core::convert::Into;
-    pub use ::core::default::Default;
     pub use ::core::option::Option;
-    pub use ::core::result::Result::{self, Ok};
+    pub use ::core::result::Result::{self, Err, Ok};
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;

@@ -1,13 +1,15 @@
 //! Connecting servers and clients in one process, over an in-memory pipe.
 #![allow(dead_code)] // Each test binary uses a different part.
 
+pub mod hostile;
+
 use std::path::Path;
 
 use rmcp::model::{ProtocolVersion, ResourceContents};
 use rmcp::service::RunningService;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 
 pub type Client = RunningService<RoleClient, ()>;
 
@@ -44,7 +46,6 @@ pub async fn connect(handler: impl ServerHandler, era: Era) -> Client {
     }
 }
 
-/// The bytes a read returned: text re-encoded, blob decoded.
 /// The names of every tool the server lists, in its order.
 pub async fn tool_names(client: &Client) -> Vec<String> {
     let tools = client.list_all_tools().await.expect("tools/list");
@@ -54,6 +55,7 @@ pub async fn tool_names(client: &Client) -> Vec<String> {
         .collect()
 }
 
+/// The bytes a read returned: text re-encoded, blob decoded.
 pub fn bytes_of(contents: &ResourceContents) -> Vec<u8> {
     use base64::Engine as _;
     match contents {
@@ -65,6 +67,25 @@ pub fn bytes_of(contents: &ResourceContents) -> Vec<u8> {
         }
         other => panic!("unexpected content {other:?}"),
     }
+}
+
+/// A raw line session with `handler` in process, for the hostile table.
+pub async fn line_wire(
+    handler: impl ServerHandler,
+    era: Era,
+) -> hostile::LineWire<tokio::io::ReadHalf<DuplexStream>, tokio::io::WriteHalf<DuplexStream>> {
+    let (server_end, client_end) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (read, write) = tokio::io::split(client_end);
+    let lifecycle = match era {
+        Era::Handshake => hostile::Lifecycle::Handshake,
+        Era::Modern => hostile::Lifecycle::Modern,
+    };
+    hostile::LineWire::open("in process", lifecycle, read, write).await
 }
 
 /// A raw JSON-RPC session over stdio-style lines, for exact wire assertions:

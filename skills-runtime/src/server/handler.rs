@@ -82,6 +82,14 @@ impl ServerHandler for SkillsServer {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools().into_iter().find(|tool| tool.name == name)
     }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(super::malformed::refuse(&request))
+    }
 }
 
 /// Adds skills to an existing `ServerHandler` in one line:
@@ -384,6 +392,10 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
+        // A standard method here had params rmcp could not read: ours to refuse.
+        if super::malformed::typed_by_rmcp(&request.method) {
+            return Err(super::malformed::refuse(&request));
+        }
         self.inner.on_custom_request(request, context).await
     }
 

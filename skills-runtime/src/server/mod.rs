@@ -42,6 +42,7 @@ mod directory;
 mod handler;
 mod info;
 mod instructions;
+mod malformed;
 mod resources;
 mod sessions;
 mod skills;

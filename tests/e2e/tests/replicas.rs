@@ -1,0 +1,390 @@
+//! Past one machine: two `examples/http_server --stateless` replicas behind
+//! nginx, round-robin, with the configuration the README documents (read
+//! from README.md itself, so the tested and the documented configuration are
+//! one text).
+//!
+//! nginx runs unprivileged in the foreground (`-p <tmp> -g 'daemon off;'`,
+//! every temporary path, the pid file and the logs under `<tmp>`), on a
+//! loopback port. Each response carries `X-Upstream` (the replica nginx
+//! chose): the test pages through `skills/list` and `resources/list` one page
+//! per request and checks that consecutive pages came from different
+//! replicas, so every cursor is decoded by a process that did not issue it.
+//! Then it reads every file through nginx and verifies it against its digest
+//! with rmcp's `SkillResource::verify`.
+//!
+//! Needs `nginx` (on `PATH` or in `/usr/sbin`); without it the test passes
+//! after a loud note, unless `SKILLS_E2E_REQUIRED=1` (`.ci/run` installs it).
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{ListResourcesResult, ListSkillsResult, ReadResourceResult, ResourceContents};
+use serde_json::{Value, json};
+use skills_runtime::{Skills, embed_skills};
+
+/// What `examples/http_server` embeds when `SKILLS_DIR` is unset.
+static EXAMPLES: Skills = embed_skills!("../../skills");
+
+fn workspace_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the workspace exists")
+}
+
+/// `name` on `PATH` or in `/usr/sbin`, or `None` after a loud note (a
+/// failure when `SKILLS_E2E_REQUIRED=1`).
+fn program(name: &str, test: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/local/sbin")])
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file());
+    if found.is_none() {
+        let message = format!("`{name}` is not installed (apt-get install nginx)");
+        if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
+            panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n!!!!!!!! SKIPPED {test}: {message}. Set SKILLS_E2E_REQUIRED=1 to make this a failure. !!!!!!!!\n"
+        );
+    }
+    found
+}
+
+/// Builds `examples/http_server` (embedding the repository's `skills/`) with
+/// the Cargo running this test, into the same target folder; returns its path.
+fn http_server_binary() -> PathBuf {
+    let output = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--package", "skills-workspace"])
+        .args(["--example", "http_server", "--message-format", "json"])
+        .arg("--manifest-path")
+        .arg(workspace_dir().join("Cargo.toml"))
+        .env_remove("SKILLS_DIR")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build --example http_server failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| message["target"]["name"] == "http_server")
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .expect("cargo names the example's executable")
+}
+
+/// A child process stopped (and reaped) when dropped: `SIGTERM` first, so
+/// that nginx's master stops its workers (`SIGKILL` would orphan them).
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A replica and the `HOST:PORT` it printed (`listening http://HOST:PORT`).
+fn replica(binary: &Path) -> (Running, String) {
+    let mut child = Command::new(binary)
+        .args(["--stateless", "--bind", "127.0.0.1:0"])
+        .args(["--skills-page-size", "1", "--resources-page-size", "2"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start http_server");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .expect("read its first line");
+    let address = line
+        .trim()
+        .strip_prefix("listening http://")
+        .unwrap_or_else(|| panic!("http_server printed {line:?}"))
+        .to_owned();
+    (Running(child), address)
+}
+
+/// The one ```nginx block of README.md, with its replica addresses and
+/// listening port replaced by the test's.
+fn documented_config(replicas: [&str; 2], port: u16) -> String {
+    let readme = std::fs::read_to_string(workspace_dir().join("README.md")).expect("README.md");
+    let blocks: Vec<&str> = readme
+        .split("```nginx\n")
+        .skip(1)
+        .map(|rest| rest.split("\n```").next().expect("a closed block"))
+        .collect();
+    let [block] = blocks.as_slice() else {
+        panic!(
+            "README.md must hold exactly one ```nginx block, not {}",
+            blocks.len()
+        );
+    };
+    let mut config = (*block).to_owned();
+    for (documented, actual) in [
+        ("server 127.0.0.1:8081;", format!("server {};", replicas[0])),
+        ("server 127.0.0.1:8082;", format!("server {};", replicas[1])),
+        ("listen 8080;", format!("listen 127.0.0.1:{port};")),
+    ] {
+        assert_eq!(
+            config.matches(documented).count(),
+            1,
+            "the README's nginx block must contain `{documented}` once"
+        );
+        config = config.replace(documented, &actual);
+    }
+    config
+}
+
+/// nginx's prefix folder, removed when dropped (after nginx, declared later, stops).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Scratch {
+        let dir = std::env::temp_dir().join(format!("skills-nginx-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// nginx in the foreground, everything under `dir`.
+fn nginx(nginx: &Path, dir: &Path, site: &str, port: u16) -> Running {
+    std::fs::write(dir.join("skills.conf"), site).unwrap();
+    let d = dir.display();
+    let main = format!(
+        "worker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log notice;\n\
+         events {{ worker_connections 64; }}\n\
+         http {{\n    access_log {d}/access.log;\n    client_body_temp_path {d}/client_body;\n    \
+         proxy_temp_path {d}/proxy;\n    fastcgi_temp_path {d}/fastcgi;\n    uwsgi_temp_path {d}/uwsgi;\n    \
+         scgi_temp_path {d}/scgi;\n    include {d}/skills.conf;\n}}\n"
+    );
+    std::fs::write(dir.join("nginx.conf"), main).unwrap();
+    let child = Command::new(nginx)
+        .arg("-p")
+        .arg(dir)
+        .arg("-c")
+        .arg(dir.join("nginx.conf"))
+        .arg("-e")
+        .arg(dir.join("error.log"))
+        .args(["-g", "daemon off;"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start nginx");
+    let mut running = Running(child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        let log = || std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
+        if let Some(status) = running.0.try_wait().unwrap() {
+            panic!("nginx exited ({status}):\n{}", log());
+        }
+        assert!(
+            Instant::now() < deadline,
+            "nginx never listened:\n{}",
+            log()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    running
+}
+
+/// A 2026-07-28 client without a session, through nginx; remembers which
+/// replica answered each request.
+struct Client {
+    http: reqwest::Client,
+    url: String,
+    next_id: u64,
+    upstreams: Vec<String>,
+}
+
+impl Client {
+    async fn call(&mut self, method: &str, mut params: Value) -> Value {
+        self.next_id += 1;
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "replicas", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        });
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method);
+        if let Some(uri) = params["uri"].as_str() {
+            request = request.header("mcp-name", uri);
+        }
+        let body =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        let response = request
+            .body(serde_json::to_vec(&body).unwrap())
+            .send()
+            .await
+            .expect("nginx answers");
+        let upstream = response
+            .headers()
+            .get("x-upstream")
+            .unwrap_or_else(|| panic!("{method}: no X-Upstream header"))
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(response.status(), 200, "{method} via {upstream}");
+        let answer: Value =
+            serde_json::from_slice(&response.bytes().await.expect("a body")).expect("JSON");
+        assert!(
+            answer["error"].is_null(),
+            "{method} via {upstream}: {answer}"
+        );
+        self.upstreams.push(upstream);
+        answer["result"].clone()
+    }
+}
+
+#[tokio::test]
+async fn stateless_replicas_behind_nginx_page_and_read_everything() {
+    let test = "stateless_replicas_behind_nginx_page_and_read_everything";
+    let Some(nginx_binary) = program("nginx", test) else {
+        return;
+    };
+    let binary = http_server_binary();
+    let (_first, a) = replica(&binary);
+    let (_second, b) = replica(&binary);
+    let dir = Scratch::new();
+    let port = free_port();
+    let _nginx = nginx(
+        &nginx_binary,
+        &dir.0,
+        &documented_config([&a, &b], port),
+        port,
+    );
+    let mut client = Client {
+        http: reqwest::Client::builder().no_proxy().build().unwrap(),
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        next_id: 0,
+        upstreams: Vec::new(),
+    };
+
+    // skills/list, one skill per page.
+    let mut skills = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let params = cursor.map_or(json!({}), |cursor| json!({ "cursor": cursor }));
+        let page: ListSkillsResult =
+            serde_json::from_value(client.call("skills/list", params).await).unwrap();
+        assert_eq!(page.skills.len(), 1, "one skill per page");
+        skills.extend(page.skills);
+        cursor = page.next_cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    rmcp::model::validate_skills(&skills).expect("entries pass rmcp's validation");
+    let expected: Vec<&str> = EXAMPLES.skills().iter().map(|skill| skill.uri()).collect();
+    let got: Vec<&str> = skills.iter().map(|skill| skill.uri.as_str()).collect();
+    assert_eq!(got, expected);
+
+    // resources/list, two entries per page.
+    let mut resources = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let params = cursor.map_or(json!({}), |cursor| json!({ "cursor": cursor }));
+        let page: ListResourcesResult =
+            serde_json::from_value(client.call("resources/list", params).await).unwrap();
+        assert!(page.resources.len() <= 2);
+        pages += 1;
+        resources.extend(page.resources.into_iter().map(|resource| resource.uri));
+        cursor = page.next_cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert!(pages >= 3, "{pages} pages of resources/list");
+    for skill in EXAMPLES.skills() {
+        assert!(
+            resources.iter().any(|uri| uri == skill.uri()),
+            "{}",
+            skill.uri()
+        );
+    }
+
+    // Every file, through nginx, against its digest.
+    let mut verified = 0;
+    for skill in &skills {
+        let rmcp::model::SkillResources::Files(files) = &skill.resources else {
+            panic!("{} is dynamic", skill.uri);
+        };
+        for file in files {
+            let read: ReadResourceResult = serde_json::from_value(
+                client
+                    .call("resources/read", json!({ "uri": file.uri }))
+                    .await,
+            )
+            .unwrap();
+            let bytes = match &read.contents[..] {
+                [ResourceContents::TextResourceContents { text, .. }] => text.as_bytes().to_vec(),
+                [ResourceContents::BlobResourceContents { blob, .. }] => {
+                    use base64::Engine as _;
+                    base64::engine::general_purpose::STANDARD
+                        .decode(blob)
+                        .unwrap()
+                }
+                other => panic!("{}: {other:?}", file.uri),
+            };
+            file.verify(&bytes)
+                .unwrap_or_else(|error| panic!("{}: {error}", file.uri));
+            verified += 1;
+        }
+    }
+    let embedded: usize = EXAMPLES.skills().iter().map(|s| s.files().len()).sum();
+    assert_eq!(verified, embedded);
+
+    // Round-robin: both replicas answered, never the same one twice in a
+    // row, so each page's cursor was read by the replica that did not issue it.
+    let mut answered: Vec<&str> = client.upstreams.iter().map(String::as_str).collect();
+    for pair in client.upstreams.windows(2) {
+        assert_ne!(
+            pair[0], pair[1],
+            "two requests in a row went to one replica"
+        );
+    }
+    answered.sort_unstable();
+    answered.dedup();
+    let mut replicas = vec![a.as_str(), b.as_str()];
+    replicas.sort_unstable();
+    assert_eq!(answered, replicas);
+}
