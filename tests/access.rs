@@ -724,3 +724,27 @@ impl tracing::Subscriber for CountWarnings {
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
 }
+
+#[tokio::test]
+async fn what_every_caller_is_told_is_kept_until_access_changes() {
+    use std::sync::atomic::AtomicBool;
+    // Whether the platform shows its handbook to anyone, a switch the policy reads.
+    let public = Arc::new(AtomicBool::new(true));
+    let switch = public.clone();
+    let server = SkillsServer::builder(load("anonymous", &platform_files("v1")))
+        .access(move |skill, _| {
+            if skill.name() == "ard" && switch.load(Ordering::SeqCst) {
+                Access::Owned
+            } else {
+                Access::Absent
+            }
+        })
+        .build();
+    assert!(server.instructions().contains("skill://ard/SKILL.md"));
+    public.store(false, Ordering::SeqCst);
+    // rmcp asks for the server's info on every skills request: it is kept...
+    assert!(server.instructions().contains("skill://ard/SKILL.md"));
+    // ...until the author says access changed.
+    server.refresh_views();
+    assert!(!server.instructions().contains("skill://ard/SKILL.md"));
+}

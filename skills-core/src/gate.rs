@@ -151,9 +151,10 @@ mod rules {
     }
 
     fn gated(globs: &[&str]) -> Options {
-        let mut options = Options::default();
-        options.gated = globs.iter().map(|glob| (*glob).to_owned()).collect();
-        options
+        Options {
+            gated: globs.iter().map(|glob| (*glob).to_owned()).collect(),
+            ..Options::default()
+        }
     }
 
     #[test]

@@ -374,9 +374,10 @@ mod tests {
     const PLATFORM: &str = "---\nname: platform\ndescription: The platform. Use when asked.\n---\nSee [the API](references/api.md).\n";
 
     fn declared_options() -> Options {
-        let mut options = Options::default();
-        options.generated = vec!["platform/references/api.md".to_owned()];
-        options
+        Options {
+            generated: vec!["platform/references/api.md".to_owned()],
+            ..Options::default()
+        }
     }
 
     #[test]

@@ -125,6 +125,11 @@ impl<'a> Caller<'a> {
         Self::default()
     }
 
+    /// Whether nothing is known about the caller (no request at all).
+    pub(super) fn is_anonymous(&self) -> bool {
+        self.http.is_none() && self.mcp.is_none()
+    }
+
     /// The HTTP request head, when the request came over HTTP.
     pub fn http(&self) -> Option<&'a http::request::Parts> {
         self.http

@@ -56,7 +56,10 @@ impl SkillsServer {
     /// line saying how many more there are. Under an access policy these are
     /// the instructions of a caller nothing is known about
     /// ([`Caller::anonymous`]): usually no skill is named. Sessions get their
-    /// own, [`instructions_for`](Self::instructions_for) their caller.
+    /// own, [`instructions_for`](Self::instructions_for) their caller. The
+    /// policy's answers for that caller are kept until the set is replaced or
+    /// [`refresh_views`](Self::refresh_views) is called, since rmcp asks for
+    /// the server's info on every `skills/*` request.
     pub fn instructions(&self) -> String {
         self.instructions_for(&Caller::anonymous())
     }

@@ -279,6 +279,7 @@ impl SkillsServer {
     /// # assert_eq!(told, 0);
     /// ```
     pub fn refresh_views_with(&self, update: impl FnMut(&mut http::request::Parts)) -> usize {
+        self.snapshot().forget_anonymous();
         self.shared
             .sessions
             .refresh(|| self.snapshot(), &self.settings().rule, update)

@@ -30,6 +30,11 @@ pub(super) struct Snapshot {
     everyone: OnceLock<Arc<VisibleSet>>,
     /// Views of callers who own only some skills, by what they own.
     pub(super) views: ViewCache,
+    /// The view of a caller nothing is known about: what `get_info` (which
+    /// rmcp asks on every `skills/*` request) and everything said to every
+    /// caller alike are built for. Asked of the policy once per snapshot and
+    /// again after each `refresh_views`.
+    anonymous: RwLock<Option<Arc<VisibleSet>>>,
     /// Skills a policy answered `Locked` for although they are not gated,
     /// already logged (once per skill and snapshot).
     locked_not_gated: Box<[AtomicBool]>,
@@ -56,6 +61,7 @@ impl Snapshot {
             templates: OnceLock::new(),
             everyone: OnceLock::new(),
             views: ViewCache::default(),
+            anonymous: RwLock::default(),
             locked_not_gated: (0..skills.len()).map(|_| AtomicBool::new(false)).collect(),
             skills,
             blobs: RwLock::default(),
@@ -104,6 +110,33 @@ impl Snapshot {
     pub(super) fn view_of(&self, owned: Owned) -> Arc<VisibleSet> {
         self.views
             .get_or_insert(owned, |owned| VisibleSet::new(&self.skills, owned))
+    }
+
+    /// The view of a caller nothing is known about, built by `resolve` when
+    /// it is not kept.
+    pub(super) fn anonymous(&self, resolve: impl FnOnce() -> Arc<VisibleSet>) -> Arc<VisibleSet> {
+        if let Some(view) = self
+            .anonymous
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+        {
+            return view.clone();
+        }
+        let view = resolve();
+        *self
+            .anonymous
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(view.clone());
+        view
+    }
+
+    /// Forgets the anonymous view: the policy may answer otherwise now.
+    pub(super) fn forget_anonymous(&self) {
+        *self
+            .anonymous
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = None;
     }
 
     /// Logs, once per skill, that a policy locked a skill not declared gated

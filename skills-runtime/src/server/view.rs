@@ -83,8 +83,14 @@ impl<'r> View<'r> {
     /// The skills the caller owns, and what depends on them alone; the first
     /// call asks the policy about every skill.
     pub(super) fn visible(&self) -> &Arc<VisibleSet> {
-        self.visible
-            .get_or_init(|| resolve(&self.snapshot, &self.settings.rule, &self.caller, |_, _| {}))
+        self.visible.get_or_init(|| {
+            let resolve = || resolve(&self.snapshot, &self.settings.rule, &self.caller, |_, _| {});
+            if self.caller.is_anonymous() {
+                self.snapshot.anonymous(resolve)
+            } else {
+                resolve()
+            }
+        })
     }
 
     /// The fingerprint this view's cursors are bound to: that of the skills
