@@ -118,6 +118,7 @@ async fn main() -> anyhow::Result<()> {
                 Access::Locked(offer.clone())
             }
         })
+        .notify_changes(true)
         .build();
 
     let a = connect(&server, "learner-a").await?;
@@ -166,8 +167,8 @@ async fn main() -> anyhow::Result<()> {
         .or_default()
         .insert("recipe-scaling".into());
     let told = server.refresh_views();
-    println!("   sessions told: {told}");
     a.service().told.notified().await;
+    println!("   sessions told: {told}");
     println!("   learner-a now: {:?}", owned(&a).await?);
     a.cancel().await?;
     b.cancel().await?;

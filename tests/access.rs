@@ -132,6 +132,7 @@ fn platform(name: &str) -> (SkillsServer, Entitlements) {
         .legacy_index(true)
         .list_supporting_files(true)
         .access(policy(entitlements.clone()))
+        .notify_changes(true)
         .build();
     (server, entitlements)
 }

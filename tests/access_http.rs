@@ -110,6 +110,7 @@ async fn the_auth_layers_entitlements_decide_and_a_purchase_tells_the_buyer() {
             _ if skill.name() == "recipe-scaling" => Access::Owned,
             _ => Access::Absent,
         })
+        .notify_changes(true)
         .build();
     let url = serve(server.clone(), table.clone()).await;
     let a = connect(&url, "learner-a").await;

@@ -355,6 +355,7 @@ fn guarded() -> SkillsServer {
                     .client_info()
                     .is_some_and(|client| client.name == "chef")
         })
+        .notify_changes(true)
         .build()
 }
 

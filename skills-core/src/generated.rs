@@ -161,8 +161,9 @@ where
     let package = skills
         .package()
         .map(|(name, version)| (Cow::Owned(name.to_owned()), Cow::Owned(version.to_owned())));
-    let result =
-        Skills::from_parts(built.into(), fingerprint.into(), package).with_pending(pending.into());
+    let result = Skills::from_parts(built.into(), fingerprint.into(), package)
+        .with_pending(pending.into())
+        .with_embed_options(skills.embed_options().cloned());
     let root = options.display_root.as_deref().unwrap_or_default();
     diagnostics
         .finish(root, result)

@@ -24,6 +24,7 @@ pub struct Skills {
     fingerprint: Cow<'static, str>,
     package: Option<(Cow<'static, str>, Cow<'static, str>)>,
     pending: Cow<'static, [Cow<'static, str>]>,
+    embed_options: Option<crate::EmbedOptions>,
 }
 
 /// One skill: a folder holding a `SKILL.md` and its supporting files.
@@ -107,6 +108,7 @@ impl Skills {
             fingerprint,
             package,
             pending: Cow::Borrowed(&[]),
+            embed_options: None,
         }
     }
 
@@ -118,14 +120,23 @@ impl Skills {
         self
     }
 
+    /// The same set, recording `options` as the macro call that produced it
+    /// (a set changed after it was embedded keeps its rules).
+    #[doc(hidden)]
+    pub fn with_embed_options(mut self, options: Option<crate::EmbedOptions>) -> Self {
+        self.embed_options = options;
+        self
+    }
+
     /// A set borrowed from the binary; what `embed_skills!` expands to.
     #[doc(hidden)]
     pub const fn embedded(
         skills: &'static [Skill],
         fingerprint: &'static str,
         package: (&'static str, &'static str),
+        options: crate::EmbedOptions,
     ) -> Self {
-        Self::embedded_pending(skills, fingerprint, package, &[])
+        Self::embedded_pending(skills, fingerprint, package, options, &[])
     }
 
     /// [`embedded`](Self::embedded), with files declared generated that were
@@ -135,6 +146,7 @@ impl Skills {
         skills: &'static [Skill],
         fingerprint: &'static str,
         package: (&'static str, &'static str),
+        options: crate::EmbedOptions,
         pending: &'static [Cow<'static, str>],
     ) -> Self {
         Self {
@@ -142,6 +154,7 @@ impl Skills {
             fingerprint: Cow::Borrowed(fingerprint),
             package: Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
             pending: Cow::Borrowed(pending),
+            embed_options: Some(options),
         }
     }
 
@@ -152,6 +165,7 @@ impl Skills {
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
             package: None,
             pending: Cow::Borrowed(&[]),
+            embed_options: None,
         }
     }
 
@@ -171,6 +185,13 @@ impl Skills {
     /// refuses to serve the set while any is missing ([`crate::check_servable`]).
     pub fn pending_files(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.pending.iter().map(|path| path.as_ref())
+    }
+
+    /// The options of the `embed_skills!` call that produced the set
+    /// (`None` for a set loaded at run time): what a loader reading the same
+    /// folder needs to apply the same rules ([`EmbedOptions::to_options`](crate::EmbedOptions::to_options)).
+    pub fn embed_options(&self) -> Option<&crate::EmbedOptions> {
+        self.embed_options.as_ref()
     }
 
     /// Every skill, ordered by path.

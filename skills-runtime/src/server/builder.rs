@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
 use rmcp::RoleServer;
@@ -9,6 +10,7 @@ use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
 use super::access::{Access, Caller, Rule};
+use super::changes::Listeners;
 use super::sessions::Sessions;
 use super::snapshot::Snapshot;
 use super::{Shared, SkillsServer, instructions, tool};
@@ -30,6 +32,7 @@ pub(super) struct Settings {
     pub(super) rule: Rule,
     /// Per skill name, what its `SKILL.md` resource says about when to load it.
     pub(super) load_hints: HashMap<String, String>,
+    pub(super) notify_changes: bool,
 }
 
 impl Settings {
@@ -58,6 +61,7 @@ impl Default for Settings {
             blob_cache_bytes: 64 << 20,
             rule: Rule::Everyone,
             load_hints: HashMap::new(),
+            notify_changes: false,
         }
     }
 }
@@ -67,6 +71,9 @@ impl Default for Settings {
 pub struct SkillsServerBuilder {
     skills: Skills,
     settings: Settings,
+    /// The folder to serve instead of `skills` in debug builds.
+    #[cfg(feature = "watch")]
+    watch_in_debug: Option<std::path::PathBuf>,
 }
 
 impl SkillsServer {
@@ -75,6 +82,8 @@ impl SkillsServer {
         SkillsServerBuilder {
             skills,
             settings: Settings::default(),
+            #[cfg(feature = "watch")]
+            watch_in_debug: None,
         }
     }
 }
@@ -233,6 +242,58 @@ impl SkillsServerBuilder {
         self
     }
 
+    /// Tell clients when what they see changes (default: off;
+    /// [`SkillsServer::watch`] turns it on): the server advertises
+    /// `resources.listChanged` and `resources.subscribe`, accepts
+    /// `resources/subscribe` (2025-11-25) and `subscriptions/listen`
+    /// (2026-07-28), and sends `notifications/resources/list_changed` and
+    /// `notifications/resources/updated`, each only about what the
+    /// receiver's own view shows. A [`replace`](SkillsServer::replace) or a
+    /// [`refresh_views`](SkillsServer::refresh_views) (after a grant or a
+    /// revoke under an [access policy](Self::access)) tells each initialized
+    /// session and each listen stream whose view changed. Turn it on for a
+    /// server whose set or access you change yourself.
+    ///
+    /// Stateless HTTP cannot push: such clients learn of a change when they
+    /// list again, which 2026-07-28 clients do once an answer's `ttlMs`
+    /// ([`ttl`](Self::ttl)) has passed.
+    pub fn notify_changes(mut self, on: bool) -> Self {
+        self.settings.notify_changes = on;
+        self
+    }
+
+    /// In debug builds, serve the folder `dir` instead of the embedded set
+    /// and reload it on every change ([`SkillsServer::watch`], with the
+    /// rules the set was embedded with); in release builds, serve the
+    /// embedded set and watch nothing. The one line that lets an author edit
+    /// skills without rebuilding, while the binary they ship stays
+    /// self-contained:
+    ///
+    /// ```no_run
+    /// use skills_runtime::{Skills, SkillsServer, embed_skills};
+    ///
+    /// static SKILLS: Skills = embed_skills!("skills");
+    ///
+    /// let server = SkillsServer::builder(SKILLS.clone())
+    ///     .watch_in_debug(concat!(env!("CARGO_MANIFEST_DIR"), "/skills"))
+    ///     .build();
+    /// ```
+    ///
+    /// Pass the same folder the macro reads; `concat!(env!(…))` keeps the
+    /// path out of release binaries' tables. "Debug" means what
+    /// `cfg!(debug_assertions)` says for skills-runtime, which follows your
+    /// profile unless you override `debug-assertions` per package. The
+    /// watch lives as long as the server; [`SkillsServer::watching`] gives
+    /// its handle. While the folder does not load, the embedded set (then
+    /// the last good one) is served and the problems are logged.
+    #[cfg(feature = "watch")]
+    pub fn watch_in_debug(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        if cfg!(debug_assertions) {
+            self.watch_in_debug = Some(dir.into());
+        }
+        self
+    }
+
     /// The configured server, once [`check_servable`](crate::check_servable)
     /// accepts the set: every file declared `generated` was added, and no
     /// gated skill sits inside one that is not. Sets built at run time (a
@@ -271,14 +332,25 @@ impl SkillsServerBuilder {
             (None, Some((name, version))) => Implementation::new(name, version),
             (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         };
+        #[cfg(feature = "watch")]
+        let options = super::watch::embedded_options(&self.skills);
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
-        SkillsServer {
+        let server = SkillsServer {
             shared: Arc::new(Shared {
                 server_info,
+                live: AtomicBool::new(self.settings.notify_changes),
                 settings: self.settings,
                 current: RwLock::new(Arc::new(snapshot)),
+                listeners: Listeners::default(),
                 sessions: Sessions::default(),
+                #[cfg(feature = "watch")]
+                watch: std::sync::OnceLock::new(),
             }),
+        };
+        #[cfg(feature = "watch")]
+        if let Some(dir) = self.watch_in_debug {
+            server.keep_watching(dir, options);
         }
+        server
     }
 }

@@ -1,12 +1,14 @@
 //! Change notices, per view: who is listening, what each of them last saw,
 //! and telling exactly those whose view changed.
 //!
-//! Two kinds of listener: an initialized session (2025-11-25, registered by
-//! [`SkillsServer::on_initialized`]), told with
-//! `notifications/resources/list_changed` on its own connection; and a
-//! watcher ([`SkillsServer::watch_view`], for a 2026-07-28
-//! `subscriptions/listen` stream or anything else that wants to know), which
-//! gets the new fingerprint through a [`ViewChanges`].
+//! Three kinds of listener: an initialized session (2025-11-25, registered
+//! by [`SkillsServer::on_initialized`]) and a 2026-07-28
+//! `subscriptions/listen` stream that accepted `resourcesListChanged`
+//! (registered by `changes`), both told with
+//! `notifications/resources/list_changed` when the server
+//! [notifies changes](SkillsServer::notifies_changes); and a watcher
+//! ([`SkillsServer::watch_view`], for code of the author's own), which gets
+//! the new fingerprint through a [`ViewChanges`].
 //!
 //! Each keeps the context its view is computed from: the MCP peer and the
 //! request extensions (over streamable HTTP, the HTTP request head with what
@@ -21,7 +23,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
 use rmcp::model::{NumberOrString, RequestMetaObject};
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionSink};
 use tokio::sync::watch;
 
 use super::access::{Caller, Rule};
@@ -32,9 +34,12 @@ use super::{SkillsServer, view};
 #[derive(Default)]
 pub(super) struct Sessions {
     listeners: Mutex<Vec<Listener>>,
+    next_id: std::sync::atomic::AtomicU64,
 }
 
 struct Listener {
+    /// How `forget` names it.
+    id: u64,
     /// What the policy is asked with again: the session's peer and the
     /// extensions of the request it registered with.
     context: RequestContext<RoleServer>,
@@ -48,6 +53,9 @@ enum Ear {
     /// An initialized session, told on the runtime it was served on (the
     /// change may come from a thread outside it, a file watcher's say).
     Session(tokio::runtime::Handle),
+    /// A listen stream, told through its sink; `changes` forgets it when
+    /// the request ends.
+    Stream(SubscriptionSink, Option<tokio::runtime::Handle>),
     /// A [`ViewChanges`] handle.
     Watch(watch::Sender<String>),
 }
@@ -56,6 +64,7 @@ impl Listener {
     fn is_gone(&self) -> bool {
         match &self.ear {
             Ear::Session(_) => self.context.peer.is_transport_closed(),
+            Ear::Stream(..) => false,
             Ear::Watch(sender) => sender.is_closed(),
         }
     }
@@ -71,10 +80,30 @@ impl Listener {
                     }
                 });
             }
+            Ear::Stream(sink, runtime) => {
+                let sink = sink.clone();
+                let notice = async move {
+                    if let Err(error) = sink.notify_resource_list_changed().await {
+                        tracing::debug!(%error, "a listen stream missed resources/list_changed");
+                    }
+                };
+                match runtime
+                    .clone()
+                    .or_else(|| tokio::runtime::Handle::try_current().ok())
+                {
+                    Some(runtime) => drop(runtime.spawn(notice)),
+                    None => tracing::debug!("no runtime to send change notices on"),
+                }
+            }
             Ear::Watch(sender) => {
                 sender.send_replace(fingerprint.to_owned());
             }
         }
+    }
+
+    /// Whether it is told only when the server notifies changes.
+    fn needs_notices_on(&self) -> bool {
+        matches!(self.ear, Ear::Session(_) | Ear::Stream(..))
     }
 }
 
@@ -112,23 +141,52 @@ impl Sessions {
         current: impl FnOnce() -> Arc<Snapshot>,
         rule: &Rule,
         ear: impl FnOnce(&str) -> Ear,
-    ) {
+    ) -> u64 {
+        let id = self
+            .next_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut listeners = self.lock();
         listeners.retain(|listener| !listener.is_gone());
         // The snapshot is read under the lock, so a `replace` that swaps it
         // meanwhile refreshes this listener too.
         let seen = fingerprint(&current(), rule, &context);
         let ear = ear(&seen);
-        listeners.push(Listener { context, seen, ear });
+        listeners.push(Listener {
+            id,
+            context,
+            seen,
+            ear,
+        });
+        id
+    }
+
+    /// Registers a listen stream that accepted `resourcesListChanged`; it is
+    /// told until [`forget`](Self::forget) is called with the id returned.
+    pub(super) fn register_stream(
+        &self,
+        sink: SubscriptionSink,
+        context: RequestContext<RoleServer>,
+        current: impl FnOnce() -> Arc<Snapshot>,
+        rule: &Rule,
+    ) -> u64 {
+        let runtime = tokio::runtime::Handle::try_current().ok();
+        self.register(context, current, rule, |_| Ear::Stream(sink, runtime))
+    }
+
+    /// Stops telling the listener `id`.
+    pub(super) fn forget(&self, id: u64) {
+        self.lock().retain(|listener| listener.id != id);
     }
 
     /// Computes every listener's view again (after `update` rewrote the
     /// HTTP request head it is computed from) and tells those whose view
-    /// changed. Returns how many were told.
+    /// changed; sessions and streams only when `notify` (the server notifies
+    /// changes). Returns how many were told.
     pub(super) fn refresh(
         &self,
         current: impl FnOnce() -> Arc<Snapshot>,
         rule: &Rule,
+        notify: bool,
         mut update: impl FnMut(&mut http::request::Parts),
     ) -> usize {
         let mut listeners = self.lock();
@@ -145,9 +203,11 @@ impl Sessions {
             }
             let now = fingerprint(&snapshot, rule, &listener.context);
             if now != listener.seen {
-                listener.tell(&now);
+                if notify || !listener.needs_notices_on() {
+                    listener.tell(&now);
+                    told += 1;
+                }
                 listener.seen = now;
-                told += 1;
             }
         }
         told
@@ -177,10 +237,11 @@ fn fingerprint(snapshot: &Snapshot, rule: &Rule, context: &RequestContext<RoleSe
 impl SkillsServer {
     /// Registers an initialized session to be told, with
     /// `notifications/resources/list_changed`, whenever its view of the
-    /// skills changes: a [`replace`](Self::replace) that changes what it
-    /// owns, or a grant or revoke the author reports with
-    /// [`refresh_views`](Self::refresh_views). A session whose view did not
-    /// change is not told.
+    /// skills changes, when the server
+    /// [notifies changes](Self::notifies_changes): a
+    /// [`replace`](Self::replace) that changes what it owns, or a grant or
+    /// revoke the author reports with [`refresh_views`](Self::refresh_views).
+    /// A session whose view did not change is not told.
     ///
     /// `SkillsServer` and [`WithSkills`](super::WithSkills) call this from
     /// `ServerHandler::on_initialized`; a handler written with
@@ -240,11 +301,13 @@ impl SkillsServer {
         }
     }
 
-    /// Computes every registered session's view again and tells exactly
-    /// those whose view changed: call it after a grant or a revoke, when the
-    /// policy reads state that changed in place (an `Arc` the auth layer put
-    /// in the request extensions, a shared table). Returns how many sessions
-    /// were told. [`replace`](Self::replace) does this by itself.
+    /// Computes every registered session's, listen stream's and watcher's
+    /// view again and tells exactly those whose view changed (sessions and
+    /// streams only when the server [notifies changes](Self::notifies_changes)):
+    /// call it after a grant or a revoke, when the policy reads state that
+    /// changed in place (an `Arc` the auth layer put in the request
+    /// extensions, a shared table). Returns how many were told.
+    /// [`replace`](Self::replace) does this by itself.
     ///
     /// When the auth layer resolved entitlements into the request extensions
     /// as a snapshot, use [`refresh_views_with`](Self::refresh_views_with)
@@ -280,9 +343,12 @@ impl SkillsServer {
     /// ```
     pub fn refresh_views_with(&self, update: impl FnMut(&mut http::request::Parts)) -> usize {
         self.snapshot().forget_anonymous();
-        self.shared
-            .sessions
-            .refresh(|| self.snapshot(), &self.settings().rule, update)
+        self.shared.sessions.refresh(
+            || self.snapshot(),
+            &self.settings().rule,
+            self.notifies_changes(),
+            update,
+        )
     }
 
     /// How many sessions and watchers are registered to be told about
