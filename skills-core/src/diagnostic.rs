@@ -100,6 +100,18 @@ pub enum Rule {
     /// A file reached only through another referenced file, more than one
     /// level deep from `SKILL.md` (a warning).
     NestedReference,
+    /// A gated skill (sold, or held back from some callers) whose frontmatter
+    /// grants `allowed-tools`: execution rights belong to the server and its
+    /// OAuth scopes, not to an instruction file.
+    GatedAllowedTools,
+    /// The `gated` option is inconsistent with the tree: a glob that names no
+    /// skill, or a gated skill nested in one that is not (whose folder would
+    /// serve its files free).
+    Gated,
+    /// The `generated` option names a path that no skill can hold, a file
+    /// declared generated is still missing when the set is served, or a file
+    /// added at run time cannot be added.
+    Generated,
 }
 
 impl Rule {
@@ -143,13 +155,16 @@ impl Rule {
             Self::TooManyLines => "too-many-lines",
             Self::TooManyTokens => "too-many-tokens",
             Self::NestedReference => "nested-reference",
+            Self::GatedAllowedTools => "gated-allowed-tools",
+            Self::Gated => "gated",
+            Self::Generated => "generated",
         }
     }
 }
 
 impl Rule {
     /// Every rule, in the order of this enum (for tables and `--explain`-like listings).
-    pub const ALL: [Rule; 37] = [
+    pub const ALL: [Rule; 40] = [
         Self::RootMissing,
         Self::NoSkills,
         Self::NotASkill,
@@ -187,6 +202,9 @@ impl Rule {
         Self::TooManyLines,
         Self::TooManyTokens,
         Self::NestedReference,
+        Self::GatedAllowedTools,
+        Self::Gated,
+        Self::Generated,
     ];
 
     /// Whether the rule is about one skill's `SKILL.md` as a document (its
@@ -221,6 +239,7 @@ impl Rule {
                 | Self::DuplicateName
                 | Self::TooManyLines
                 | Self::TooManyTokens
+                | Self::GatedAllowedTools
         )
     }
 }

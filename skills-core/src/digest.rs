@@ -40,16 +40,10 @@ pub fn revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str, u64)>) ->
     )
 }
 
-/// A set's fingerprint: `sha256:` over each skill's `uri` and revision.
+/// A set's fingerprint: `sha256:` over [`crate::fingerprint_input`] of each
+/// skill's `uri` and revision.
 pub fn fingerprint<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let mut lines = String::new();
-    for (uri, revision) in skills {
-        lines.push_str(uri);
-        lines.push(' ');
-        lines.push_str(revision);
-        lines.push('\n');
-    }
-    sha256(lines.as_bytes())
+    sha256(crate::fingerprint_input(skills).as_bytes())
 }
 
 #[cfg(test)]

@@ -12,12 +12,13 @@ use std::borrow::Cow;
 /// ```
 /// use skills_core::EmbedOptions;
 ///
-/// static OPTIONS: EmbedOptions = EmbedOptions::new(&["dependencies"], false, &[]);
+/// static OPTIONS: EmbedOptions = EmbedOptions::new(&["dependencies"], false, &[], &["courses/*"], &[]);
 /// assert_eq!(OPTIONS.allow_fields().collect::<Vec<_>>(), ["dependencies"]);
 /// # #[cfg(feature = "load")] {
 /// let options = OPTIONS.to_options();
 /// assert_eq!(options.allow_fields, ["dependencies"]);
 /// assert!(!options.check_links);
+/// assert_eq!(options.gated, ["courses/*"]);
 /// # }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,20 +26,26 @@ pub struct EmbedOptions {
     allow_fields: Cow<'static, [&'static str]>,
     check_links: bool,
     allow_secrets_in: Cow<'static, [&'static str]>,
+    gated: Cow<'static, [&'static str]>,
+    generated: Cow<'static, [&'static str]>,
 }
 
 impl EmbedOptions {
     /// The options as the macro call spelled them: `allow_fields`,
-    /// `check_links`, `allow_secrets_in`.
+    /// `check_links`, `allow_secrets_in`, `gated`, `generated`.
     pub const fn new(
         allow_fields: &'static [&'static str],
         check_links: bool,
         allow_secrets_in: &'static [&'static str],
+        gated: &'static [&'static str],
+        generated: &'static [&'static str],
     ) -> Self {
         Self {
             allow_fields: Cow::Borrowed(allow_fields),
             check_links,
             allow_secrets_in: Cow::Borrowed(allow_secrets_in),
+            gated: Cow::Borrowed(gated),
+            generated: Cow::Borrowed(generated),
         }
     }
 
@@ -57,6 +64,16 @@ impl EmbedOptions {
         self.allow_secrets_in.iter().copied()
     }
 
+    /// Globs over skill paths naming the gated skills.
+    pub fn gated(&self) -> impl Iterator<Item = &str> + '_ {
+        self.gated.iter().copied()
+    }
+
+    /// Files (relative to the root) the program adds at start-up.
+    pub fn generated(&self) -> impl Iterator<Item = &str> + '_ {
+        self.generated.iter().copied()
+    }
+
     /// The loader's [`Options`](crate::Options) that apply the same rules.
     #[cfg(feature = "load")]
     pub fn to_options(&self) -> crate::Options {
@@ -64,6 +81,8 @@ impl EmbedOptions {
             allow_fields: self.allow_fields().map(str::to_owned).collect(),
             check_links: self.check_links,
             allow_secrets_in: self.allow_secrets_in().map(str::to_owned).collect(),
+            gated: self.gated().map(str::to_owned).collect(),
+            generated: self.generated().map(str::to_owned).collect(),
             ..crate::Options::default()
         }
     }

@@ -44,6 +44,7 @@ mod model;
 pub mod names;
 pub mod relpath;
 pub mod root;
+mod servable;
 pub mod uri;
 pub mod vendor;
 
@@ -52,6 +53,10 @@ pub mod digest;
 mod fields;
 #[cfg(feature = "load")]
 mod frontmatter;
+#[cfg(feature = "load")]
+mod gate;
+#[cfg(feature = "load")]
+mod generated;
 #[cfg(feature = "load")]
 mod layout;
 #[cfg(feature = "load")]
@@ -80,10 +85,13 @@ pub use embed_options::EmbedOptions;
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
+pub use generated::add_files;
+#[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
-pub use model::{Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills};
+pub use model::{Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills, fingerprint_input};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
+pub use servable::check_servable;
 #[cfg(feature = "load")]
 pub use skill_md::{
     InspectedSkillMd, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext,

@@ -23,6 +23,7 @@ pub struct Skills {
     skills: Cow<'static, [Skill]>,
     fingerprint: Cow<'static, str>,
     package: Option<(Cow<'static, str>, Cow<'static, str>)>,
+    pending: Cow<'static, [Cow<'static, str>]>,
     embed_options: Option<crate::EmbedOptions>,
 }
 
@@ -37,6 +38,7 @@ pub struct Skill {
     version: Cow<'static, str>,
     body_offset: usize,
     files: Cow<'static, [SkillFile]>,
+    gated: bool,
 }
 
 /// One file of a skill, with its bytes and what a server says about it.
@@ -150,8 +152,25 @@ impl Skills {
             skills,
             fingerprint,
             package,
+            pending: Cow::Borrowed(&[]),
             embed_options: None,
         }
+    }
+
+    /// The same set, with `pending` declared generated and not yet added.
+    /// The loader calls this.
+    #[doc(hidden)]
+    pub fn with_pending(mut self, pending: Cow<'static, [Cow<'static, str>]>) -> Self {
+        self.pending = pending;
+        self
+    }
+
+    /// The same set, recording `options` as the macro call that produced it
+    /// (a set changed after it was embedded keeps its rules).
+    #[doc(hidden)]
+    pub fn with_embed_options(mut self, options: Option<crate::EmbedOptions>) -> Self {
+        self.embed_options = options;
+        self
     }
 
     /// A set borrowed from the binary; what `embed_skills!` expands to.
@@ -162,10 +181,24 @@ impl Skills {
         package: (&'static str, &'static str),
         options: crate::EmbedOptions,
     ) -> Self {
+        Self::embedded_pending(skills, fingerprint, package, options, &[])
+    }
+
+    /// [`embedded`](Self::embedded), with files declared generated that were
+    /// not there when the crate compiled.
+    #[doc(hidden)]
+    pub const fn embedded_pending(
+        skills: &'static [Skill],
+        fingerprint: &'static str,
+        package: (&'static str, &'static str),
+        options: crate::EmbedOptions,
+        pending: &'static [Cow<'static, str>],
+    ) -> Self {
         Self {
             skills: Cow::Borrowed(skills),
             fingerprint: Cow::Borrowed(fingerprint),
             package: Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
+            pending: Cow::Borrowed(pending),
             embed_options: Some(options),
         }
     }
@@ -176,6 +209,7 @@ impl Skills {
             skills: Cow::Borrowed(&[]),
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
             package: None,
+            pending: Cow::Borrowed(&[]),
             embed_options: None,
         }
     }
@@ -187,6 +221,15 @@ impl Skills {
         self.package
             .as_ref()
             .map(|(name, version)| (name.as_ref(), version.as_ref()))
+    }
+
+    /// The files declared generated (`generated = [..]`; paths relative to
+    /// the root, like `platform/references/api.md`) that were not there when
+    /// the set was built and have not been added since: the program adds
+    /// them at start-up with `add_files` (feature `load`), and a server
+    /// refuses to serve the set while any is missing ([`crate::check_servable`]).
+    pub fn pending_files(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.pending.iter().map(|path| path.as_ref())
     }
 
     /// The options of the `embed_skills!` call that produced the set
@@ -463,6 +506,27 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
+/// The bytes a set's [fingerprint](Skills::fingerprint) is the SHA-256 of:
+/// one `<uri> <revision>\n` line per skill, in the order given (a set's
+/// order: by path). Public without the `load` feature so that a server can
+/// fingerprint a subset (what one caller may see) with the SHA-256 it already
+/// links, and get the same value a set of exactly those skills would have.
+///
+/// ```
+/// let input = skills_core::fingerprint_input([("skill://a/SKILL.md", "sha256:1")]);
+/// assert_eq!(input, "skill://a/SKILL.md sha256:1\n");
+/// ```
+pub fn fingerprint_input<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut lines = String::new();
+    for (uri, revision) in skills {
+        lines.push_str(uri);
+        lines.push(' ');
+        lines.push_str(revision);
+        lines.push('\n');
+    }
+    lines
+}
+
 impl Default for Skills {
     fn default() -> Self {
         Self::empty()
@@ -492,7 +556,17 @@ impl Skill {
             version,
             body_offset,
             files,
+            gated: false,
         }
+    }
+
+    /// The same skill, declared gated (`gated = [..]` of `embed_skills!`, or
+    /// the loader's option): sold or held back, so a server may answer it as
+    /// locked, and it carries no `allowed-tools`. The generated code calls this.
+    #[doc(hidden)]
+    pub const fn with_gated(mut self, gated: bool) -> Self {
+        self.gated = gated;
+        self
     }
 
     /// A skill borrowed from the binary; what `embed_skills!` expands to.
@@ -565,6 +639,13 @@ impl Skill {
     /// revision fast-agent computes): changing any byte of any file changes it.
     pub fn version(&self) -> &str {
         &self.version
+    }
+
+    /// Whether the skill was declared gated (sold, or held back from some
+    /// callers): a server may then answer it as locked, with an offer, and
+    /// the rules made sure it carries no `allowed-tools`.
+    pub fn is_gated(&self) -> bool {
+        self.gated
     }
 
     /// The `SKILL.md` file.

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
 use crate::frontmatter;
 use crate::options::Options;
-use crate::{fields, links};
+use crate::{fields, gate, links};
 
 /// The most lines the specification recommends for a `SKILL.md`
 /// ("Keep your main SKILL.md under 500 lines").
@@ -36,6 +36,7 @@ pub struct SkillMdContext<'a> {
     file: &'a str,
     folder_name: Option<&'a str>,
     files: Option<&'a [&'a str]>,
+    gated: bool,
 }
 
 impl<'a> SkillMdContext<'a> {
@@ -46,6 +47,7 @@ impl<'a> SkillMdContext<'a> {
             file,
             folder_name: None,
             files: None,
+            gated: false,
         }
     }
 
@@ -62,6 +64,14 @@ impl<'a> SkillMdContext<'a> {
     /// [`Options::check_links`] is off. Without it links are not checked.
     pub fn files(mut self, files: &'a [&'a str]) -> Self {
         self.files = Some(files);
+        self
+    }
+
+    /// Whether the skill is gated ([`Options::gated`]): sold or held back
+    /// from some callers. A gated skill must not grant `allowed-tools`
+    /// (`gated-allowed-tools`).
+    pub fn gated(mut self, gated: bool) -> Self {
+        self.gated = gated;
         self
     }
 }
@@ -253,6 +263,9 @@ fn check_text(
     let file = context.file;
     let parsed = frontmatter::parse(text, file, options, diagnostics)?;
     let identity = fields::check(&parsed, context.folder_name, options, file, diagnostics);
+    if context.gated {
+        gate::check_allowed_tools(&parsed, file, diagnostics);
+    }
     if options.check_links
         && let Some(files) = context.files
     {

@@ -95,6 +95,8 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
         load_options.check_links = check_links;
     }
     load_options.allow_secrets_in = options.allow_secrets_in;
+    load_options.gated = options.gated;
+    load_options.generated = options.generated;
     match skills_core::load(&root.path, &load_options) {
         // Warnings cannot be shown: stable Rust gives proc macros no warnings.
         Ok(loaded) => Ok(generate::skills(

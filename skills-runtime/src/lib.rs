@@ -111,8 +111,9 @@
 //! with [`WithSkills`], or from your own `impl ServerHandler` through
 //! [`delegate_skills!`]. [`SkillsServer::builder`] configures it
 //! ([`SkillsServerBuilder`]: instructions, which compatibility layers, page
-//! sizes, a per-caller [visibility](SkillsServerBuilder::visibility) rule);
-//! the [`server`] module describes what goes on the wire.
+//! sizes, a per-caller [access policy](SkillsServerBuilder::access) that
+//! decides which skills each caller owns, may buy, or never hears of); the
+//! [`server`] module describes what goes on the wire.
 //!
 //! # Skill packs
 //!
@@ -129,8 +130,8 @@
 //!   dependency on rmcp.
 //! - `load`: reading a skills folder at run time (`load`, `Options`,
 //!   `Report`, re-exported from skills-core), with the same rules and
-//!   messages as the macro. Without it nothing is parsed or hashed at run
-//!   time.
+//!   messages as the macro, and adding files generated at start-up
+//!   ([`add_files`]). Without it nothing is parsed or hashed at run time.
 //! - `watch` (implies `load` and `server`): live reload. `SkillsServer::watch`
 //!   serves a folder and reloads it on every change, keeping the last good
 //!   set while the folder does not load, and tells clients what changed;
@@ -141,7 +142,9 @@
 #![allow(clippy::needless_doctest_main)]
 #![warn(missing_docs)]
 
-pub use skills_core::{Digest, EmbedOptions, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
+pub use skills_core::{
+    Digest, EmbedOptions, Report, SKILL_MD, Skill, SkillFile, Skills, check_servable, mime, uri,
+};
 
 #[cfg(feature = "server")]
 pub mod server;
@@ -165,7 +168,7 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// Loading a folder at run time (feature `load`): the same rules and
 /// messages as `embed_skills!`.
 #[cfg(feature = "load")]
-pub use skills_core::{Diagnostic, Loaded, Options, Report, Rule, load};
+pub use skills_core::{Diagnostic, Loaded, Options, Rule, add_files, load};
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///
@@ -188,7 +191,12 @@ pub use skills_core::{Diagnostic, Loaded, Options, Report, Rule, load};
 /// Options, after the folder: `allow_fields = ["…"]` (extra top-level
 /// frontmatter keys to accept), `check_links = false` (do not check that the
 /// files a SKILL.md names exist), `allow_secrets_in = ["skill/file"]` (files
-/// allowed to hold credential-shaped text) and `untracked` (no build script:
+/// allowed to hold credential-shaped text), `gated = ["courses/*"]` (globs
+/// over skill paths: skills a server may sell, which must not grant
+/// `allowed-tools`; see [`SkillsServerBuilder::access`]),
+/// `generated = ["skill/references/api.md"]` (files the program adds at
+/// start-up with `add_files`, which a `SKILL.md` may link to before they
+/// exist; see [`Skills::pending_files`]) and `untracked` (no build script:
 /// edits to embedded text files still rebuild the crate, new files do not):
 ///
 /// ```
@@ -272,6 +280,77 @@ macro_rules! embed_skills {
 /// instead (or uses [`WithSkills`], which merges both). With no field,
 /// `self` is the [`SkillsServer`]: that is how it implements `ServerHandler`
 /// itself.
+///
+/// # Under an access policy
+///
+/// With [`access`](SkillsServerBuilder::access) or
+/// [`visibility`](SkillsServerBuilder::visibility), every skills method
+/// above already answers per caller. Three more methods make the session
+/// itself per caller; `SkillsServer` and [`WithSkills`] write them, a
+/// delegating handler writes them as below:
+///
+/// - `initialize` and `discover` answer with the instructions of the caller
+///   ([`SkillsServer::config_for`]: your builder's own instructions, then
+///   the skills this caller owns). Without them, every session gets
+///   `get_info`'s, which name only what every caller owns.
+/// - `on_initialized` registers the session
+///   ([`SkillsServer::on_initialized`]), so that a
+///   [`replace`](SkillsServer::replace) or a
+///   [`refresh_views`](SkillsServer::refresh_views) that changes what it
+///   owns sends it `notifications/resources/list_changed`.
+///
+/// ```no_run
+/// use rmcp::model::{
+///     DiscoverResult, InitializeRequestParams, InitializeResult, ServerCapabilities, ServerConfig,
+/// };
+/// use rmcp::service::{NotificationContext, RequestContext};
+/// use rmcp::{ErrorData, RoleServer, ServerHandler};
+/// use skills_runtime::SkillsServer;
+///
+/// #[derive(Clone)]
+/// struct Platform {
+///     skills: SkillsServer, // built with .access(…) and .instructions(…)
+/// }
+///
+/// impl ServerHandler for Platform {
+///     fn get_info(&self) -> ServerConfig {
+///         let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+///         self.skills.add_capabilities(&mut capabilities);
+///         ServerConfig::new(capabilities)
+///             .with_server_info(self.skills.server_info())
+///             .with_instructions(self.skills.instructions())
+///     }
+///
+///     async fn initialize(
+///         &self,
+///         request: InitializeRequestParams,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<InitializeResult, ErrorData> {
+///         context.peer.set_peer_info(request.clone());
+///         let result = self.negotiate_initialize(&request)?;
+///         Ok(self.skills.config_for(result, &context))
+///     }
+///
+///     async fn discover(
+///         &self,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<DiscoverResult, ErrorData> {
+///         let config = self.skills.config_for(self.get_info(), &context);
+///         let versions = self.supported_protocol_versions().into_owned();
+///         Ok(DiscoverResult::from_server_info(versions, config))
+///     }
+///
+///     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+///         self.skills.on_initialized(&context);
+///     }
+///
+///     skills_runtime::delegate_skills!(skills);
+/// }
+/// ```
+///
+/// The fallback tool's route from [`SkillsServer::tool_route`] is built once,
+/// so its description names only what every caller owns; `WithSkills` and
+/// `SkillsServer` list it per caller ([`SkillsServer::tools_for`]).
 #[cfg(feature = "server")]
 #[macro_export]
 macro_rules! delegate_skills {
@@ -383,4 +462,5 @@ pub mod __private {
     pub use ::rmcp;
     pub use ::skills_core::{EmbedOptions, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
+    pub use ::std::borrow::Cow;
 }

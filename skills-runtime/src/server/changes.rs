@@ -8,17 +8,17 @@
 //! - a **subscriber**: a 2025-11-25 session that sent `resources/subscribe`
 //!   for some URIs.
 //!
-//! Each is told only what changed in its own view (the set as its
-//! visibility rule lets it see, judged with the context of the request that
-//! registered it): `notifications/resources/list_changed` when the skills
-//! it sees differ, `notifications/resources/updated` for each subscribed URI
-//! whose bytes changed, appeared or vanished. Notices go out on the runtime
-//! that serves the listener, in order per listener, without blocking
+//! Each is told only what changed in its own view (the set as the access
+//! policy lets it see, judged with the context of the request that
+//! registered it): `notifications/resources/updated` for each subscribed
+//! URI whose bytes changed, appeared or vanished. Notices go out on the
+//! runtime that serves the listener, in order per listener, without blocking
 //! `replace()`; a listener whose session ended is dropped on the next change.
 //!
-//! `notifications/resources/list_changed` to 2025-11-25 sessions that did not
-//! subscribe to anything is the job of the per-view peer registry, not this
-//! module.
+//! `notifications/resources/list_changed` is the per-view registry's job
+//! (`sessions`): a stream that accepted `resourcesListChanged` is registered
+//! there too, beside every initialized session, so that a grant or a revoke
+//! reaches it as well as a `replace()`.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -28,6 +28,7 @@ use rmcp::model::{ResourceUpdatedNotificationParam, SubscriptionFilter};
 use rmcp::service::{Peer, RequestContext, SubscriptionSink};
 use tokio::runtime::Handle;
 
+use super::access::Caller;
 use super::builder::Settings;
 use super::snapshot::Snapshot;
 use super::view::View;
@@ -91,15 +92,20 @@ impl Session {
     }
 }
 
-/// Removes its stream from the registry when the listen request ends.
+/// Removes its stream from the registries when the listen request ends.
 pub(super) struct StreamGuard {
     shared: Arc<super::Shared>,
     id: u64,
+    /// Its place among the views told of list changes, if it asked.
+    view: Option<u64>,
 }
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
         self.shared.listeners.lock().streams.remove(&self.id);
+        if let Some(view) = self.view {
+            self.shared.sessions.forget(view);
+        }
     }
 }
 
@@ -123,6 +129,14 @@ impl Listeners {
             list_changed: ours.resources_list_changed == Some(true),
             uris: ours.resource_subscriptions.clone().unwrap_or_default(),
         };
+        let view = stream.list_changed.then(|| {
+            shared.sessions.register_stream(
+                stream.sink.clone(),
+                stream.context.clone(),
+                || super::current(shared),
+                &shared.settings.rule,
+            )
+        });
         let mut registry = shared.listeners.lock();
         let id = registry.next_stream;
         registry.next_stream += 1;
@@ -130,6 +144,7 @@ impl Listeners {
         StreamGuard {
             shared: shared.clone(),
             id,
+            view,
         }
     }
 
@@ -201,24 +216,13 @@ impl Listeners {
             )
         };
         for stream in streams {
-            let notices = Notices::between(
-                old,
-                new,
-                settings,
-                &stream.context,
-                stream.list_changed,
-                &stream.uris,
-            );
+            // Its list changes are told by the per-view registry.
+            let notices = Notices::between(old, new, settings, &stream.context, &stream.uris);
             if notices.is_empty() {
                 continue;
             }
             let sink = stream.sink.clone();
             spawn(stream.runtime.as_ref(), async move {
-                if notices.list_changed
-                    && let Err(error) = sink.notify_resource_list_changed().await
-                {
-                    tracing::debug!(%error, "a listen stream missed resources/list_changed");
-                }
                 for uri in notices.updated {
                     if let Err(error) = sink.notify_resource_updated(uri).await {
                         tracing::debug!(%error, "a listen stream missed resources/updated");
@@ -227,14 +231,8 @@ impl Listeners {
             });
         }
         for subscriber in subscribers {
-            let notices = Notices::between(
-                old,
-                new,
-                settings,
-                &subscriber.context,
-                false,
-                &subscriber.uris,
-            );
+            let notices =
+                Notices::between(old, new, settings, &subscriber.context, &subscriber.uris);
             if notices.is_empty() {
                 continue;
             }
@@ -263,7 +261,6 @@ fn spawn(runtime: Option<&Handle>, notices: impl Future<Output = ()> + Send + 's
 
 /// What one listener is told about one change.
 struct Notices {
-    list_changed: bool,
     updated: Vec<String>,
 }
 
@@ -273,13 +270,11 @@ impl Notices {
         new: &Arc<Snapshot>,
         settings: &Settings,
         context: &RequestContext<RoleServer>,
-        list_changed: bool,
         uris: impl IntoIterator<Item = &'u String>,
     ) -> Self {
-        let before = View::new(old.clone(), settings, context);
-        let after = View::new(new.clone(), settings, context);
+        let before = View::new(old.clone(), settings, Caller::from_mcp(context));
+        let after = View::new(new.clone(), settings, Caller::from_mcp(context));
         Self {
-            list_changed: list_changed && before.sees_other_skills_than(&after),
             updated: uris
                 .into_iter()
                 .filter(|uri| before.content_at(uri) != after.content_at(uri))
@@ -289,7 +284,7 @@ impl Notices {
     }
 
     fn is_empty(&self) -> bool {
-        !self.list_changed && self.updated.is_empty()
+        self.updated.is_empty()
     }
 }
 
@@ -302,20 +297,6 @@ enum Content {
 }
 
 impl View<'_> {
-    /// Whether the caller sees other skills (or other versions of them) here
-    /// than in `other`: what its listings hold would differ.
-    fn sees_other_skills_than(&self, other: &View<'_>) -> bool {
-        if self.is_shared() && other.is_shared() {
-            return self.fingerprint() != other.fingerprint();
-        }
-        let seen = |view: &View<'_>| -> Vec<(String, String)> {
-            view.visible_skills()
-                .map(|(_, skill)| (skill.path().to_owned(), skill.version().to_owned()))
-                .collect()
-        };
-        seen(self) != seen(other)
-    }
-
     /// What the caller would read at `uri`, if anything.
     fn content_at(&self, uri: &str) -> Option<Content> {
         let canonical = skills_core::uri::parse(uri).ok()?;

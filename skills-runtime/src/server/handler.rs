@@ -18,12 +18,36 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::SkillsServer;
 use super::cursor::{self, Chained, Kind, Listing, Page};
+use super::{Caller, SkillsServer, wire};
 
 impl ServerHandler for SkillsServer {
     fn get_info(&self) -> ServerConfig {
         self.server_config()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let result = self.negotiate_initialize(&request)?;
+        Ok(self.config_for(result, &context))
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.server_config_for(&Caller::from_mcp(&context)),
+        ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        SkillsServer::on_initialized(self, &context);
     }
 
     // list_skills, get_skill, read_resource, read_resource_directory,
@@ -34,9 +58,11 @@ impl ServerHandler for SkillsServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools()))
+        Ok(ListToolsResult::with_all_items(
+            self.tools_for(&Caller::from_mcp(&context)),
+        ))
     }
 
     async fn call_tool(
@@ -113,13 +139,14 @@ impl<H: ServerHandler> WithSkills<H> {
         &self.skills
     }
 
-    /// The inner handler's answer with our capabilities and instructions
-    /// merged in, and our server name if the inner one kept rmcp's default.
-    fn merge(&self, mut config: ServerConfig) -> ServerConfig {
+    /// The inner handler's answer with our capabilities and the
+    /// instructions of `caller` merged in, and our server name if the inner
+    /// one kept rmcp's default.
+    fn merge(&self, mut config: ServerConfig, caller: &Caller<'_>) -> ServerConfig {
         self.skills.add_capabilities(&mut config.capabilities);
         let instructions = self
             .skills
-            .instructions_after(config.instructions.as_deref());
+            .instructions_after_for(config.instructions.as_deref(), caller);
         config.instructions = (!instructions.is_empty()).then_some(instructions);
         if config.server_info == rmcp::model::Implementation::from_build_env() {
             config.server_info = self.skills.server_info();
@@ -157,8 +184,8 @@ fn union(mut ours: SubscriptionFilter, theirs: SubscriptionFilter) -> Subscripti
 
 /// A page of our resources, without cache hints: the listing it belongs to
 /// may go on with the inner handler's resources.
-fn resources_page(page: Page<'_, Resource>) -> ListResourcesResult {
-    let mut result = ListResourcesResult::with_all_items(page.items.to_vec());
+fn resources_page(page: Page<'_, &Resource>) -> ListResourcesResult {
+    let mut result = wire::resources_page(page.items);
     result.next_cursor = page.next;
     result
 }
@@ -167,7 +194,7 @@ fn resources_page(page: Page<'_, Resource>) -> ListResourcesResult {
 #[warn(clippy::missing_trait_methods)] // New rmcp methods must be forwarded too.
 impl<H: ServerHandler> ServerHandler for WithSkills<H> {
     fn get_info(&self) -> ServerConfig {
-        self.merge(self.inner.get_info())
+        self.merge(self.inner.get_info(), &Caller::anonymous())
     }
 
     async fn initialize(
@@ -175,10 +202,8 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        self.inner
-            .initialize(request, context)
-            .await
-            .map(|result| self.merge(result))
+        let result = self.inner.initialize(request, context.clone()).await?;
+        Ok(self.merge(result, &Caller::from_mcp(&context)))
     }
 
     fn negotiate_initialize(
@@ -187,7 +212,7 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
     ) -> Result<InitializeResult, ErrorData> {
         self.inner
             .negotiate_initialize(request)
-            .map(|result| self.merge(result))
+            .map(|result| self.merge(result, &Caller::anonymous()))
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -196,11 +221,11 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
 
     async fn discover(
         &self,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.get_info(),
+            self.merge(self.inner.get_info(), &Caller::from_mcp(&context)),
         ))
     }
 
@@ -253,7 +278,7 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
             .and_then(|request| request.cursor.as_deref());
         // Ours first, then the inner handler's, behind cursors of ours.
         let (tail, fingerprint) = {
-            let view = self.skills.view(&context);
+            let view = self.skills.request_view(&context);
             let resources = view.resources();
             let size = view.settings().resources_page_size;
             let listing = view.resources_listing();
@@ -398,12 +423,13 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
             .as_ref()
             .is_none_or(|request| request.cursor.is_none());
         let mut result = if self.inner_has_tools() {
-            self.inner.list_tools(request, context).await?
+            self.inner.list_tools(request, context.clone()).await?
         } else {
             ListToolsResult::default()
         };
         if first_page {
-            result.tools.extend(self.skills.tools());
+            let caller = Caller::from_mcp(&context);
+            result.tools.extend(self.skills.tools_for(&caller));
         }
         Ok(result)
     }
@@ -445,6 +471,7 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.skills.on_initialized(&context);
         self.inner.on_initialized(context).await;
     }
 
