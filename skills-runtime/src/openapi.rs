@@ -304,21 +304,22 @@ fn render_route(out: &mut String, document: &Value, number: usize, route: &Route
     {
         let required = body.get("required").and_then(Value::as_bool) == Some(true);
         let (media, schema) = media_schema(body);
-        let _ = write!(
-            out,
-            "\nBody ({}{}){}\n",
+        let mut line = format!(
+            "\nBody ({}{})",
             media
                 .map(|media| format!("`{media}`"))
                 .unwrap_or_else(|| "no content type".to_owned()),
             if required { ", required" } else { "" },
-            text(body, "description")
-                .map(|description| format!(": {}", one_paragraph(description)))
-                .unwrap_or_else(|| ":".to_owned())
         );
-        if let Some(schema) = schema {
-            for field in fields(document, schema) {
-                let _ = writeln!(out, "- {field}");
-            }
+        if let Some(description) = text(body, "description") {
+            let _ = write!(line, ": {}", sentence(description));
+        }
+        let (shape, fields) = schema
+            .map(|schema| shape(document, schema))
+            .unwrap_or_default();
+        let _ = writeln!(out, "{line}{shape}");
+        for field in fields {
+            let _ = writeln!(out, "- {field}");
         }
     }
 
@@ -330,24 +331,46 @@ fn render_route(out: &mut String, document: &Value, number: usize, route: &Route
             let response = resolve(document, response);
             let mut line = format!("- `{status}`");
             if let Some(description) = text(response, "description") {
-                let _ = write!(line, ": {}", one_paragraph(description));
+                let _ = write!(line, ": {}", sentence(description));
             }
-            let (_, schema) = media_schema(response);
-            if let Some(schema) = schema {
-                let schema = resolve(document, schema);
-                let fields = fields(document, schema);
-                if fields.is_empty() {
-                    let _ = write!(line, " ({})", type_name(document, schema));
-                } else {
-                    let _ = write!(line, ", with:");
-                    for field in fields {
-                        let _ = write!(line, "\n  - {field}");
-                    }
-                }
+            let (shape, fields) = match media_schema(response) {
+                (_, Some(schema)) => shape(document, schema),
+                _ => Default::default(),
+            };
+            let _ = writeln!(out, "{line}{shape}");
+            for field in fields {
+                let _ = writeln!(out, "  - {field}");
             }
-            let _ = writeln!(out, "{line}");
         }
     }
+}
+
+/// What a body holds: the words that end its line, and the fields of an
+/// object (or of each item of a list of objects) to list below it; or its
+/// type, when it has no fields.
+fn shape(document: &Value, schema: &Value) -> (String, Vec<String>) {
+    let schema = resolve(document, schema);
+    let is_list = schema.get("type").and_then(Value::as_str) == Some("array");
+    let fields = match (is_list, schema.get("items")) {
+        (true, Some(items)) => fields(document, items),
+        _ => fields(document, schema),
+    };
+    if fields.is_empty() {
+        (format!(" ({})", type_name(document, schema)), fields)
+    } else if is_list {
+        (": a list, each item with:".to_owned(), fields)
+    } else {
+        (", with:".to_owned(), fields)
+    }
+}
+
+/// `text` as one paragraph without a closing full stop, to continue a line.
+fn sentence(text: &str) -> String {
+    let mut paragraph = one_paragraph(text);
+    if paragraph.ends_with('.') && !paragraph.ends_with("..") {
+        paragraph.pop();
+    }
+    paragraph
 }
 
 /// The path item's and the operation's parameters (the operation's win on
@@ -468,10 +491,13 @@ fn type_name(document: &Value, schema: &Value) -> String {
                 Some(items) => format!("array of {}", type_name(document, items)),
                 None => "array".to_owned(),
             },
-            other => match schema.get("format").and_then(Value::as_str) {
-                Some(format) if other != "object" => format!("{other} ({format})"),
-                _ => other.to_owned(),
+            // A string's format (date-time, uri, …) tells an agent what to
+            // write; a number's (int32, double) does not.
+            "string" => match schema.get("format").and_then(Value::as_str) {
+                Some(format) => format!("string ({format})"),
+                None => "string".to_owned(),
             },
+            other => other.to_owned(),
         })
         .collect();
     if named.is_empty() {
@@ -576,8 +602,8 @@ mod tests {
         );
         assert!(reference.contains("What it is for: Creates a pending order. Charges nothing."));
         assert!(reference.contains("When to call it: After the learner asked to buy."));
-        assert!(reference.contains("Body (`application/json`, required):\n- `course` (string, required): The course's slug."), "{reference}");
-        assert!(reference.contains("- `201`: The quote, with:\n  - `id` (integer (int64), required)\n  - `price` (string or null)\n  - `status` (one of \"quoted\", \"paid\", required)"), "{reference}");
+        assert!(reference.contains("Body (`application/json`, required), with:\n- `course` (string, required): The course's slug.\n"), "{reference}");
+        assert!(reference.contains("- `201`: The quote, with:\n  - `id` (integer, required)\n  - `price` (string or null)\n  - `status` (one of \"quoted\", \"paid\", required)\n"), "{reference}");
         // A summary alone is also what the route is for.
         assert!(
             reference.contains("What it is for: Who the learner is\n"),
@@ -607,6 +633,33 @@ mod tests {
         assert!(error.to_string().starts_with(
             "the OpenAPI document cannot be rendered as a skill reference (5 problems):\n- paths./a.get"
         ));
+    }
+
+    #[test]
+    fn lists_of_objects_show_their_items_fields_and_plain_bodies_their_type() {
+        let doc = document(json!({
+            "/orders": {"get": {
+                "summary": "My orders",
+                "x-skill": skill(1, "When asked."),
+                "responses": {
+                    "200": {"description": "The orders.", "content": {"application/json": {
+                        "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Order"}}}}},
+                    "503": {"description": "Down", "content": {"text/plain": {
+                        "schema": {"type": "string", "format": "date-time"}}}}
+                }
+            }}
+        }));
+        let reference = api_reference(&doc).unwrap();
+        assert!(
+            reference.contains(
+                "- `200`: The orders: a list, each item with:\n  - `id` (integer, required)\n"
+            ),
+            "{reference}"
+        );
+        assert!(
+            reference.contains("- `503`: Down (string (date-time))\n"),
+            "{reference}"
+        );
     }
 
     #[test]
