@@ -334,6 +334,30 @@ impl FrontEnd for Library {
     }
 }
 
+/// `embed_skills!`'s front end: options are written after the folder in
+/// the macro call. The macro's own messages use it, and so does a live
+/// reload of a folder embedded with the macro, whose author fixes a refusal
+/// the same way.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmbedMacro;
+
+impl FrontEnd for EmbedMacro {
+    fn spell(&self, option: &OptionHint) -> String {
+        let written = match option {
+            OptionHint::AllowField(field) => format!("allow_fields = [\"{field}\"]"),
+            OptionHint::NoCheckLinks => "check_links = false".to_owned(),
+            OptionHint::AllowSecretsIn(path) => format!("allow_secrets_in = [\"{path}\"]"),
+        };
+        format!("in `embed_skills!`, after the folder: `{written}`")
+    }
+
+    fn note(&self, diagnostic: &Diagnostic) -> Option<String> {
+        (diagnostic.rule == Rule::RootMissing).then(|| {
+            "in `embed_skills!`, a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls the macro".to_owned()
+        })
+    }
+}
+
 /// A mechanical edit that fixes the problem: replace `range` (byte offsets
 /// into the diagnostic's file; empty to insert) with `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq)]

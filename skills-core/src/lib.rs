@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 
 mod diagnostic;
+mod embed_options;
 pub mod mime;
 mod model;
 pub mod names;
@@ -73,8 +74,9 @@ mod walk;
 #[cfg(feature = "load")]
 pub use diagnostic::Renderer;
 pub use diagnostic::{
-    Diagnostic, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
+    Diagnostic, EmbedMacro, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
 };
+pub use embed_options::EmbedOptions;
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]

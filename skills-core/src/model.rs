@@ -23,6 +23,7 @@ pub struct Skills {
     skills: Cow<'static, [Skill]>,
     fingerprint: Cow<'static, str>,
     package: Option<(Cow<'static, str>, Cow<'static, str>)>,
+    embed_options: Option<crate::EmbedOptions>,
 }
 
 /// One skill: a folder holding a `SKILL.md` and its supporting files.
@@ -104,6 +105,7 @@ impl Skills {
             skills,
             fingerprint,
             package,
+            embed_options: None,
         }
     }
 
@@ -113,12 +115,14 @@ impl Skills {
         skills: &'static [Skill],
         fingerprint: &'static str,
         package: (&'static str, &'static str),
+        options: crate::EmbedOptions,
     ) -> Self {
-        Self::from_parts(
-            Cow::Borrowed(skills),
-            Cow::Borrowed(fingerprint),
-            Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
-        )
+        Self {
+            skills: Cow::Borrowed(skills),
+            fingerprint: Cow::Borrowed(fingerprint),
+            package: Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
+            embed_options: Some(options),
+        }
     }
 
     /// A set with no skills.
@@ -127,6 +131,7 @@ impl Skills {
             skills: Cow::Borrowed(&[]),
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
             package: None,
+            embed_options: None,
         }
     }
 
@@ -137,6 +142,13 @@ impl Skills {
         self.package
             .as_ref()
             .map(|(name, version)| (name.as_ref(), version.as_ref()))
+    }
+
+    /// The options of the `embed_skills!` call that produced the set
+    /// (`None` for a set loaded at run time): what a loader reading the same
+    /// folder needs to apply the same rules ([`EmbedOptions::to_options`](crate::EmbedOptions::to_options)).
+    pub fn embed_options(&self) -> Option<&crate::EmbedOptions> {
+        self.embed_options.as_ref()
     }
 
     /// Every skill, ordered by path.

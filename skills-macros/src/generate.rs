@@ -49,6 +49,7 @@ fn choose<'a>(file: &'a SkillFile, source: &Path) -> Bytes<'a> {
 pub(crate) fn skills(
     krate: &TokenStream,
     loaded: &Loaded,
+    options: &skills_core::Options,
     env_vars: &[String],
     untracked: bool,
 ) -> TokenStream {
@@ -115,6 +116,16 @@ pub(crate) fn skills(
         .iter()
         .map(|var| quote!(const _: #private::Option<&str> = #private::option_env!(#var);));
     let skills_ident = format_ident!("__SKILLS_SKILLS", span = site);
+    // The rules the set passed, so a live reload of the folder applies them too.
+    let allow_fields = options
+        .allow_fields
+        .iter()
+        .map(|field| Literal::string(field));
+    let check_links = options.check_links;
+    let allow_secrets_in = options
+        .allow_secrets_in
+        .iter()
+        .map(|path| Literal::string(path));
     quote! {{
         #(#env_tracking)*
         // A short name for the type every file entry names.
@@ -126,6 +137,11 @@ pub(crate) fn skills(
             #skills_ident,
             #fingerprint,
             (#private::env!("CARGO_PKG_NAME"), #private::env!("CARGO_PKG_VERSION")),
+            #private::EmbedOptions::new(
+                &[#(#allow_fields),*],
+                #check_links,
+                &[#(#allow_secrets_in),*],
+            ),
         )
     }}
 }

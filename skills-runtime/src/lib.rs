@@ -119,6 +119,15 @@
 //! - `server` (default): [`SkillsServer`] and the [`server`] module, through
 //!   rmcp. Without it the crate is the macro and the tables only, with no
 //!   dependency on rmcp.
+//! - `load`: reading a skills folder at run time (`load`, `Options`,
+//!   `Report`, re-exported from skills-core), with the same rules and
+//!   messages as the macro. Without it nothing is parsed or hashed at run
+//!   time.
+//! - `watch` (implies `load` and `server`): live reload. `SkillsServer::watch`
+//!   serves a folder and reloads it on every change, keeping the last good
+//!   set while the folder does not load, and tells clients what changed;
+//!   `SkillsServerBuilder::watch_in_debug` serves the folder in debug builds
+//!   and the embedded set in release builds, in one line.
 //! - `http`: the [`http`] module: MCP's streamable HTTP transport mounted
 //!   on an axum `Router` you extend with your own routes and layers, and a
 //!   `serve` function that prints the one line scripts wait for.
@@ -133,11 +142,13 @@
 #![allow(clippy::needless_doctest_main)]
 #![warn(missing_docs)]
 
-pub use skills_core::{Digest, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
+pub use skills_core::{Digest, EmbedOptions, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
 
 #[cfg(feature = "server")]
 pub mod server;
 
+#[cfg(feature = "watch")]
+pub use server::{Reload, Reloads, WatchError, WatchHandle};
 #[cfg(feature = "http")]
 pub mod http;
 
@@ -149,6 +160,10 @@ pub mod testing;
 
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
+/// Loading a folder at run time (feature `load`): the same rules and
+/// messages as `embed_skills!`.
+#[cfg(feature = "load")]
+pub use skills_core::{Diagnostic, Loaded, Options, Report, Rule, load};
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///
@@ -247,8 +262,11 @@ macro_rules! embed_skills {
 /// ```
 ///
 /// It writes `list_skills`, `get_skill`, `read_resource`,
-/// `read_resource_directory`, `list_resources`, `list_resource_templates` and
-/// `complete`. A handler with resources of its own writes those by hand
+/// `read_resource_directory`, `list_resources`, `list_resource_templates`,
+/// `complete`, and the change notices' `subscribe`, `unsubscribe`,
+/// `accepted_subscription_filter` and `listen` (which answer `-32601` unless
+/// the server [notifies changes](SkillsServer::notifies_changes)). A
+/// handler with resources or subscriptions of its own writes those by hand
 /// instead (or uses [`WithSkills`], which merges both). With no field,
 /// `self` is the [`SkillsServer`]: that is how it implements `ServerHandler`
 /// itself.
@@ -304,6 +322,40 @@ macro_rules! delegate_skills {
             self $(.$field)*.list_resource_templates(request, &context)
         }
 
+        fn accepted_subscription_filter(
+            &self,
+            requested: &$crate::__private::rmcp::model::SubscriptionFilter,
+        ) -> $crate::__private::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
+            self $(.$field)*.accepted_subscription_filter(requested)
+        }
+
+        async fn listen(
+            &self,
+            context: $crate::__private::rmcp::service::SubscriptionContext,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.listen(context).await
+        }
+
+        // rmcp marks resources/subscribe deprecated (2026-07-28 replaced it
+        // with subscriptions/listen), yet 2025-11-25 clients still send it.
+        #[allow(deprecated)]
+        async fn subscribe(
+            &self,
+            request: $crate::__private::rmcp::model::SubscribeRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.subscribe(&request, &context)
+        }
+
+        #[allow(deprecated)]
+        async fn unsubscribe(
+            &self,
+            request: $crate::__private::rmcp::model::UnsubscribeRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.unsubscribe(&request, &context)
+        }
+
         async fn complete(
             &self,
             request: $crate::__private::rmcp::model::CompleteRequestParams,
@@ -327,6 +379,6 @@ pub mod __private {
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;
-    pub use ::skills_core::{Skill, SkillFile, Skills};
+    pub use ::skills_core::{EmbedOptions, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
 }

@@ -46,6 +46,45 @@ pub async fn connect(handler: impl ServerHandler, era: Era) -> Client {
     }
 }
 
+/// A client that gives its name as the one it holds.
+#[derive(Clone)]
+pub struct Named(pub &'static str);
+
+impl rmcp::ClientHandler for Named {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            Default::default(),
+            rmcp::model::Implementation::new(self.0, "1"),
+        )
+    }
+}
+
+/// [`connect`], from a client named `name`.
+pub async fn connect_as(
+    handler: impl ServerHandler,
+    era: Era,
+    name: &'static str,
+) -> RunningService<RoleClient, Named> {
+    let (server_end, client_end) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    match era {
+        Era::Handshake => Named(name).serve(client_end).await.expect("initialize"),
+        Era::Modern => Named(name)
+            .serve_with_lifecycle(
+                client_end,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("server/discover"),
+    }
+}
+
 /// The names of every tool the server lists, in its order.
 pub async fn tool_names(client: &Client) -> Vec<String> {
     let tools = client.list_all_tools().await.expect("tools/list");

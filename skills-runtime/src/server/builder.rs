@@ -1,12 +1,14 @@
 //! Configuring a [`SkillsServer`]: every switch, its default, and `build()`.
 
 use std::borrow::Cow;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
+use super::changes::Listeners;
 use super::snapshot::Snapshot;
 use super::view::Visibility;
 use super::{Shared, SkillsServer, instructions, tool};
@@ -26,6 +28,7 @@ pub(super) struct Settings {
     pub(super) ttl_ms: u64,
     pub(super) blob_cache_bytes: usize,
     pub(super) visibility: Option<Box<Visibility>>,
+    pub(super) notify_changes: bool,
 }
 
 impl Default for Settings {
@@ -43,6 +46,7 @@ impl Default for Settings {
             ttl_ms: 300_000,
             blob_cache_bytes: 64 << 20,
             visibility: None,
+            notify_changes: false,
         }
     }
 }
@@ -52,6 +56,9 @@ impl Default for Settings {
 pub struct SkillsServerBuilder {
     skills: Skills,
     settings: Settings,
+    /// The folder to serve instead of `skills` in debug builds.
+    #[cfg(feature = "watch")]
+    watch_in_debug: Option<std::path::PathBuf>,
 }
 
 impl SkillsServer {
@@ -60,6 +67,8 @@ impl SkillsServer {
         SkillsServerBuilder {
             skills,
             settings: Settings::default(),
+            #[cfg(feature = "watch")]
+            watch_in_debug: None,
         }
     }
 }
@@ -149,6 +158,54 @@ impl SkillsServerBuilder {
         self
     }
 
+    /// Tell clients when [`replace`](SkillsServer::replace) changes what
+    /// they see (default: off; [`SkillsServer::watch`] turns it on): the
+    /// server advertises `resources.listChanged` and `resources.subscribe`,
+    /// accepts `resources/subscribe` (2025-11-25) and `subscriptions/listen`
+    /// (2026-07-28), and sends `notifications/resources/list_changed` and
+    /// `notifications/resources/updated` through them. Turn it on for a
+    /// server whose set you swap yourself.
+    ///
+    /// Stateless HTTP cannot push: such clients learn of a change when they
+    /// list again, which 2026-07-28 clients do once an answer's `ttlMs`
+    /// ([`ttl`](Self::ttl)) has passed.
+    pub fn notify_changes(mut self, on: bool) -> Self {
+        self.settings.notify_changes = on;
+        self
+    }
+
+    /// In debug builds, serve the folder `dir` instead of the embedded set
+    /// and reload it on every change ([`SkillsServer::watch`], with the
+    /// rules the set was embedded with); in release builds, serve the
+    /// embedded set and watch nothing. The one line that lets an author edit
+    /// skills without rebuilding, while the binary they ship stays
+    /// self-contained:
+    ///
+    /// ```no_run
+    /// use skills_runtime::{Skills, SkillsServer, embed_skills};
+    ///
+    /// static SKILLS: Skills = embed_skills!("skills");
+    ///
+    /// let server = SkillsServer::builder(SKILLS.clone())
+    ///     .watch_in_debug(concat!(env!("CARGO_MANIFEST_DIR"), "/skills"))
+    ///     .build();
+    /// ```
+    ///
+    /// Pass the same folder the macro reads; `concat!(env!(…))` keeps the
+    /// path out of release binaries' tables. "Debug" means what
+    /// `cfg!(debug_assertions)` says for skills-runtime, which follows your
+    /// profile unless you override `debug-assertions` per package. The
+    /// watch lives as long as the server; [`SkillsServer::watching`] gives
+    /// its handle. While the folder does not load, the embedded set (then
+    /// the last good one) is served and the problems are logged.
+    #[cfg(feature = "watch")]
+    pub fn watch_in_debug(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        if cfg!(debug_assertions) {
+            self.watch_in_debug = Some(dir.into());
+        }
+        self
+    }
+
     /// The configured server.
     pub fn build(self) -> SkillsServer {
         let server_info = match (&self.settings.server_info, self.skills.package()) {
@@ -156,13 +213,24 @@ impl SkillsServerBuilder {
             (None, Some((name, version))) => Implementation::new(name, version),
             (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         };
+        #[cfg(feature = "watch")]
+        let options = super::watch::embedded_options(&self.skills);
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
-        SkillsServer {
+        let server = SkillsServer {
             shared: Arc::new(Shared {
                 server_info,
+                live: AtomicBool::new(self.settings.notify_changes),
                 settings: self.settings,
                 current: RwLock::new(Arc::new(snapshot)),
+                listeners: Listeners::default(),
+                #[cfg(feature = "watch")]
+                watch: std::sync::OnceLock::new(),
             }),
+        };
+        #[cfg(feature = "watch")]
+        if let Some(dir) = self.watch_in_debug {
+            server.keep_watching(dir, options);
         }
+        server
     }
 }

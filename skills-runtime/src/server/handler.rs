@@ -85,6 +85,12 @@ impl ServerHandler for SkillsServer {
 /// `initialize` still runs). Everything else goes to the inner handler.
 /// `server/discover` is answered from the merged `ServerHandler::get_info`,
 /// so an inner handler's own `discover` is not called.
+///
+/// Change notices are merged too: `resources/subscribe` of a `skill://` URI
+/// is ours when the skills server [notifies
+/// changes](SkillsServer::notifies_changes), and a 2026-07-28
+/// `subscriptions/listen` stream accepts what either handler accepts, each
+/// sending its own notices through it.
 #[derive(Debug, Clone)]
 pub struct WithSkills<H> {
     inner: H,
@@ -128,6 +134,25 @@ impl<H: ServerHandler> WithSkills<H> {
     fn inner_has_tools(&self) -> bool {
         self.inner.get_info().capabilities.tools.is_some()
     }
+}
+
+/// Every notification either filter accepts.
+fn union(mut ours: SubscriptionFilter, theirs: SubscriptionFilter) -> SubscriptionFilter {
+    let either =
+        |a: Option<bool>, b: Option<bool>| (a == Some(true) || b == Some(true)).then_some(true);
+    ours.tools_list_changed = either(ours.tools_list_changed, theirs.tools_list_changed);
+    ours.prompts_list_changed = either(ours.prompts_list_changed, theirs.prompts_list_changed);
+    ours.resources_list_changed =
+        either(ours.resources_list_changed, theirs.resources_list_changed);
+    if let Some(their_uris) = theirs.resource_subscriptions {
+        let uris = ours.resource_subscriptions.get_or_insert_with(Vec::new);
+        for uri in their_uris {
+            if !uris.contains(&uri) {
+                uris.push(uri);
+            }
+        }
+    }
+    ours
 }
 
 /// A page of our resources, without cache hints: the listing it belongs to
@@ -300,11 +325,33 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        self.inner.accepted_subscription_filter(requested)
+        let ours = self.skills.accepted_subscription_filter(requested);
+        let theirs = self.inner.accepted_subscription_filter(requested);
+        match (ours, theirs) {
+            (Some(ours), Some(theirs)) => Some(union(ours, theirs)),
+            (ours, theirs) => ours.or(theirs),
+        }
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.inner.listen(context).await
+        // One stream serves both: ours is registered beside it, and the
+        // inner handler runs it if it accepted anything, so each sends
+        // what it answers through the same sink.
+        let _ours = self
+            .skills
+            .open_stream(context.sink(), context.request_context());
+        let inner_accepted = self
+            .inner
+            .accepted_subscription_filter(context.requested())
+            .is_some_and(|theirs| {
+                theirs.intersection(context.accepted()) != SubscriptionFilter::default()
+            });
+        if inner_accepted {
+            self.inner.listen(context).await
+        } else {
+            context.cancelled().await;
+            Ok(())
+        }
     }
 
     async fn subscribe(
@@ -312,7 +359,11 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.inner.subscribe(request, context).await
+        if self.skills.handles(&request.uri) && self.skills.notifies_changes() {
+            self.skills.subscribe(&request, &context)
+        } else {
+            self.inner.subscribe(request, context).await
+        }
     }
 
     async fn unsubscribe(
@@ -320,7 +371,11 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.inner.unsubscribe(request, context).await
+        if self.skills.handles(&request.uri) && self.skills.notifies_changes() {
+            self.skills.unsubscribe(&request, &context)
+        } else {
+            self.inner.unsubscribe(request, context).await
+        }
     }
 
     async fn call_tool(

@@ -9,9 +9,10 @@ use super::{SkillsServer, instructions};
 use crate::Skill;
 
 impl SkillsServer {
-    /// The capabilities this server needs: `resources`, the skills extension
-    /// with `directoryRead`, `completions` for the FastMCP file templates, and
-    /// `tools` for the fallback tool.
+    /// The capabilities this server needs: `resources` (with `listChanged`
+    /// and `subscribe` when it [notifies changes](Self::notifies_changes)),
+    /// the skills extension with `directoryRead`, `completions` for the
+    /// FastMCP file templates, and `tools` for the fallback tool.
     pub fn capabilities(&self) -> ServerCapabilities {
         let mut capabilities = ServerCapabilities::default();
         self.add_capabilities(&mut capabilities);
@@ -19,8 +20,14 @@ impl SkillsServer {
     }
 
     /// Adds what this server needs to `capabilities`, keeping what is there.
+    /// A server that [notifies changes](Self::notifies_changes) also
+    /// advertises `resources.listChanged` and `resources.subscribe`.
     pub fn add_capabilities(&self, capabilities: &mut ServerCapabilities) {
-        capabilities.resources.get_or_insert_with(Default::default);
+        let resources = capabilities.resources.get_or_insert_with(Default::default);
+        if self.notifies_changes() {
+            resources.list_changed = Some(true);
+            resources.subscribe = Some(true);
+        }
         let skills = ServerCapabilities::builder()
             .enable_skills_with_directory_read()
             .build();

@@ -14,7 +14,11 @@
 //! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and a
 //! [visibility](SkillsServerBuilder::visibility) rule can look at the HTTP
 //! request of the caller. The set served can be swapped atomically at run
-//! time with [`SkillsServer::replace`].
+//! time with [`SkillsServer::replace`]; a server that [notifies
+//! changes](SkillsServerBuilder::notify_changes) (every server that watches a
+//! folder, feature `watch`) tells the clients that asked: 2025-11-25
+//! `resources/subscribe` and 2026-07-28 `subscriptions/listen` streams, each
+//! only about what its own view shows.
 //!
 //! [`Skills`]: crate::Skills
 
@@ -27,6 +31,7 @@
 // the server says of itself; `handler` plugs all of it into `ServerHandler`.
 
 mod builder;
+mod changes;
 mod compat;
 mod completion;
 mod cursor;
@@ -38,10 +43,14 @@ mod malformed;
 mod resources;
 mod skills;
 mod snapshot;
+mod subscriptions;
 mod tool;
 mod view;
+#[cfg(feature = "watch")]
+mod watch;
 mod wire;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use rmcp::RoleServer;
@@ -53,10 +62,13 @@ pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, manifest_json};
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
 pub use view::Visibility;
+#[cfg(feature = "watch")]
+pub use watch::{DEBOUNCE, Reload, Reloads, WatchError, WatchHandle};
 pub use wire::{EXECUTABLE_META_KEY, frontmatter, skill_entry};
 
 use crate::Skills;
 use builder::Settings;
+use changes::Listeners;
 use snapshot::Snapshot;
 use view::View;
 
@@ -72,6 +84,14 @@ struct Shared {
     server_info: Implementation,
     /// The one source of every answer; [`SkillsServer::replace`] swaps it.
     current: RwLock<Arc<Snapshot>>,
+    /// Whether clients are told of changes (configured, or a watch started).
+    live: AtomicBool,
+    /// The clients to tell, and what each asked to hear about.
+    listeners: Listeners,
+    /// The watch started by [`SkillsServerBuilder::watch_in_debug`], which
+    /// lives as long as the server.
+    #[cfg(feature = "watch")]
+    watch: std::sync::OnceLock<WatchHandle>,
 }
 
 impl SkillsServer {
@@ -86,18 +106,38 @@ impl SkillsServer {
     }
 
     /// Serves `skills` from now on; requests in flight finish on the old set.
-    /// Returns whether anything a client sees changed (the fingerprints differ),
-    /// so the caller can send `notifications/resources/list_changed`.
+    /// Returns whether the set changed (the fingerprints differ).
+    ///
+    /// When the server [notifies changes](SkillsServerBuilder::notify_changes)
+    /// (or [watches a folder](Self::watch)), the clients that asked are told:
+    /// each listen stream whose view changed gets
+    /// `notifications/resources/list_changed`, and each subscriber of a file
+    /// whose bytes changed (or that appeared or vanished) gets
+    /// `notifications/resources/updated`.
     pub fn replace(&self, skills: Skills) -> bool {
         let snapshot = Arc::new(Snapshot::new(skills, self.settings().blob_cache_bytes));
-        let mut current = self
-            .shared
-            .current
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        let changed = current.skills.fingerprint() != snapshot.skills.fingerprint();
-        *current = snapshot;
+        let previous = {
+            let mut current = self
+                .shared
+                .current
+                .write()
+                .unwrap_or_else(PoisonError::into_inner);
+            std::mem::replace(&mut *current, snapshot.clone())
+        };
+        let changed = previous.skills.fingerprint() != snapshot.skills.fingerprint();
+        if changed {
+            self.shared
+                .listeners
+                .announce(&previous, &snapshot, self.settings());
+        }
         changed
+    }
+
+    /// Whether clients are told of changes: configured with
+    /// [`notify_changes`](SkillsServerBuilder::notify_changes), or a
+    /// [watch](Self::watch) was started.
+    pub fn notifies_changes(&self) -> bool {
+        self.shared.live.load(Ordering::Relaxed)
     }
 
     /// Whether `uri` names something in this server's `skill://` namespace:

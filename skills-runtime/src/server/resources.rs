@@ -147,13 +147,13 @@ impl View<'_> {
     }
 
     /// The file at `canonical`, if some skill the caller may see holds it.
-    fn readable_file(&self, canonical: &str) -> Option<&SkillFile> {
+    pub(super) fn readable_file(&self, canonical: &str) -> Option<&SkillFile> {
         let (owner, file) = self.skills().file_by_uri(canonical)?;
         self.may_read(owner).then_some(file)
     }
 
     /// A generated resource: a FastMCP manifest or the legacy index.
-    fn generated(&self, canonical: &str) -> Option<String> {
+    pub(super) fn generated(&self, canonical: &str) -> Option<String> {
         if self.settings().legacy_index && canonical == compat::INDEX_URI {
             let visible = self.visible_skills().map(|(_, skill)| skill);
             return Some(compat::index_json(visible));
