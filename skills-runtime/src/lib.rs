@@ -137,6 +137,15 @@
 //!   set while the folder does not load, and tells clients what changed;
 //!   `SkillsServerBuilder::watch_in_debug` serves the folder in debug builds
 //!   and the embedded set in release builds, in one line.
+//! - `http`: the [`http`] module: MCP's streamable HTTP transport mounted
+//!   on an axum `Router` you extend with your own routes and layers, and a
+//!   `serve` function that prints the one line scripts wait for.
+//! - `openapi`: [`openapi::api_reference`] renders a skill's API reference
+//!   from an OpenAPI 3 document (the routes in conversation order, from the
+//!   `x-skill` extension).
+//! - `testing`: [`testing::assert_generated`] fails with a unified diff when
+//!   a checked-in generated file differs from what the code generates
+//!   (`SKILLS_UPDATE=1` rewrites it).
 #![forbid(unsafe_code)]
 // The Quickstart shows a build script's `fn main` as the user writes it.
 #![allow(clippy::needless_doctest_main)]
@@ -163,6 +172,15 @@ pub mod client;
 
 #[cfg(feature = "watch")]
 pub use server::{Reload, Reloads, WatchError, WatchHandle};
+#[cfg(feature = "http")]
+pub mod http;
+
+#[cfg(feature = "openapi")]
+pub mod openapi;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// Loading a folder at run time (feature `load`): the same rules and

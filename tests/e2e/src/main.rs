@@ -10,9 +10,9 @@
 //! ```
 //!
 //! - stdio (default): JSON-RPC on stdin/stdout, nothing else on stdout.
-//! - `--http ADDR`: streamable HTTP at `/mcp` (rmcp's service in axum, like
+//! - `--http ADDR`: streamable HTTP at `/mcp` (`skills_runtime::http`, like
 //!   examples/http_server.rs). Once bound it prints exactly one line,
-//!   `listening http://ADDR/mcp`, on stdout. `--stateless`: no sessions, JSON
+//!   `listening http://ADDR`, on stdout (the MCP endpoint is that plus `/mcp`). `--stateless`: no sessions, JSON
 //!   responses (2026-07-28 clients are served that way regardless).
 //! - `--skills-page-size N`: skills per `skills/list` page (default 100).
 //! - `--list-files`: list every supporting file in `resources/list`.
@@ -22,15 +22,11 @@
 //! - `--dir PATH`: serve a folder loaded at run time (skills-core's loader,
 //!   `dependencies` allowed in frontmatter), for the client tests' own trees.
 
-use std::io::Write as _;
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use rmcp::ServiceExt as _;
-use rmcp::transport::streamable_http_server::{
-    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-};
+use skills_runtime::http::{SkillsRouter, serve};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 // Paths are relative to this package (`tests/e2e`): `../../skills` is the
@@ -173,29 +169,9 @@ async fn main() -> anyhow::Result<()> {
             .await?;
         return Ok(());
     };
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(!options.stateless)
-        .with_json_response(options.stateless);
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(bind).await?;
-    let address = listener.local_addr()?;
-    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
-        let _ = stream.set_nodelay(true);
-    });
-    {
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "listening http://{address}/mcp")?;
-        stdout.flush()?;
-    }
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let router = SkillsRouter::new(server)
+        .stateless(options.stateless)
+        .build();
+    serve(bind, router).await?;
     Ok(())
 }
