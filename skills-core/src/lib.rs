@@ -88,7 +88,9 @@ pub use fields::SPEC_FIELDS;
 pub use generated::add_files;
 #[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
-pub use model::{Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills, fingerprint_input};
+pub use model::{
+    Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills, fingerprint_input,
+};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
 pub use servable::check_servable;
