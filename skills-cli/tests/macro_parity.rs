@@ -46,7 +46,9 @@ fn snapshot_problems(stderr: &str) -> Vec<(String, String)> {
 
 /// The folder argument of the case's `embed_skills!` call.
 fn macro_argument(source: &str) -> &str {
-    let call = source.find("embed_skills!(").expect("an embed_skills! call");
+    let call = source
+        .find("embed_skills!(")
+        .expect("an embed_skills! call");
     let start = call + source[call..].find('"').expect("a folder literal") + 1;
     let end = start + source[start..].find('"').expect("a closing quote");
     &source[start..end]
@@ -66,7 +68,11 @@ fn macro_flags(source: &str) -> Vec<String> {
         };
         let list = &source[at..];
         let list = &list[list.find('[').unwrap() + 1..list.find(']').expect("a closing bracket")];
-        for item in list.split(',').map(str::trim).filter(|item| !item.is_empty()) {
+        for item in list
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+        {
             flags.push(flag.to_owned());
             flags.push(item.trim_matches('"').to_owned());
         }
