@@ -140,10 +140,10 @@
 //! - `http`: the [`http`] module: MCP's streamable HTTP transport mounted
 //!   on an axum `Router` you extend with your own routes and layers, and a
 //!   `serve` function that prints the one line scripts wait for.
-//! - `openapi`: [`openapi::api_reference`] renders a skill's API reference
+//! - `openapi`: `openapi::api_reference` renders a skill's API reference
 //!   from an OpenAPI 3 document (the routes in conversation order, from the
 //!   `x-skill` extension).
-//! - `testing`: [`testing::assert_generated`] fails with a unified diff when
+//! - `testing`: `testing::assert_generated` fails with a unified diff when
 //!   a checked-in generated file differs from what the code generates
 //!   (`SKILLS_UPDATE=1` rewrites it).
 #![forbid(unsafe_code)]
