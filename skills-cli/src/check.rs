@@ -91,7 +91,10 @@ fn check_agent(agent: &Agent, args: &CheckArgs, printer: &Printer) -> Outcome {
         outcome = outcome.max(judge(report, args.deny_warnings));
     }
     if !found {
-        let folders: Vec<String> = roots.iter().map(|root| root.display().to_string()).collect();
+        let folders: Vec<String> = roots
+            .iter()
+            .map(|root| root.display().to_string())
+            .collect();
         eprintln!(
             "{} keeps no skills here: none of {} exists",
             agent.title(),

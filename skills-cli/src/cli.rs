@@ -106,7 +106,9 @@ impl RuleArgs {
 
     /// `base` (an agent's rule profile) with the flags' additions.
     pub fn apply(&self, mut options: Options) -> Options {
-        options.allow_fields.extend(self.allow_fields.iter().cloned());
+        options
+            .allow_fields
+            .extend(self.allow_fields.iter().cloned());
         options.check_links &= !self.no_check_links;
         options
             .allow_secrets_in

@@ -10,8 +10,8 @@ use std::path::Path;
 use rmcp::ServiceExt as _;
 use rmcp::model::Implementation;
 use rmcp::service::ServerInitializeError;
-use skills_core::vendor::{Agent, Environment};
 use skills_core::Options;
+use skills_core::vendor::{Agent, Environment};
 use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, WatchHandle};
 
@@ -37,7 +37,10 @@ pub fn run(args: &ServeArgs) -> Outcome {
 
 /// What is served: a folder, or agents' folders.
 enum Served {
-    Folder { dir: std::path::PathBuf, shown: String },
+    Folder {
+        dir: std::path::PathBuf,
+        shown: String,
+    },
     Agents(Vec<&'static Agent>),
 }
 
@@ -70,7 +73,10 @@ impl Served {
                 .ok()
                 .as_deref()
                 .and_then(Path::file_name)
-                .map_or_else(|| "skills".to_owned(), |name| name.to_string_lossy().into_owned()),
+                .map_or_else(
+                    || "skills".to_owned(),
+                    |name| name.to_string_lossy().into_owned(),
+                ),
             Self::Agents(agents) => {
                 let ids: Vec<&str> = agents.iter().map(|agent| agent.id()).collect();
                 ids.join("+")
@@ -231,9 +237,7 @@ fn init_logging() {
     } else {
         LevelFilter::WARN
     };
-    let filter = Targets::new()
-        .with_target("rmcp", rmcp)
-        .with_default(level);
+    let filter = Targets::new().with_target("rmcp", rmcp).with_default(level);
     let layer = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())

@@ -417,7 +417,7 @@ impl Watcher {
                 });
             }
         }
-        self.rewatch(false)
+        self.rewatch(false).map(|_| ())
     }
 
     /// What should be watched now: each root that exists (recursively) and
@@ -451,8 +451,10 @@ impl Watcher {
 
     /// Brings the OS watches in line with [`wanted`](Self::wanted); a root
     /// that was `replaced` (an event named it) is watched afresh, since the
-    /// old watch followed the folder that went away.
-    fn rewatch(&mut self, replaced: bool) -> Result<(), WatchError> {
+    /// old watch followed the folder that went away. Returns whether a
+    /// folder is now watched whole that was not: what it holds may have
+    /// been written before the watch began, so it needs a load.
+    fn rewatch(&mut self, replaced: bool) -> Result<bool, WatchError> {
         if replaced {
             for root in &self.roots {
                 if self.watched.remove(root).is_some() {
@@ -471,10 +473,12 @@ impl Watcher {
             self.watched.remove(&path);
             let _ = self.debouncer.unwatch(&path);
         }
+        let mut grew = false;
         for (path, recursive) in wanted {
             if self.watched.contains_key(&path) {
                 continue;
             }
+            grew |= recursive;
             let mode = if recursive {
                 RecursiveMode::Recursive
             } else {
@@ -488,7 +492,7 @@ impl Watcher {
                 })?;
             self.watched.insert(path, recursive);
         }
-        Ok(())
+        Ok(grew)
     }
 
     /// Whether `event` may change what the roots load as: it changes (not
@@ -588,8 +592,11 @@ fn run(
                 }
             }
         }
-        if let Err(error) = watcher.rewatch(replaced) {
-            tracing::warn!(%error, "cannot watch the skills folder again");
+        match watcher.rewatch(replaced) {
+            // A root (or a linked skill folder) that appeared is loaded even
+            // when its own creation was missed, before its watch began.
+            Ok(grew) => matters |= grew,
+            Err(error) => tracing::warn!(%error, "cannot watch the skills folder again"),
         }
         if !matters {
             continue;
