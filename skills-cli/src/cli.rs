@@ -149,6 +149,16 @@ impl VendorArgs {
     }
 }
 
+/// A page size: a whole number, at least 1.
+fn page_size(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(size) if size > 0 => Ok(size),
+        _ => Err(format!(
+            "`{value}` is not a page size (a whole number, at least 1)"
+        )),
+    }
+}
+
 /// An agent by its id, for `--agent`.
 fn agent(id: &str) -> Result<&'static Agent, String> {
     Agent::by_id(id).ok_or_else(|| {
@@ -187,6 +197,14 @@ pub struct ServeArgs {
     /// or the agent's id].
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+
+    /// Skills per skills/list page [default: 100].
+    #[arg(long, value_name = "N", value_parser = page_size)]
+    pub skills_page_size: Option<usize>,
+
+    /// Entries per resources/list and resources/directory/read page [default: 1000].
+    #[arg(long, value_name = "N", value_parser = page_size)]
+    pub resources_page_size: Option<usize>,
 
     /// The rules.
     #[command(flatten)]

@@ -106,9 +106,15 @@ async fn serve(args: &ServeArgs) -> Outcome {
         None => Served::Agents(args.vendor.selected()),
     };
     let name = args.name.clone().unwrap_or_else(|| served.default_name());
-    let server = SkillsServer::builder(Skills::empty())
-        .server_info(Implementation::new(name.clone(), env!("CARGO_PKG_VERSION")))
-        .build();
+    let mut builder = SkillsServer::builder(Skills::empty())
+        .server_info(Implementation::new(name.clone(), env!("CARGO_PKG_VERSION")));
+    if let Some(size) = args.skills_page_size {
+        builder = builder.skills_page_size(size);
+    }
+    if let Some(size) = args.resources_page_size {
+        builder = builder.resources_page_size(size);
+    }
+    let server = builder.build();
     let what = served.describe(&env);
     match args.http {
         None => {
