@@ -184,7 +184,7 @@ pub mod testing;
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// The folders each agent reads skills from (feature `load`): serve them
-/// with [`SkillsServer::watch_agent`].
+/// with `SkillsServer::watch_agent` (feature `watch`).
 #[cfg(feature = "load")]
 pub use skills_core::vendor;
 /// Loading a folder at run time (feature `load`): the same rules and
