@@ -18,7 +18,7 @@ use skills_runtime::{Skills, SkillsServer, WatchHandle};
 use crate::Outcome;
 use crate::check::resolve;
 use crate::cli::ServeArgs;
-use crate::report::Printer;
+use crate::report::{CommandLine, Printer};
 
 /// Serves until the client leaves (stdio) or Ctrl-C / `SIGTERM` (HTTP).
 pub fn run(args: &ServeArgs) -> Outcome {
@@ -194,14 +194,18 @@ fn start(
         Served::Folder { dir, shown } => {
             let mut options = args.rules.options();
             options.display_root = Some(shown.clone());
-            server.watch(dir, options)
+            server.watch_with_front_end(dir, options, &CommandLine)
         }
         Served::Agents(agents) => {
             let roots: Vec<_> = agents
                 .iter()
                 .flat_map(|agent| agent.user_roots(env))
                 .collect();
-            server.watch_roots(roots, args.rules.apply(profile(agents)))
+            server.watch_roots_with_front_end(
+                roots,
+                args.rules.apply(profile(agents)),
+                &CommandLine,
+            )
         }
     };
     match watched {

@@ -280,6 +280,15 @@ async fn a_broken_skill_md_keeps_the_last_good_set_and_stderr_says_where_then_a_
             })
             .await;
         session.stderr.wait_for("fixed: serving it again", 1).await;
+
+        // Hints name the command line's flags, not the library's fields.
+        write(
+            &root,
+            "beta/SKILL.md",
+            "---\nname: beta\ndescription: Second.\nauthor: ada\n---\n",
+        );
+        let text = session.stderr.wait_for("--allow-field author", 1).await;
+        assert!(!text.contains("Options::allow_fields"), "{text}");
     }
 }
 

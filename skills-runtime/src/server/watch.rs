@@ -271,6 +271,30 @@ impl SkillsServer {
         self.watch_roots(agent.user_roots(env), agent.options())
     }
 
+    /// [`watch`](Self::watch), with problems' hints spelling options the
+    /// way `front_end` writes them (a command line's flags, say) instead of
+    /// as [`Options`] fields.
+    pub fn watch_with_front_end(
+        &self,
+        dir: impl Into<PathBuf>,
+        options: Options,
+        front_end: &'static (dyn FrontEnd + Sync),
+    ) -> Result<WatchHandle, WatchError> {
+        self.watch_as(Source::Folder(dir.into()), options, front_end)
+    }
+
+    /// [`watch_roots`](Self::watch_roots), with problems' hints spelling
+    /// options the way `front_end` writes them.
+    pub fn watch_roots_with_front_end(
+        &self,
+        roots: impl IntoIterator<Item = impl Into<PathBuf>>,
+        options: Options,
+        front_end: &'static (dyn FrontEnd + Sync),
+    ) -> Result<WatchHandle, WatchError> {
+        let roots = roots.into_iter().map(Into::into).collect();
+        self.watch_as(Source::Roots(roots), options, front_end)
+    }
+
     /// [`watch`](Self::watch) or [`watch_roots`](Self::watch_roots), with
     /// problems' hints spelling options the way `front_end` writes them.
     fn watch_as(
