@@ -183,10 +183,14 @@ pub mod testing;
 
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
+/// The folders each agent reads skills from (feature `load`): serve them
+/// with `SkillsServer::watch_agent` (feature `watch`).
+#[cfg(feature = "load")]
+pub use skills_core::vendor;
 /// Loading a folder at run time (feature `load`): the same rules and
 /// messages as `embed_skills!`.
 #[cfg(feature = "load")]
-pub use skills_core::{Diagnostic, Loaded, Options, Rule, add_files, load};
+pub use skills_core::{Diagnostic, Loaded, Options, Refused, Rule, add_files, load};
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///
