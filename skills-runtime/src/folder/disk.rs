@@ -249,6 +249,13 @@ pub(super) fn plan_skill<'a>(
                 .as_ref()
                 .filter(|record| record.writer == writer);
             let Some(record) = ours else {
+                if on_disk.record.is_none()
+                    && on_disk.odd.is_empty()
+                    && let Some(stamp) = super::stamped::read(&folder)
+                    && stamp.by == writer
+                {
+                    return plan_stamped(item, skill, &on_disk, &incoming, &stamp, options);
+                }
                 item.state = State::Foreign;
                 item.reason = Some(match &on_disk.record {
                     Some(record) => format!("written by `{}`, not by `{writer}`", record.writer),
@@ -310,6 +317,48 @@ pub(super) fn plan_skill<'a>(
             item.action = Action::Update;
             (item, Some(Work::Write { skill, keep }))
         }
+    }
+}
+
+/// A folder `skill-embed` installed under this writer's name: `outdated`
+/// when unedited (rewritten with a record, the stamp dropped), `modified`
+/// when edited since.
+fn plan_stamped<'a>(
+    mut item: Planned,
+    skill: SkillWrite<'a>,
+    on_disk: &OnDisk,
+    incoming: &BTreeMap<String, RecordedFile>,
+    stamp: &super::stamped::Stamp,
+    options: &Options,
+) -> (Planned, Option<Work<'a>>) {
+    item.files = differences(&on_disk.files, incoming);
+    let installed = match stamp.version.as_str() {
+        "" => "installed by skill-embed".to_owned(),
+        version => format!("installed by skill-embed (version {version})"),
+    };
+    let write = Work::Write {
+        skill,
+        keep: BTreeSet::new(),
+    };
+    if stamp.unedited {
+        item.state = State::Outdated;
+        item.action = Action::Update;
+        item.reason = Some(format!("{installed}; rewritten with a record beside it"));
+        return (item, Some(write));
+    }
+    item.state = State::Modified;
+    if options.force {
+        item.action = Action::Update;
+        item.reason = Some(format!(
+            "{installed}, edited since; forced: the edits are overwritten"
+        ));
+        (item, Some(write))
+    } else {
+        item.action = Action::Keep;
+        item.reason = Some(format!(
+            "{installed}, edited since (its x-embedded-digest no longer matches); kept (force overwrites it)"
+        ));
+        (item, None)
     }
 }
 

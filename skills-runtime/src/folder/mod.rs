@@ -54,12 +54,18 @@
 //!   [`skills_core::names::check_path`]; a symbolic link at or below the
 //!   target (other than the target itself and the folders above it) is never
 //!   followed: the skill is reported `foreign` and left alone.
+//! - **`skill-embed`'s installs recognised**: a folder whose `SKILL.md`
+//!   carries `skill-embed`'s `x-embedded-by` stamp naming this writer is
+//!   this writer's: `outdated` while it still hashes to its
+//!   `x-embedded-digest` (rewritten with a record, the stamp dropped),
+//!   `modified` once edited.
 //!
 //! Reading the folder back hashes files, so the writer comes with the `load`
 //! feature.
 
 mod disk;
 mod record;
+mod stamped;
 
 use std::borrow::Cow;
 use std::fmt;
