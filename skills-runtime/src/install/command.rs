@@ -408,7 +408,14 @@ fn report(items: &[Planned], dry_run: bool, out: &mut dyn Write) -> io::Result<u
             (Action::Remove, true) => "would remove",
             (Action::Keep, _) => "kept",
         };
-        write!(out, "{} {}: {done}", item.name, item.state)?;
+        // The writer's reasons for keeping a folder say so themselves.
+        let says_kept = item.action == Action::Keep
+            && item.reason.as_deref().is_some_and(|r| r.contains("kept"));
+        if says_kept {
+            write!(out, "{} {}:", item.name, item.state)?;
+        } else {
+            write!(out, "{} {}: {done}", item.name, item.state)?;
+        }
         let changed: Vec<&str> = item
             .files
             .added
@@ -423,7 +430,8 @@ fn report(items: &[Planned], dry_run: bool, out: &mut dyn Write) -> io::Result<u
         if let Some(reason) = &item.reason
             && item.action != Action::Write
         {
-            write!(out, "; {reason}")?;
+            let separator = if says_kept { " " } else { "; " };
+            write!(out, "{separator}{reason}")?;
         }
         if !item.files.edited.is_empty() && item.action == Action::Keep {
             write!(out, " [edited: {}]", item.files.edited.join(", "))?;
