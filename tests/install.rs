@@ -348,14 +348,14 @@ fn uninstall_removes_only_what_it_wrote_and_nobody_edited() {
 
     let (code, out, _) = run(&tool, &["uninstall", "--dir", dir_arg, "--dry-run"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("alpha orphaned: would remove"), "{out}");
+    assert!(out.contains("alpha: would remove"), "{out}");
     assert!(dir.join("alpha").exists());
 
     let (code, out, _) = run(&tool, &["uninstall", "--dir", dir_arg]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("alpha orphaned: removed"), "{out}");
+    assert!(out.contains("alpha: removed"), "{out}");
     assert!(
-        out.contains("beta orphaned:") && out.contains("[edited: notes.md]"),
+        out.contains("beta: kept, edited since it was installed [edited: notes.md]"),
         "{out}"
     );
     assert!(!dir.join("alpha").exists() && !dir.join("gamma").exists());

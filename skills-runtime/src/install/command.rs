@@ -360,7 +360,28 @@ impl<'a> Installer<'a> {
         } else {
             super::apply(plan)
         };
-        Ok(report(&items, args.dry_run, out)?)
+        let mut code = 0;
+        for item in &items {
+            match (&item.error, item.action) {
+                (Some(error), _) => {
+                    writeln!(out, "{}: failed: {error}", item.name)?;
+                    code = 2;
+                }
+                (None, Action::Remove) if args.dry_run => {
+                    writeln!(out, "{}: would remove", item.name)?
+                }
+                (None, Action::Remove) => writeln!(out, "{}: removed", item.name)?,
+                (None, _) => {
+                    write!(out, "{}: kept, edited since it was installed", item.name)?;
+                    if !item.files.edited.is_empty() {
+                        write!(out, " [edited: {}]", item.files.edited.join(", "))?;
+                    }
+                    writeln!(out)?;
+                    code = code.max(1);
+                }
+            }
+        }
+        Ok(code)
     }
 
     fn list(
