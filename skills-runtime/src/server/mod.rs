@@ -50,6 +50,8 @@ use rmcp::service::RequestContext;
 
 pub use builder::SkillsServerBuilder;
 pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, manifest_json};
+#[doc(hidden)]
+pub use cursor::fuzzing as cursor_fuzzing;
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
 pub use view::Visibility;
