@@ -1,4 +1,5 @@
-//! An MCP server over streamable HTTP (rmcp's transport, mounted in axum at `/mcp`).
+//! An MCP server over streamable HTTP (rmcp's transport, mounted in axum at
+//! `/mcp` by `skills_runtime::http::SkillsRouter`).
 //!
 //! ```sh
 //! cargo run --example http_server                          # http://127.0.0.1:8080/mcp
@@ -10,15 +11,11 @@
 //! `listening http://HOST:PORT` (the real port when `--bind` asks for port 0);
 //! everything else goes to stderr (`RUST_LOG=debug` for more).
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::IsTerminal as _;
 use std::net::SocketAddr;
-use std::sync::Arc;
 
-use axum::serve::ListenerExt as _;
 use clap::Parser;
-use rmcp::transport::streamable_http_server::{
-    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-};
+use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
@@ -83,30 +80,13 @@ async fn main() -> anyhow::Result<()> {
         skills = skills.resources_page_size(size);
     }
     let skills = skills.build();
-    let mut config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(!options.stateless)
-        .with_json_response(options.stateless);
-    if !options.allowed_hosts.is_empty() {
-        config = config.with_allowed_hosts(options.allowed_hosts.clone());
-    }
-    let service = StreamableHttpService::new(
-        move || Ok(skills.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(options.bind).await?;
-    let address = listener.local_addr()?;
-    // Answers go out as soon as they are written; with Nagle's algorithm a
-    // client waiting for the last segment of a response stalls for ~40 ms.
-    let listener = listener.tap_io(|stream| {
-        let _ = stream.set_nodelay(true);
-    });
-    {
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "listening http://{address}")?;
-        stdout.flush()?;
-    }
+    let router = SkillsRouter::new(skills)
+        .stateless(options.stateless)
+        .allowed_hosts(options.allowed_hosts)
+        .build();
+    let listener = Listener::bind(options.bind).await?;
+    let address = listener.local_addr();
+    listener.announce()?;
     tracing::info!(
         "serving {} skills at http://{address}/mcp ({})",
         SKILLS.len(),
@@ -119,10 +99,6 @@ async fn main() -> anyhow::Result<()> {
     tracing::info!(
         "point an MCP client at it, e.g. `claude mcp add --transport http skills http://{address}/mcp`"
     );
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    listener.serve(router).await?;
     Ok(())
 }

@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, Implementation, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, DiscoverResult, Implementation, InitializeRequestParams,
+    InitializeResult, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
+    ServerConfig,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde_json::json;
 use skills_runtime::{Skills, SkillsServer, WithSkills, embed_skills};
@@ -341,5 +342,140 @@ async fn a_cursor_into_the_inner_handlers_resources_is_refused_where_there_are_n
         }
         plain.cancel().await.unwrap();
         tools_only.cancel().await.unwrap();
+    }
+}
+
+/// Under a rule, skills held back from callers whose client is not named "chef".
+fn guarded() -> SkillsServer {
+    SkillsServer::builder(SKILLS.clone())
+        .instructions("Ask before ordering.")
+        .visibility(|skill, context| {
+            skill.name() != "purchase-orders"
+                || context
+                    .client_info()
+                    .is_some_and(|client| client.name == "chef")
+        })
+        .notify_changes(true)
+        .build()
+}
+
+/// The delegation shape under an access policy: what the author writes so
+/// that each session hears about its own skills (the crate docs of
+/// `delegate_skills!` show the same three methods).
+#[derive(Clone)]
+struct DelegatingPerCaller {
+    skills: SkillsServer,
+}
+
+impl ServerHandler for DelegatingPerCaller {
+    fn get_info(&self) -> ServerConfig {
+        let mut capabilities = ServerCapabilities::default();
+        self.skills.add_capabilities(&mut capabilities);
+        ServerConfig::new(capabilities)
+            .with_server_info(self.skills.server_info())
+            .with_instructions(self.skills.instructions())
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let result = self.negotiate_initialize(&request)?;
+        Ok(self.skills.config_for(result, &context))
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let config = self.skills.config_for(self.get_info(), &context);
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            config,
+        ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.skills.on_initialized(&context);
+    }
+
+    skills_runtime::delegate_skills!(skills);
+}
+
+#[tokio::test]
+async fn both_shapes_tell_each_session_its_own_skills() {
+    for era in ERAS {
+        for (who, sees_orders) in [("waiter", false), ("chef", true)] {
+            let server = guarded();
+            let wrapped = WithSkills::new(Kitchen::new(), server.clone());
+            let delegating = DelegatingPerCaller {
+                skills: server.clone(),
+            };
+            let clients = [
+                support::connect_as(wrapped, era, who).await,
+                support::connect_as(delegating, era, who).await,
+            ];
+            for (shape, client) in clients.iter().enumerate() {
+                let instructions = client
+                    .peer_info()
+                    .and_then(|info| info.instructions.clone())
+                    .unwrap_or_default();
+                let first = if shape == 0 {
+                    "Kitchen tools"
+                } else {
+                    "Ask before ordering."
+                };
+                assert!(instructions.starts_with(first), "{instructions}");
+                assert!(
+                    instructions.contains("skill://stock-audit/SKILL.md"),
+                    "{instructions}"
+                );
+                assert_eq!(
+                    instructions.contains("purchase-orders"),
+                    sees_orders,
+                    "{era:?} {who} shape {shape}: {instructions}"
+                );
+            }
+            let tools = clients[0].list_all_tools().await.unwrap();
+            let read_skill = tools.iter().find(|tool| tool.name == "read_skill").unwrap();
+            let description = read_skill.description.as_deref().unwrap_or_default();
+            assert_eq!(
+                description.contains("purchase-orders"),
+                sees_orders,
+                "{description}"
+            );
+
+            if era == support::Era::Handshake {
+                // Both shapes registered their session: a replace that
+                // changes what it sees tells it.
+                for client in &clients {
+                    client.list_all_skills().await.unwrap();
+                }
+                assert_eq!(server.listeners(), 2);
+                let only_audit: Skills = {
+                    let kept: Vec<_> = SKILLS
+                        .skills()
+                        .iter()
+                        .filter(|skill| skill.name() == "stock-audit")
+                        .cloned()
+                        .collect();
+                    Skills::from_parts(kept.into(), "sha256:only-audit".into(), None)
+                };
+                assert!(server.replace(only_audit));
+                for client in &clients {
+                    tokio::time::timeout(
+                        std::time::Duration::from_secs(30),
+                        client.service().notified.notified(),
+                    )
+                    .await
+                    .expect("told");
+                }
+            }
+            for client in clients {
+                client.cancel().await.unwrap();
+            }
+        }
     }
 }

@@ -721,7 +721,34 @@ async fn visibility_hides_skills_from_some_callers() {
             .replace("purchase-orders", "no-such-skill"),
         by_name[1]["result"].to_string()
     );
-    // Instructions and the tool's description go to every caller alike.
+    // Each session's instructions and tool name the skills its caller sees
+    // (a deliberate change: they used to name none under a rule); what goes
+    // to every caller alike names none.
+    for (who, sees_orders) in [("someone", false), ("admin", true)] {
+        let session = support::connect_as(guarded.clone(), Era::Handshake, who).await;
+        let instructions = session
+            .peer_info()
+            .and_then(|info| info.instructions.clone())
+            .unwrap_or_default();
+        assert!(
+            instructions.contains("skill://stock-audit/SKILL.md"),
+            "{instructions}"
+        );
+        assert_eq!(
+            instructions.contains("purchase-orders"),
+            sees_orders,
+            "{who}: {instructions}"
+        );
+        let tools = session.list_all_tools().await.unwrap();
+        let description = tools[0].description.as_deref().unwrap_or_default();
+        assert!(description.contains("stock-audit"), "{description}");
+        assert_eq!(
+            description.contains("purchase-orders"),
+            sees_orders,
+            "{description}"
+        );
+        session.cancel().await.unwrap();
+    }
     assert!(!guarded.instructions().contains("skill://"));
     let tool = &guarded.tools()[0];
     assert!(
@@ -890,7 +917,8 @@ async fn executable_bits_travel_in_the_skills_meta() {
         ))
         .await
         .unwrap();
-    assert!(other.skill.meta.is_none());
+    let meta = serde_json::to_value(other.skill.meta.expect("a version")).unwrap();
+    assert!(meta.get("skills-runtime/executable").is_none(), "{meta}");
     client.cancel().await.unwrap();
 }
 
@@ -964,7 +992,7 @@ async fn binary_reads_are_identical_with_and_without_the_blob_cache() {
 /// One rule for every paginated answer (`skills/list`, `resources/list`,
 /// `resources/directory/read`, and the one-page `resources/templates/list`):
 /// a cursor issued by another listing, for another directory, that is not a
-/// cursor at all, or that points past the end of what the caller now sees, is
+/// cursor at all, or issued before the caller's view changed (a revoke) is
 /// `-32602` with the cursor echoed in `data`, on both eras.
 #[tokio::test]
 async fn every_listing_refuses_foreign_unknown_and_past_the_end_cursors_alike() {
@@ -1140,36 +1168,32 @@ async fn every_listing_refuses_foreign_unknown_and_past_the_end_cursors_alike() 
             org_cursors.push(next);
         }
         shrunk.store(true, Ordering::SeqCst);
-        // The listings still answer, with fewer items: a cursor at their new
-        // end, or past it, continues nothing.
+        // The listings still answer, with fewer items. Cursors are bound to
+        // the fingerprint of what the caller sees, so every cursor issued
+        // before the caller's view shrank continues nothing: not one at the
+        // new end, nor one past it, nor one that would still be in range.
         let skills_left = client.list_all_skills().await.unwrap().len();
         let resources_left = client.list_all_resources().await.unwrap().len();
         let org = directory_page("skill://org", None).await.unwrap();
         assert_eq!(org.next_cursor, None);
         let org_left = org.resources.len();
         assert_eq!((skills_left, resources_left, org_left), (2, 4, 1));
-        for cursor in [
-            &skills_cursors[skills_left - 1],
-            skills_cursors.last().unwrap(),
-        ] {
+        for cursor in &skills_cursors {
             let result = skills_page(Some(cursor.clone())).await.map(drop);
-            let message = refused(result, cursor, "skills/list past the end");
-            assert!(message.contains("past the end"), "{message}");
+            let message = refused(result, cursor, "skills/list after a revoke");
+            assert!(message.contains("changed"), "{message}");
         }
-        for cursor in [
-            &resources_cursors[resources_left - 1],
-            resources_cursors.last().unwrap(),
-        ] {
+        for cursor in &resources_cursors {
             let result = resources_page(Some(cursor.clone())).await.map(drop);
-            let message = refused(result, cursor, "resources/list past the end");
-            assert!(message.contains("past the end"), "{message}");
+            let message = refused(result, cursor, "resources/list after a revoke");
+            assert!(message.contains("changed"), "{message}");
         }
-        for cursor in [&org_cursors[org_left - 1], org_cursors.last().unwrap()] {
+        for cursor in &org_cursors {
             let result = directory_page("skill://org", Some(cursor.clone()))
                 .await
                 .map(drop);
-            let message = refused(result, cursor, "directory past the end");
-            assert!(message.contains("past the end"), "{message}");
+            let message = refused(result, cursor, "directory after a revoke");
+            assert!(message.contains("changed"), "{message}");
         }
         client.cancel().await.unwrap();
     }

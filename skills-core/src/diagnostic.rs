@@ -100,6 +100,18 @@ pub enum Rule {
     /// A file reached only through another referenced file, more than one
     /// level deep from `SKILL.md` (a warning).
     NestedReference,
+    /// A gated skill (sold, or held back from some callers) whose frontmatter
+    /// grants `allowed-tools`: execution rights belong to the server and its
+    /// OAuth scopes, not to an instruction file.
+    GatedAllowedTools,
+    /// The `gated` option is inconsistent with the tree: a glob that names no
+    /// skill, or a gated skill nested in one that is not (whose folder would
+    /// serve its files free).
+    Gated,
+    /// The `generated` option names a path that no skill can hold, a file
+    /// declared generated is still missing when the set is served, or a file
+    /// added at run time cannot be added.
+    Generated,
 }
 
 impl Rule {
@@ -143,13 +155,16 @@ impl Rule {
             Self::TooManyLines => "too-many-lines",
             Self::TooManyTokens => "too-many-tokens",
             Self::NestedReference => "nested-reference",
+            Self::GatedAllowedTools => "gated-allowed-tools",
+            Self::Gated => "gated",
+            Self::Generated => "generated",
         }
     }
 }
 
 impl Rule {
     /// Every rule, in the order of this enum (for tables and `--explain`-like listings).
-    pub const ALL: [Rule; 37] = [
+    pub const ALL: [Rule; 40] = [
         Self::RootMissing,
         Self::NoSkills,
         Self::NotASkill,
@@ -187,6 +202,9 @@ impl Rule {
         Self::TooManyLines,
         Self::TooManyTokens,
         Self::NestedReference,
+        Self::GatedAllowedTools,
+        Self::Gated,
+        Self::Generated,
     ];
 
     /// Whether the rule is about one skill's `SKILL.md` as a document (its
@@ -221,6 +239,7 @@ impl Rule {
                 | Self::DuplicateName
                 | Self::TooManyLines
                 | Self::TooManyTokens
+                | Self::GatedAllowedTools
         )
     }
 }
@@ -331,6 +350,30 @@ impl FrontEnd for Library {
                 format!("to allow it, add \"{path}\" to `Options::allow_secrets_in`")
             }
         }
+    }
+}
+
+/// `embed_skills!`'s front end: options are written after the folder in
+/// the macro call. The macro's own messages use it, and so does a live
+/// reload of a folder embedded with the macro, whose author fixes a refusal
+/// the same way.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmbedMacro;
+
+impl FrontEnd for EmbedMacro {
+    fn spell(&self, option: &OptionHint) -> String {
+        let written = match option {
+            OptionHint::AllowField(field) => format!("allow_fields = [\"{field}\"]"),
+            OptionHint::NoCheckLinks => "check_links = false".to_owned(),
+            OptionHint::AllowSecretsIn(path) => format!("allow_secrets_in = [\"{path}\"]"),
+        };
+        format!("in `embed_skills!`, after the folder: `{written}`")
+    }
+
+    fn note(&self, diagnostic: &Diagnostic) -> Option<String> {
+        (diagnostic.rule == Rule::RootMissing).then(|| {
+            "in `embed_skills!`, a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls the macro".to_owned()
+        })
     }
 }
 

@@ -16,6 +16,7 @@ pub fn sha256(bytes: &[u8]) -> String {
     of(bytes).to_string()
 }
 
+#[cfg(feature = "load")]
 /// A skill's revision, as fast-agent computes it (`McpRegistrySkill.revision`
 /// in fast-agent 0.10.48): `sha256:` over the compact JSON of its
 /// `{"digest", "size", "uri"}` items sorted by URI. Any changed byte in any
@@ -39,16 +40,10 @@ pub fn revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str, u64)>) ->
     )
 }
 
-/// A set's fingerprint: `sha256:` over each skill's `uri` and revision.
+/// A set's fingerprint: `sha256:` over [`crate::fingerprint_input`] of each
+/// skill's `uri` and revision.
 pub fn fingerprint<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let mut lines = String::new();
-    for (uri, revision) in skills {
-        lines.push_str(uri);
-        lines.push(' ');
-        lines.push_str(revision);
-        lines.push('\n');
-    }
-    sha256(lines.as_bytes())
+    sha256(crate::fingerprint_input(skills).as_bytes())
 }
 
 #[cfg(test)]
@@ -64,6 +59,7 @@ mod tests {
         assert_eq!(sha256(b"abc").len(), 71);
     }
 
+    #[cfg(feature = "load")]
     #[test]
     fn revision_matches_fast_agents_formula() {
         // json.dumps(sorted([{"uri","digest","size"}], key=uri), sort_keys=True, separators=(",",":"))

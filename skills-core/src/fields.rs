@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Rule};
 use crate::frontmatter::{Entry, Frontmatter, Node, Shape, quoted};
+use crate::names::{self, MAX_NAME_CHARS};
 use crate::options::Options;
 
 /// Fields the specification defines.
@@ -17,8 +18,6 @@ pub const SPEC_FIELDS: [&str; 6] = [
     "allowed-tools",
 ];
 
-/// Longest `name`, in characters.
-pub const MAX_NAME_CHARS: usize = 64;
 /// Longest `description`, in characters.
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 /// Longest `compatibility`, in characters.
@@ -181,7 +180,7 @@ impl<'a> Checker<'a> {
                     "rename `{}:` to `{key}:`",
                     misspelled.map_or(key, |entry| entry.key.as_str())
                 )),
-                ("name", Some(folder)) if name_format_problem(folder).is_none() => {
+                ("name", Some(folder)) if names::skill_name_problem(folder).is_none() => {
                     let at = self.frontmatter.yaml_offset;
                     diagnostic
                         .hint(format!("add `name: {folder}` (the folder's name) to the frontmatter"))
@@ -236,16 +235,8 @@ impl<'a> Checker<'a> {
         let count = text.chars().count();
         let key = &entry.key;
         if count > max {
-            let diagnostic = self
-                .problem(
-                    Rule::FieldLength,
-                    entry.value.at,
-                    format!(
-                        "`{key}` is {count} characters long, {} over the limit of {max}",
-                        count - max
-                    ),
-                )
-                .hint(format!("shorten `{key}` to at most {max} characters"));
+            let at = entry.value.at;
+            let diagnostic = names::too_long(self.file, key, count, max).at(at.line, at.column);
             self.diagnostics.push(diagnostic);
             return false;
         }
@@ -274,7 +265,7 @@ impl<'a> Checker<'a> {
         let name = self.string(entry, true)?;
         let at = entry.value.at;
         let count = name.chars().count();
-        let fits_folder = folder_name.filter(|folder| name_format_problem(folder).is_none());
+        let fits_folder = folder_name.filter(|folder| names::skill_name_problem(folder).is_none());
         let set_folder = |diagnostic: Diagnostic, folder: &str| {
             diagnostic.fix(entry.value.range.clone(), folder.to_owned())
         };
@@ -295,24 +286,20 @@ impl<'a> Checker<'a> {
             self.length(entry, name, MAX_NAME_CHARS, true);
             return None;
         }
-        if let Some(problem) = name_format_problem(name) {
-            let mut diagnostic = self
-                .problem(Rule::NameFormat, at, format!("the name `{name}` {problem}"))
-                .length(count);
-            diagnostic = match fits_folder {
-                Some(folder) => set_folder(
+        if let Err(found) = names::check_skill_name(name) {
+            // The rule's own message and hint; with a folder that has a
+            // usable name, the hint offers it instead.
+            let mut diagnostic = *found;
+            diagnostic.file = self.file.to_owned();
+            diagnostic = diagnostic.at(at.line, at.column).length(count);
+            if let Some(folder) = fits_folder {
+                diagnostic = set_folder(
                     diagnostic.hint(format!(
                         "use the folder's name, `name: {folder}`; names are lowercase letters a-z, digits and single hyphens"
                     )),
                     folder,
-                ),
-                None => {
-                    let suggestion = suggest_name(name);
-                    diagnostic.hint(format!(
-                        "use lowercase letters a-z, digits and single hyphens, like `{suggestion}`, and give the folder the same name"
-                    ))
-                }
-            };
+                );
+            }
             self.diagnostics.push(diagnostic);
             return None;
         }
@@ -442,57 +429,6 @@ impl<'a> Checker<'a> {
             };
             self.diagnostics.push(diagnostic);
         }
-    }
-}
-
-/// Why `name` breaks `^[a-z0-9]+(-[a-z0-9]+)*$`, in words.
-pub(crate) fn name_format_problem(name: &str) -> Option<String> {
-    if name.is_empty() {
-        return Some("is empty".to_owned());
-    }
-    if let Some(upper) = name.chars().find(|c| c.is_uppercase()) {
-        return Some(format!(
-            "contains the uppercase letter `{upper}`; names are lowercase"
-        ));
-    }
-    if let Some(bad) = name
-        .chars()
-        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-'))
-    {
-        return Some(format!(
-            "contains `{}`; only a-z, 0-9 and `-` are allowed",
-            bad.escape_debug()
-        ));
-    }
-    if name.starts_with('-') || name.ends_with('-') {
-        return Some("starts or ends with a hyphen".to_owned());
-    }
-    if name.contains("--") {
-        return Some("contains two hyphens in a row".to_owned());
-    }
-    None
-}
-
-/// `name` made to follow the rules: lowercase, other characters as single
-/// hyphens, none at the ends (`Bad--Name-` → `bad-name`).
-fn suggest_name(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            out.push(c);
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let out = out.trim_end_matches('-').to_owned();
-    if out.is_empty() {
-        "my-skill".to_owned()
-    } else {
-        out.chars()
-            .take(MAX_NAME_CHARS)
-            .collect::<String>()
-            .trim_end_matches('-')
-            .to_owned()
     }
 }
 

@@ -28,8 +28,9 @@
 //!
 //! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`],
 //! [`relpath`], [`root`], [`vendor`] and the name and path checks of
-//! [`names`] have no dependencies. Loading (feature `load`, on by default)
-//! adds the YAML parser, SHA-256, Unicode normalization (for
+//! [`names`] need nothing but SHA-256 ([`digest`], for the fingerprint of
+//! sets merged with [`Skills::merge`]). Loading (feature `load`, on by
+//! default) adds the YAML parser, Unicode normalization (for
 //! [`names::fold_case`]), the snippet renderer and everything that reads
 //! skills.
 
@@ -37,20 +38,25 @@
 #![warn(missing_docs)]
 
 mod diagnostic;
+mod embed_options;
 pub mod mime;
 mod model;
 pub mod names;
 pub mod relpath;
 pub mod root;
+mod servable;
 pub mod uri;
 pub mod vendor;
 
-#[cfg(feature = "load")]
 pub mod digest;
 #[cfg(feature = "load")]
 mod fields;
 #[cfg(feature = "load")]
 mod frontmatter;
+#[cfg(feature = "load")]
+mod gate;
+#[cfg(feature = "load")]
+mod generated;
 #[cfg(feature = "load")]
 mod layout;
 #[cfg(feature = "load")]
@@ -73,19 +79,25 @@ mod walk;
 #[cfg(feature = "load")]
 pub use diagnostic::Renderer;
 pub use diagnostic::{
-    Diagnostic, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
+    Diagnostic, EmbedMacro, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
 };
+pub use embed_options::EmbedOptions;
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
+pub use generated::add_files;
+#[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
-pub use model::{Digest, Skill, SkillFile, Skills};
+pub use model::{
+    Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills, fingerprint_input,
+};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
+pub use servable::check_servable;
 #[cfg(feature = "load")]
 pub use skill_md::{
-    MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext, estimate_tokens,
-    parse_skill_md,
+    InspectedSkillMd, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext,
+    estimate_tokens, inspect_skill_md, parse_skill_md,
 };
 
 /// The file that makes a folder a skill.

@@ -23,7 +23,9 @@ use crate::model::{Digest, Skill, SkillFile, Skills};
 use crate::options::Options;
 use crate::skill_md::{self, SkillMdContext};
 use crate::walk::{self, Entry, Kind};
-use crate::{MAX_FILE_BYTES, SKILL_MD, digest, links, mime, relpath, secrets, uri};
+use crate::{
+    MAX_FILE_BYTES, SKILL_MD, digest, gate, generated, links, mime, relpath, secrets, servable, uri,
+};
 
 /// A loaded set: the skills, where each file came from on disk, and the
 /// warnings (what the specification only recommends) found on the way.
@@ -94,10 +96,12 @@ pub fn load(root: &Path, options: &Options) -> Result<Loaded, Report> {
         .into_iter()
         .map(|(index, skill)| (0, scan.found[index].folder.clone(), skill))
         .collect();
+    let pending = scan.pending.into_iter().map(|(_, path)| path).collect();
     Ok(tables(
         vec![root.to_path_buf()],
         built,
         report.diagnostics().to_vec(),
+        pending,
     ))
 }
 
@@ -220,6 +224,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
     let mut refused = Vec::new();
     let mut kept: Vec<Built> = Vec::new();
     let mut warnings = Vec::new();
+    let mut pending = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
     for (index, (root, display)) in roots.iter().enumerate() {
         if skip_missing {
@@ -267,6 +272,14 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
                 shadowed.push(*found_index);
             }
         }
+        pending.extend(
+            scan.pending
+                .iter()
+                .filter(|(found_index, _)| {
+                    !bad.contains_key(found_index) && !shadowed.contains(found_index)
+                })
+                .map(|(_, path)| path.clone()),
+        );
         for (found_index, skill) in scan.skills {
             if bad.contains_key(&found_index) || shadowed.contains(&found_index) {
                 continue;
@@ -307,7 +320,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
         .map(|built| (built.root, built.folder, built.skill))
         .collect();
     Lenient {
-        loaded: tables(roots_on_disk, built, warnings),
+        loaded: tables(roots_on_disk, built, warnings, pending),
         reports,
         refused,
     }
@@ -363,6 +376,9 @@ fn refusals(found: &[Found], diagnostics: &[Diagnostic]) -> BTreeMap<usize, Vec<
 struct Scan {
     found: Vec<Found>,
     skills: Vec<(usize, Skill)>,
+    /// Files declared generated that are not on disk, with their skill (by
+    /// index into `found`) and their path relative to the skills root.
+    pending: Vec<(usize, String)>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -374,10 +390,11 @@ impl Scan {
             options,
             diagnostics: &mut diagnostics,
         };
-        let (found, skills) = loader.run().unwrap_or_default();
+        let (found, skills, pending) = loader.run().unwrap_or_default();
         Self {
             found,
             skills,
+            pending,
             diagnostics: diagnostics.into_vec(),
         }
     }
@@ -408,6 +425,8 @@ impl Loader<'_> {
         };
         let found = layout::find_skills(&entries, &root_name(self.root), self.diagnostics)?;
         layout::check_entries(&entries, &found, self.diagnostics);
+        let gated = self.gated(&found);
+        let declared = generated::declared(&self.options.generated, &found, self.diagnostics);
         let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
         let files: Vec<&Entry> = entries
             .iter()
@@ -434,8 +453,49 @@ impl Loader<'_> {
             })
             .collect();
         let contents = self.read(&worth_reading, &allowed_secrets);
-        let skills = self.build(&found, &oversized, contents);
-        Some((found, skills))
+        // Declared generated files not on disk: added at run time.
+        let pending = declared
+            .iter()
+            .enumerate()
+            .flat_map(|(index, within)| {
+                let skill = &found[index];
+                within
+                    .iter()
+                    .filter(|path| !contents.contains_key(&relpath::join(&skill.folder, path)))
+                    .map(move |path| (index, relpath::join(&skill.path, path)))
+            })
+            .collect();
+        let skills = self.build(&found, &oversized, contents, &gated, &declared);
+        Some((found, skills, pending))
+    }
+
+    /// Which found skills the `gated` option names; a gated skill nested in
+    /// one that is not is reported.
+    fn gated(&mut self, found: &[Found]) -> Vec<bool> {
+        let mut gates = gate::Gates::new(&self.options.gated, self.diagnostics);
+        let gated: Vec<bool> = found
+            .iter()
+            .map(|skill| gates.covers(&skill.path))
+            .collect();
+        gates.report_unused(self.diagnostics);
+        let skill_md = |path: &str| {
+            found
+                .iter()
+                .find(|skill| skill.path == path)
+                .map(Found::skill_md)
+                .unwrap_or_default()
+        };
+        let nesting = servable::gated_nesting(
+            found
+                .iter()
+                .zip(&gated)
+                .map(|(skill, gated)| (skill.path.as_str(), *gated)),
+            skill_md,
+        );
+        for problem in nesting {
+            self.diagnostics.push(problem);
+        }
+        gated
     }
 
     /// Reads, hashes and scans each file once.
@@ -467,7 +527,7 @@ impl Loader<'_> {
             if let Ok(text) = &body
                 && !allowed_secrets.contains(&entry.rel)
             {
-                self.scan_secrets(&entry.rel, text);
+                report_secrets(&entry.rel, text, self.diagnostics);
             }
             contents.insert(
                 entry.rel.clone(),
@@ -481,38 +541,20 @@ impl Loader<'_> {
         contents
     }
 
-    fn scan_secrets(&mut self, rel: &str, text: &str) {
-        for finding in secrets::scan(text) {
-            let at = Position::of_offset(text, finding.offset);
-            self.diagnostics.push(
-                Diagnostic::new(
-                    Rule::Secret,
-                    rel,
-                    format!(
-                        "this looks like a real {}; everything in a skill can end up in a model's context and be copied out",
-                        finding.kind
-                    ),
-                )
-                .at(at.line, at.column)
-                .length(finding.length)
-                .hint("remove it and load credentials at run time; if it is a deliberate fake, allow the file")
-                .option(OptionHint::AllowSecretsIn(rel.to_owned()))
-                .with_source(text),
-            );
-        }
-    }
-
     /// Parses and validates each skill's `SKILL.md` and assembles its files.
     fn build(
         &mut self,
         found: &[Found],
         oversized: &HashSet<String>,
         mut contents: Contents,
+        gated: &[bool],
+        declared: &[Vec<String>],
     ) -> Vec<(usize, Skill)> {
         let mut skills = Vec::new();
         let mut names: HashMap<String, String> = HashMap::new();
         for (index, skill) in found.iter().enumerate() {
-            let Some(checked) = self.check_skill(skill, &contents) else {
+            let Some(checked) = self.check_skill(skill, &contents, gated[index], &declared[index])
+            else {
                 continue;
             };
             if let Some(first) = names.insert(checked.name.clone(), skill.path.clone()) {
@@ -540,22 +582,38 @@ impl Loader<'_> {
                 .filter(|folder| relpath::is_below(folder, &skill.folder))
                 .collect();
             let files = take_files(skill, &nested, &mut contents);
-            skills.push((index, assemble(skill, checked, files)));
+            skills.push((
+                index,
+                assemble(skill, checked, files).with_gated(gated[index]),
+            ));
         }
         skills
     }
 
     /// Every check of one skill's `SKILL.md`, then the warnings that need
     /// the skill's other files. `None` when the skill is unusable.
-    fn check_skill(&mut self, skill: &Found, contents: &Contents) -> Option<skill_md::Checked> {
+    fn check_skill(
+        &mut self,
+        skill: &Found,
+        contents: &Contents,
+        gated: bool,
+        generated: &[String],
+    ) -> Option<skill_md::Checked> {
         let rel = skill.skill_md();
         let content = contents.get(&rel)?;
-        let paths: Vec<&str> = under(contents, &skill.folder)
+        let mut paths: Vec<&str> = under(contents, &skill.folder)
             .map(|(path, _)| relpath::strip_folder(path, &skill.folder).unwrap_or(path))
             .collect();
+        // Files added at start-up may be linked before they exist.
+        for path in generated {
+            if !paths.contains(&path.as_str()) {
+                paths.push(path);
+            }
+        }
         let context = SkillMdContext::new(&rel)
             .folder_name(skill.folder_name())
-            .files(&paths);
+            .files(&paths)
+            .gated(gated);
         let checked = skill_md::check(content.bytes(), &context, self.options, self.diagnostics)?;
         if self.options.check_links
             && let Ok(text) = &content.body
@@ -592,8 +650,32 @@ impl Loader<'_> {
     }
 }
 
-/// The skill folders a walk found, and the skills built from them (by index).
-type Scanned = (Vec<Found>, Vec<(usize, Skill)>);
+/// A `secret` problem for each credential-shaped text in `text`, the file
+/// at `rel` (relative to the root): what the loader and `add_files` report.
+pub(crate) fn report_secrets(rel: &str, text: &str, diagnostics: &mut Diagnostics) {
+    for finding in secrets::scan(text) {
+        let at = Position::of_offset(text, finding.offset);
+        diagnostics.push(
+            Diagnostic::new(
+                Rule::Secret,
+                rel,
+                format!(
+                    "this looks like a real {}; everything in a skill can end up in a model's context and be copied out",
+                    finding.kind
+                ),
+            )
+            .at(at.line, at.column)
+            .length(finding.length)
+            .hint("remove it and load credentials at run time; if it is a deliberate fake, allow the file")
+            .option(OptionHint::AllowSecretsIn(rel.to_owned()))
+            .with_source(text),
+        );
+    }
+}
+
+/// The skill folders a walk found, the skills built from them (by index),
+/// and the declared generated files not on disk.
+type Scanned = (Vec<Found>, Vec<(usize, Skill)>, Vec<(usize, String)>);
 
 /// Why the root is not a folder, if it is not.
 fn check_root(root: &Path) -> Option<Diagnostic> {
@@ -657,7 +739,11 @@ fn tables(
     roots: Vec<PathBuf>,
     mut built: Vec<(usize, String, Skill)>,
     warnings: Vec<Diagnostic>,
+    mut pending: Vec<String>,
 ) -> Loaded {
+    pending.sort_unstable();
+    pending.dedup();
+    let pending: Vec<Cow<'static, str>> = pending.into_iter().map(Cow::Owned).collect();
     built.sort_by(|a, b| a.2.path().cmp(b.2.path()));
     let fingerprint = digest::fingerprint(
         built
@@ -670,7 +756,8 @@ fn tables(
         .collect();
     let skills: Vec<Skill> = built.into_iter().map(|(_, _, skill)| skill).collect();
     Loaded {
-        skills: Skills::from_parts(skills.into(), fingerprint.into(), None),
+        skills: Skills::from_parts(skills.into(), fingerprint.into(), None)
+            .with_pending(pending.into()),
         roots,
         sources,
         warnings,

@@ -23,6 +23,8 @@ pub struct Skills {
     skills: Cow<'static, [Skill]>,
     fingerprint: Cow<'static, str>,
     package: Option<(Cow<'static, str>, Cow<'static, str>)>,
+    pending: Cow<'static, [Cow<'static, str>]>,
+    embed_options: Option<crate::EmbedOptions>,
 }
 
 /// One skill: a folder holding a `SKILL.md` and its supporting files.
@@ -36,6 +38,7 @@ pub struct Skill {
     version: Cow<'static, str>,
     body_offset: usize,
     files: Cow<'static, [SkillFile]>,
+    gated: bool,
 }
 
 /// One file of a skill, with its bytes and what a server says about it.
@@ -88,6 +91,51 @@ impl fmt::Debug for Digest {
     }
 }
 
+/// Why a string is not a digest as SEP-2640 writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DigestSyntaxError;
+
+impl fmt::Display for DigestSyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a digest is `sha256:` followed by 64 lowercase hex digits")
+    }
+}
+
+impl std::error::Error for DigestSyntaxError {}
+
+/// Reads a digest exactly as [`Display`](fmt::Display) writes it (what a
+/// server sends): `sha256:` and 64 lowercase hex digits, nothing else.
+///
+/// ```
+/// use skills_core::Digest;
+///
+/// let text = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+/// let digest: Digest = text.parse()?;
+/// assert_eq!(digest.to_string(), text);
+/// assert!("sha256:E3B0".parse::<Digest>().is_err());
+/// # Ok::<(), skills_core::DigestSyntaxError>(())
+/// ```
+impl std::str::FromStr for Digest {
+    type Err = DigestSyntaxError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let hex = text.strip_prefix("sha256:").ok_or(DigestSyntaxError)?;
+        if hex.len() != 64 {
+            return Err(DigestSyntaxError);
+        }
+        let nibble = |byte: u8| match byte {
+            b'0'..=b'9' => Ok(byte - b'0'),
+            b'a'..=b'f' => Ok(byte - b'a' + 10),
+            _ => Err(DigestSyntaxError),
+        };
+        let mut bytes = [0u8; 32];
+        for (index, pair) in hex.as_bytes().chunks_exact(2).enumerate() {
+            bytes[index] = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+        }
+        Ok(Self(bytes))
+    }
+}
+
 impl Skills {
     /// Builds a set from its parts (the loader and `embedded` do); use
     /// [`load`](crate::load()) to build a set at run time.
@@ -104,7 +152,25 @@ impl Skills {
             skills,
             fingerprint,
             package,
+            pending: Cow::Borrowed(&[]),
+            embed_options: None,
         }
+    }
+
+    /// The same set, with `pending` declared generated and not yet added.
+    /// The loader calls this.
+    #[doc(hidden)]
+    pub fn with_pending(mut self, pending: Cow<'static, [Cow<'static, str>]>) -> Self {
+        self.pending = pending;
+        self
+    }
+
+    /// The same set, recording `options` as the macro call that produced it
+    /// (a set changed after it was embedded keeps its rules).
+    #[doc(hidden)]
+    pub fn with_embed_options(mut self, options: Option<crate::EmbedOptions>) -> Self {
+        self.embed_options = options;
+        self
     }
 
     /// A set borrowed from the binary; what `embed_skills!` expands to.
@@ -113,12 +179,28 @@ impl Skills {
         skills: &'static [Skill],
         fingerprint: &'static str,
         package: (&'static str, &'static str),
+        options: crate::EmbedOptions,
     ) -> Self {
-        Self::from_parts(
-            Cow::Borrowed(skills),
-            Cow::Borrowed(fingerprint),
-            Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
-        )
+        Self::embedded_pending(skills, fingerprint, package, options, &[])
+    }
+
+    /// [`embedded`](Self::embedded), with files declared generated that were
+    /// not there when the crate compiled.
+    #[doc(hidden)]
+    pub const fn embedded_pending(
+        skills: &'static [Skill],
+        fingerprint: &'static str,
+        package: (&'static str, &'static str),
+        options: crate::EmbedOptions,
+        pending: &'static [Cow<'static, str>],
+    ) -> Self {
+        Self {
+            skills: Cow::Borrowed(skills),
+            fingerprint: Cow::Borrowed(fingerprint),
+            package: Some((Cow::Borrowed(package.0), Cow::Borrowed(package.1))),
+            pending: Cow::Borrowed(pending),
+            embed_options: Some(options),
+        }
     }
 
     /// A set with no skills.
@@ -127,6 +209,8 @@ impl Skills {
             skills: Cow::Borrowed(&[]),
             fingerprint: Cow::Borrowed(crate::EMPTY_FINGERPRINT),
             package: None,
+            pending: Cow::Borrowed(&[]),
+            embed_options: None,
         }
     }
 
@@ -137,6 +221,22 @@ impl Skills {
         self.package
             .as_ref()
             .map(|(name, version)| (name.as_ref(), version.as_ref()))
+    }
+
+    /// The files declared generated (`generated = [..]`; paths relative to
+    /// the root, like `platform/references/api.md`) that were not there when
+    /// the set was built and have not been added since: the program adds
+    /// them at start-up with `add_files` (feature `load`), and a server
+    /// refuses to serve the set while any is missing ([`crate::check_servable`]).
+    pub fn pending_files(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.pending.iter().map(|path| path.as_ref())
+    }
+
+    /// The options of the `embed_skills!` call that produced the set
+    /// (`None` for a set loaded at run time): what a loader reading the same
+    /// folder needs to apply the same rules ([`EmbedOptions::to_options`](crate::EmbedOptions::to_options)).
+    pub fn embed_options(&self) -> Option<&crate::EmbedOptions> {
+        self.embed_options.as_ref()
     }
 
     /// Every skill, ordered by path.
@@ -276,6 +376,157 @@ impl Skills {
     }
 }
 
+impl Skills {
+    /// One set holding the skills of several: what a server that serves the
+    /// packs of several crates builds at start-up.
+    ///
+    /// A crate ships a pack as a public static
+    /// (`pub static SKILLS: Skills = embed_skills!("skills");`); a server
+    /// merges the packs it depends on, its own set first:
+    ///
+    /// ```
+    /// use skills_core::Skills;
+    /// # let (own, pdf_pack, billing_pack) = (Skills::empty(), Skills::empty(), Skills::empty());
+    /// // static SKILLS: Skills = embed_skills!("skills");   // the server's own
+    /// // use pdf_pack::SKILLS as PDF; use billing_pack::SKILLS as BILLING;
+    /// let all = Skills::merge([&own, &pdf_pack, &billing_pack])?;
+    /// # assert!(all.is_empty());
+    /// # Ok::<(), skills_core::MergeError>(())
+    /// ```
+    ///
+    /// Hosts key skills by name and URIs name a skill by its path, so two
+    /// sets may not share a skill name or path, nor hold one skill inside
+    /// another's folder: the error names both skills and the crates (name
+    /// and version) whose packs hold them. Nothing is read or hashed again;
+    /// the merged set borrows nothing new, and its fingerprint is the one a
+    /// single set holding every skill would have. It introduces itself as
+    /// the first set's crate ([`package`](Self::package)).
+    pub fn merge<'s>(sets: impl IntoIterator<Item = &'s Skills>) -> Result<Skills, MergeError> {
+        let sets: Vec<&Skills> = sets.into_iter().collect();
+        let mut merged: Vec<(usize, &Skill)> = Vec::new();
+        for (index, set) in sets.iter().enumerate() {
+            for skill in set.skills() {
+                let clash = merged.iter().find(|(_, other)| {
+                    other.name() == skill.name()
+                        || crate::relpath::is_within(other.path(), skill.path())
+                        || crate::relpath::is_within(skill.path(), other.path())
+                });
+                if let Some((first, other)) = clash {
+                    return Err(MergeError {
+                        skills: Box::new([
+                            PackSkill::new(sets[*first], *first, other),
+                            PackSkill::new(set, index, skill),
+                        ]),
+                    });
+                }
+                merged.push((index, skill));
+            }
+        }
+        let mut skills: Vec<Skill> = merged.into_iter().map(|(_, skill)| skill.clone()).collect();
+        skills.sort_by(|a, b| a.path().cmp(b.path()));
+        let fingerprint =
+            crate::digest::fingerprint(skills.iter().map(|skill| (skill.uri(), skill.version())));
+        let package = sets.first().and_then(|set| set.package.clone());
+        Ok(Self::from_parts(
+            Cow::Owned(skills),
+            Cow::Owned(fingerprint),
+            package,
+        ))
+    }
+}
+
+/// Two sets given to [`Skills::merge`] that cannot be served together: a
+/// skill name (or path) both hold, or a skill of one inside a skill's
+/// folder of the other. Its [`Display`](fmt::Display) names both skills
+/// and the packs they come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeError {
+    /// The skill of the earlier set, then the later one (boxed: errors stay small).
+    skills: Box<[PackSkill; 2]>,
+}
+
+/// A skill in one of the sets given to [`Skills::merge`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PackSkill {
+    /// `` `pdf-pack` 0.2.0 ``, or the set's position when no crate is recorded.
+    pack: String,
+    name: String,
+    path: String,
+}
+
+impl PackSkill {
+    fn new(set: &Skills, index: usize, skill: &Skill) -> Self {
+        let pack = match set.package() {
+            Some((name, version)) => format!("the pack `{name}` {version}"),
+            None => format!("set {} (no crate recorded)", index + 1),
+        };
+        Self {
+            pack,
+            name: skill.name().to_owned(),
+            path: skill.path().to_owned(),
+        }
+    }
+}
+
+impl MergeError {
+    /// The name of the skill in the earlier set.
+    pub fn first_name(&self) -> &str {
+        &self.skills[0].name
+    }
+
+    /// The name of the skill in the later set.
+    pub fn second_name(&self) -> &str {
+        &self.skills[1].name
+    }
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [first, second] = &*self.skills;
+        if first.name == second.name {
+            write!(
+                f,
+                "two packs provide a skill named `{}`: {} (at `{}`) and {} (at `{}`); hosts key skills by name, so rename one of them or leave one pack out",
+                first.name, first.pack, first.path, second.pack, second.path
+            )
+        } else {
+            let (outer, inner) = if crate::relpath::is_within(&second.path, &first.path) {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            write!(
+                f,
+                "the skill `{}` of {} lies inside the folder of the skill `{}` of {}, so their URIs would overlap; move one of them",
+                inner.path, inner.pack, outer.path, outer.pack
+            )
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// The bytes a set's [fingerprint](Skills::fingerprint) is the SHA-256 of:
+/// one `<uri> <revision>\n` line per skill, in the order given (a set's
+/// order: by path). Public without the `load` feature so that a server can
+/// fingerprint a subset (what one caller may see) with the SHA-256 it already
+/// links, and get the same value a set of exactly those skills would have.
+///
+/// ```
+/// let input = skills_core::fingerprint_input([("skill://a/SKILL.md", "sha256:1")]);
+/// assert_eq!(input, "skill://a/SKILL.md sha256:1\n");
+/// ```
+pub fn fingerprint_input<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut lines = String::new();
+    for (uri, revision) in skills {
+        lines.push_str(uri);
+        lines.push(' ');
+        lines.push_str(revision);
+        lines.push('\n');
+    }
+    lines
+}
+
 impl Default for Skills {
     fn default() -> Self {
         Self::empty()
@@ -305,7 +556,17 @@ impl Skill {
             version,
             body_offset,
             files,
+            gated: false,
         }
+    }
+
+    /// The same skill, declared gated (`gated = [..]` of `embed_skills!`, or
+    /// the loader's option): sold or held back, so a server may answer it as
+    /// locked, and it carries no `allowed-tools`. The generated code calls this.
+    #[doc(hidden)]
+    pub const fn with_gated(mut self, gated: bool) -> Self {
+        self.gated = gated;
+        self
     }
 
     /// A skill borrowed from the binary; what `embed_skills!` expands to.
@@ -378,6 +639,13 @@ impl Skill {
     /// revision fast-agent computes): changing any byte of any file changes it.
     pub fn version(&self) -> &str {
         &self.version
+    }
+
+    /// Whether the skill was declared gated (sold, or held back from some
+    /// callers): a server may then answer it as locked, with an offer, and
+    /// the rules made sure it carries no `allowed-tools`.
+    pub fn is_gated(&self) -> bool {
+        self.gated
     }
 
     /// The `SKILL.md` file.
@@ -548,5 +816,28 @@ mod tests {
         assert!(text.starts_with("sha256:ab00"));
         assert!(text.ends_with("0001"));
         assert_eq!(text[7..].to_lowercase(), text[7..]);
+    }
+
+    #[test]
+    fn digests_parse_only_as_displayed() {
+        let mut bytes = [0u8; 32];
+        for (index, byte) in bytes.iter_mut().enumerate() {
+            *byte = (index * 37) as u8;
+        }
+        let digest = Digest::from_bytes(bytes);
+        assert_eq!(digest.to_string().parse(), Ok(digest));
+        let good = digest.to_string();
+        for bad in [
+            String::new(),
+            good[7..].to_owned(),
+            good.to_uppercase(),
+            format!("sha512:{}", &good[7..]),
+            format!("{good}0"),
+            good[..70].to_owned(),
+            format!(" {good}"),
+            good.replace('a', "g"),
+        ] {
+            assert_eq!(bad.parse::<Digest>(), Err(DigestSyntaxError), "{bad:?}");
+        }
     }
 }

@@ -28,6 +28,10 @@
 use std::fmt;
 
 use crate::MAX_PATH_CHARS;
+use crate::diagnostic::{Diagnostic, Rule};
+
+/// Longest skill `name`, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
 
 /// Characters Windows forbids in names; fast-agent refuses them too.
 const WINDOWS_FORBIDDEN: [char; 7] = ['<', '>', ':', '"', '|', '?', '*'];
@@ -233,6 +237,121 @@ pub fn check_path(path: &str) -> Result<(), PathProblem> {
         })?;
     }
     Ok(())
+}
+
+/// Why `name` breaks the specification's rule for a skill's name,
+/// `^[a-z0-9]+(-[a-z0-9]+)*$`, in words that complete "the name `…` "
+/// (`contains two hyphens in a row`); `None` when it follows it. The length
+/// limit ([`MAX_NAME_CHARS`]) is [`check_skill_name`]'s.
+///
+/// ```
+/// use skills_core::names::skill_name_problem;
+///
+/// assert_eq!(skill_name_problem("pdf-tools"), None);
+/// assert_eq!(skill_name_problem("pdf--tools").unwrap(), "contains two hyphens in a row");
+/// ```
+pub fn skill_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("is empty".to_owned());
+    }
+    if let Some(upper) = name.chars().find(|c| c.is_uppercase()) {
+        return Some(format!(
+            "contains the uppercase letter `{upper}`; names are lowercase"
+        ));
+    }
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-'))
+    {
+        return Some(format!(
+            "contains `{}`; only a-z, 0-9 and `-` are allowed",
+            bad.escape_debug()
+        ));
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        return Some("starts or ends with a hyphen".to_owned());
+    }
+    if name.contains("--") {
+        return Some("contains two hyphens in a row".to_owned());
+    }
+    None
+}
+
+/// `name` made to follow the rules: lowercase, every run of other characters
+/// one hyphen, none at the ends, at most [`MAX_NAME_CHARS`] characters
+/// (`Bad--Name-` → `bad-name`; `my-skill` when nothing is left).
+///
+/// ```
+/// use skills_core::names::suggest_skill_name;
+///
+/// assert_eq!(suggest_skill_name("PDF Tools_v2"), "pdf-tools-v2");
+/// assert_eq!(suggest_skill_name("???"), "my-skill");
+/// ```
+pub fn suggest_skill_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "my-skill".to_owned()
+    } else {
+        out.chars()
+            .take(MAX_NAME_CHARS)
+            .collect::<String>()
+            .trim_end_matches('-')
+            .to_owned()
+    }
+}
+
+/// Checks a skill name given before any `SKILL.md` holds it (a command
+/// that creates a skill, an installer renaming one), with the loader's
+/// rules and words: `name-format` ([`skill_name_problem`]) or
+/// `field-length` (over [`MAX_NAME_CHARS`]). The diagnostic names no file
+/// and no place; the caller fills them in.
+///
+/// ```
+/// use skills_core::{Rule, names::check_skill_name};
+///
+/// assert!(check_skill_name("pdf-tools").is_ok());
+/// let problem = check_skill_name("PDF_Tools").unwrap_err();
+/// assert_eq!(problem.rule, Rule::NameFormat);
+/// assert_eq!(problem.message, "the name `PDF_Tools` contains the uppercase letter `P`; names are lowercase");
+/// assert!(problem.hint.unwrap().contains("like `pdf-tools`"));
+/// ```
+pub fn check_skill_name(name: &str) -> Result<(), Box<Diagnostic>> {
+    let count = name.chars().count();
+    if count > MAX_NAME_CHARS {
+        return Err(Box::new(too_long("", "name", count, MAX_NAME_CHARS)));
+    }
+    match skill_name_problem(name) {
+        None => Ok(()),
+        Some(problem) => Err(Box::new(
+            Diagnostic::new(Rule::NameFormat, "", format!("the name `{name}` {problem}")).hint(
+                format!(
+                    "use lowercase letters a-z, digits and single hyphens, like `{}`, and give the folder the same name",
+                    suggest_skill_name(name)
+                ),
+            ),
+        )),
+    }
+}
+
+/// The `field-length` problem of a value `count` characters long where `max` fit.
+pub(crate) fn too_long(file: &str, key: &str, count: usize, max: usize) -> Diagnostic {
+    Diagnostic::new(
+        Rule::FieldLength,
+        file,
+        format!(
+            "`{key}` is {count} characters long, {} over the limit of {max}",
+            count - max
+        ),
+    )
+    .hint(format!("shorten `{key}` to at most {max} characters"))
 }
 
 /// The key under which two names collide on a file system or host that

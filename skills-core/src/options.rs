@@ -66,6 +66,21 @@ pub struct Options {
     /// dotfiles repository; links anywhere deeper are still refused. Off by
     /// default: a skills tree meant to be embedded holds no links.
     pub follow_top_level_links: bool,
+    /// Globs over skill paths (`courses/*`, `premium/**`) naming the skills
+    /// that are gated: sold, or held back from some callers, so a server may
+    /// answer them as locked. A gated skill must not carry `allowed-tools`
+    /// (`gated-allowed-tools`), nor be nested in a skill that is not gated
+    /// (`gated`: its parent's folder would serve its files free); a glob
+    /// that names no skill is refused too. `*` stays within one path
+    /// segment; `**` crosses them.
+    pub gated: Vec<String>,
+    /// Files (relative to the root: `platform/references/api.md`) that the
+    /// program adds at start-up with [`add_files`](crate::add_files),
+    /// because their content is known only at run time. A `SKILL.md` may
+    /// link to them before they exist; the set records them as
+    /// [pending](crate::Skills::pending_files) until they are added, and a
+    /// server refuses to serve it before ([`check_servable`](crate::check_servable)).
+    pub generated: Vec<String>,
 }
 
 impl Default for Options {
@@ -78,6 +93,8 @@ impl Default for Options {
             check_links: true,
             allow_secrets_in: Vec::new(),
             follow_top_level_links: false,
+            gated: Vec::new(),
+            generated: Vec::new(),
         }
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
 use crate::frontmatter;
 use crate::options::Options;
-use crate::{fields, links};
+use crate::{fields, gate, links};
 
 /// The most lines the specification recommends for a `SKILL.md`
 /// ("Keep your main SKILL.md under 500 lines").
@@ -36,6 +36,7 @@ pub struct SkillMdContext<'a> {
     file: &'a str,
     folder_name: Option<&'a str>,
     files: Option<&'a [&'a str]>,
+    gated: bool,
 }
 
 impl<'a> SkillMdContext<'a> {
@@ -46,6 +47,7 @@ impl<'a> SkillMdContext<'a> {
             file,
             folder_name: None,
             files: None,
+            gated: false,
         }
     }
 
@@ -62,6 +64,14 @@ impl<'a> SkillMdContext<'a> {
     /// [`Options::check_links`] is off. Without it links are not checked.
     pub fn files(mut self, files: &'a [&'a str]) -> Self {
         self.files = Some(files);
+        self
+    }
+
+    /// Whether the skill is gated ([`Options::gated`]): sold or held back
+    /// from some callers. A gated skill must not grant `allowed-tools`
+    /// (`gated-allowed-tools`).
+    pub fn gated(mut self, gated: bool) -> Self {
+        self.gated = gated;
         self
     }
 }
@@ -138,6 +148,83 @@ pub fn parse_skill_md(
     })
 }
 
+/// What [`inspect_skill_md`] found: the frontmatter whenever its YAML could
+/// be read, and every rule it breaks.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct InspectedSkillMd {
+    /// Every frontmatter field as JSON, keys sorted at every level (as in
+    /// [`SkillMd::frontmatter`]); `None` when the file has no readable
+    /// frontmatter (not UTF-8, no `---` delimiters, invalid YAML, not a mapping).
+    pub frontmatter: Option<Map<String, Value>>,
+    /// Every error [`parse_skill_md`] reports for the same bytes; `None`
+    /// when there is none.
+    pub problems: Option<Report>,
+    /// What the specification only recommends (as in [`SkillMd::warnings`]),
+    /// when there are no errors.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Runs the checks of [`parse_skill_md`] on one `SKILL.md` and returns the
+/// frontmatter even when some rules are broken, for callers that must look
+/// at a skill they did not write: a client compares a downloaded `SKILL.md`
+/// with the frontmatter its server advertised field by field, and reports a
+/// foreign skill's rule findings rather than refusing to read it.
+///
+/// ```
+/// use skills_core::{Options, Rule, SkillMdContext, inspect_skill_md};
+///
+/// let text = "---\nname: pdf\ndescription: Fill PDF forms.\ndependencies: [mail]\n---\n";
+/// let inspected = inspect_skill_md(text.as_bytes(), &SkillMdContext::new("SKILL.md"), &Options::default());
+/// let frontmatter = inspected.frontmatter.expect("readable YAML");
+/// assert_eq!(frontmatter["dependencies"][0], "mail");
+/// let problems = inspected.problems.expect("`dependencies` is not a specification field");
+/// assert_eq!(problems.diagnostics()[0].rule, Rule::UnknownField);
+/// ```
+pub fn inspect_skill_md(
+    bytes: &[u8],
+    context: &SkillMdContext<'_>,
+    options: &Options,
+) -> InspectedSkillMd {
+    let mut diagnostics = Diagnostics::new();
+    let file = context.file;
+    let frontmatter = frontmatter::check_encoding(bytes, file, &mut diagnostics).and_then(|text| {
+        let mark = diagnostics.len();
+        let parsed = frontmatter::parse(text, file, options, &mut diagnostics);
+        let object = parsed.map(|parsed| {
+            let _ = fields::check(
+                &parsed,
+                context.folder_name,
+                options,
+                file,
+                &mut diagnostics,
+            );
+            if options.check_links
+                && let Some(files) = context.files
+            {
+                links::check(text, parsed.body_offset, files, file, &mut diagnostics);
+            }
+            recommendations(text, parsed.body_offset, file, &mut diagnostics);
+            parsed.object
+        });
+        diagnostics.attach_source(mark, file, text);
+        object
+    });
+    let root = options.display_root.as_deref().unwrap_or_default();
+    match diagnostics.finish(root, ()) {
+        Ok(((), warnings)) => InspectedSkillMd {
+            frontmatter,
+            problems: None,
+            warnings,
+        },
+        Err(report) => InspectedSkillMd {
+            frontmatter,
+            problems: Some(report),
+            warnings: Vec::new(),
+        },
+    }
+}
+
 /// What the checks of one `SKILL.md` give the loader.
 #[derive(Debug)]
 pub(crate) struct Checked {
@@ -176,6 +263,9 @@ fn check_text(
     let file = context.file;
     let parsed = frontmatter::parse(text, file, options, diagnostics)?;
     let identity = fields::check(&parsed, context.folder_name, options, file, diagnostics);
+    if context.gated {
+        gate::check_allowed_tools(&parsed, file, diagnostics);
+    }
     if options.check_links
         && let Some(files) = context.files
     {

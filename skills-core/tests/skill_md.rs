@@ -294,3 +294,54 @@ fn context_turns_rules_on() {
     unchecked.check_links = false;
     assert!(parse_skill_md(text, &with_files, &unchecked).is_ok());
 }
+
+/// `inspect_skill_md` reports exactly what `parse_skill_md` reports, and
+/// still gives the frontmatter when rules are broken.
+#[test]
+fn inspect_agrees_with_parse() {
+    use skills_core::{Options, SkillMdContext, inspect_skill_md, parse_skill_md};
+    let files = ["SKILL.md", "references/a.md"];
+    let cases = [
+        "---\nname: pdf\ndescription: Fill forms.\n---\nSee [a](references/a.md).\n",
+        "---\nname: PDF\ndescription: Fill forms.\nbeta: yes\ndependencies: [a]\n---\nSee [b](references/b.md).\n",
+        "---\nname: pdf\n---\n",
+        "no frontmatter\n",
+        "---\nname: [unclosed\n---\n",
+    ];
+    for text in cases {
+        let context = SkillMdContext::new("pdf/SKILL.md")
+            .folder_name("pdf")
+            .files(&files);
+        let parsed = parse_skill_md(text.as_bytes(), &context, &Options::default());
+        let inspected = inspect_skill_md(text.as_bytes(), &context, &Options::default());
+        match parsed {
+            Ok(skill) => {
+                assert!(inspected.problems.is_none(), "{text}");
+                assert_eq!(inspected.frontmatter, Some(skill.frontmatter), "{text}");
+            }
+            Err(report) => {
+                let problems = inspected.problems.expect("the same problems");
+                assert_eq!(problems.to_string(), report.to_string(), "{text}");
+            }
+        }
+    }
+    let broken = inspect_skill_md(
+        cases[1].as_bytes(),
+        &SkillMdContext::new("SKILL.md"),
+        &Options::default(),
+    );
+    let frontmatter = broken
+        .frontmatter
+        .expect("readable YAML despite the broken rules");
+    assert_eq!(frontmatter["name"], "PDF");
+    assert_eq!(frontmatter["dependencies"][0], "a");
+    assert!(
+        inspect_skill_md(
+            cases[3].as_bytes(),
+            &SkillMdContext::new("SKILL.md"),
+            &Options::default()
+        )
+        .frontmatter
+        .is_none()
+    );
+}

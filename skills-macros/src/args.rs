@@ -11,11 +11,12 @@ pub(crate) struct Options {
     pub allow_fields: Vec<String>,
     pub check_links: Option<bool>,
     pub allow_secrets_in: Vec<String>,
+    pub gated: Vec<String>,
+    pub generated: Vec<String>,
     pub untracked: bool,
 }
 
-const KNOWN: &str =
-    "allow_fields = [\"…\"], check_links = false, allow_secrets_in = [\"…\"], untracked";
+const KNOWN: &str = "allow_fields = [\"…\"], check_links = false, allow_secrets_in = [\"…\"], gated = [\"…\"], generated = [\"…\"], untracked";
 
 /// Splits the forwarded crate path from the user's arguments. Fails only if
 /// the macro was not called through the runtime's wrapper.
@@ -76,6 +77,8 @@ impl Parse for Arguments {
                 }
                 "allow_fields" => options.allow_fields = string_list(input)?,
                 "allow_secrets_in" => options.allow_secrets_in = string_list(input)?,
+                "gated" => options.gated = string_list(input)?,
+                "generated" => options.generated = string_list(input)?,
                 _ => {
                     return Err(syn::Error::new(
                         name.span(),
@@ -121,6 +124,8 @@ mod tests {
             allow_fields = ["dependencies", "disable-model-invocation"],
             check_links = false,
             allow_secrets_in = ["a/b.md",],
+            gated = ["courses/*"],
+            generated = ["platform/references/api.md"],
             untracked,
         ))
         .unwrap();
@@ -131,6 +136,8 @@ mod tests {
         );
         assert_eq!(arguments.options.check_links, Some(false));
         assert_eq!(arguments.options.allow_secrets_in, ["a/b.md"]);
+        assert_eq!(arguments.options.gated, ["courses/*"]);
+        assert_eq!(arguments.options.generated, ["platform/references/api.md"]);
         assert!(arguments.options.untracked);
     }
 

@@ -49,6 +49,7 @@ fn choose<'a>(file: &'a SkillFile, source: &Path) -> Bytes<'a> {
 pub(crate) fn skills(
     krate: &TokenStream,
     loaded: &Loaded,
+    options: &skills_core::Options,
     env_vars: &[String],
     untracked: bool,
 ) -> TokenStream {
@@ -105,16 +106,31 @@ pub(crate) fn skills(
         ]
         .map(Literal::string);
         let body_offset = Literal::usize_unsuffixed(skill.body_offset());
+        let gated = skill.is_gated();
         skill_values.push(quote! {
-            #private::Skill::embedded([#(#strings),*], #body_offset, #files_ident)
+            #private::Skill::embedded([#(#strings),*], #body_offset, #files_ident).with_gated(#gated)
         });
     }
 
     let fingerprint = Literal::string(loaded.skills().fingerprint());
+    // Files declared generated and not there: the program adds them at start-up.
+    let pending = loaded.skills().pending_files().map(Literal::string);
     let env_tracking = env_vars
         .iter()
         .map(|var| quote!(const _: #private::Option<&str> = #private::option_env!(#var);));
     let skills_ident = format_ident!("__SKILLS_SKILLS", span = site);
+    // The rules the set passed, so a live reload of the folder applies them too.
+    let allow_fields = options
+        .allow_fields
+        .iter()
+        .map(|field| Literal::string(field));
+    let check_links = options.check_links;
+    let allow_secrets_in = options
+        .allow_secrets_in
+        .iter()
+        .map(|path| Literal::string(path));
+    let gated_globs = options.gated.iter().map(|glob| Literal::string(glob));
+    let generated_paths = options.generated.iter().map(|path| Literal::string(path));
     quote! {{
         #(#env_tracking)*
         // A short name for the type every file entry names.
@@ -122,10 +138,18 @@ pub(crate) fn skills(
         #(#contents)*
         #(#skill_consts)*
         const #skills_ident: &[#private::Skill] = &[#(#skill_values),*];
-        #private::Skills::embedded(
+        #private::Skills::embedded_pending(
             #skills_ident,
             #fingerprint,
             (#private::env!("CARGO_PKG_NAME"), #private::env!("CARGO_PKG_VERSION")),
+            #private::EmbedOptions::new(
+                &[#(#allow_fields),*],
+                #check_links,
+                &[#(#allow_secrets_in),*],
+                &[#(#gated_globs),*],
+                &[#(#generated_paths),*],
+            ),
+            &[#(#private::Cow::Borrowed(#pending)),*],
         )
     }}
 }

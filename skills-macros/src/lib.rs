@@ -95,37 +95,18 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
         load_options.check_links = check_links;
     }
     load_options.allow_secrets_in = options.allow_secrets_in;
+    load_options.gated = options.gated;
+    load_options.generated = options.generated;
     match skills_core::load(&root.path, &load_options) {
         // Warnings cannot be shown: stable Rust gives proc macros no warnings.
         Ok(loaded) => Ok(generate::skills(
             krate,
             &loaded,
+            &load_options,
             &root.env_vars,
             options.untracked,
         )),
         Err(report) => Err(fail(render_report(&report))),
-    }
-}
-
-/// How `embed_skills!` spells the options a hint names.
-struct Macro;
-
-impl skills_core::FrontEnd for Macro {
-    fn spell(&self, option: &skills_core::OptionHint) -> String {
-        use skills_core::OptionHint;
-        let written = match option {
-            OptionHint::AllowField(field) => format!("allow_fields = [\"{field}\"]"),
-            OptionHint::NoCheckLinks => "check_links = false".to_owned(),
-            OptionHint::AllowSecretsIn(path) => format!("allow_secrets_in = [\"{path}\"]"),
-            other => other.option_name().to_owned(),
-        };
-        format!("in `embed_skills!`, after the folder: `{written}`")
-    }
-
-    fn note(&self, diagnostic: &skills_core::Diagnostic) -> Option<String> {
-        (diagnostic.rule == skills_core::Rule::RootMissing).then(|| {
-            "in `embed_skills!`, a relative path starts at the folder holding Cargo.toml; one starting with `./` starts at the file that calls the macro".to_owned()
-        })
     }
 }
 
@@ -134,7 +115,7 @@ impl skills_core::FrontEnd for Macro {
 /// prints its own, with the line and a caret. Only errors: the macro cannot
 /// show warnings, and listing them as errors would mislead.
 fn render_report(report: &skills_core::Report) -> String {
-    let renderer = skills_core::Renderer::new(&Macro);
+    let renderer = skills_core::Renderer::new(&skills_core::EmbedMacro);
     let errors: Vec<&skills_core::Diagnostic> = report.errors().collect();
     let mut out = format!(
         "{} problem{} in {}:",
@@ -150,7 +131,7 @@ fn render_report(report: &skills_core::Report) -> String {
 }
 
 fn render_one(diagnostic: &skills_core::Diagnostic, root: &str) -> String {
-    skills_core::Renderer::new(&Macro).diagnostic(diagnostic, root)
+    skills_core::Renderer::new(&skills_core::EmbedMacro).diagnostic(diagnostic, root)
 }
 
 /// The file holding the macro call, when the compiler says (rust-analyzer does not).

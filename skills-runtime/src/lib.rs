@@ -111,26 +111,82 @@
 //! with [`WithSkills`], or from your own `impl ServerHandler` through
 //! [`delegate_skills!`]. [`SkillsServer::builder`] configures it
 //! ([`SkillsServerBuilder`]: instructions, which compatibility layers, page
-//! sizes, a per-caller [visibility](SkillsServerBuilder::visibility) rule);
-//! the [`server`] module describes what goes on the wire.
+//! sizes, a per-caller [access policy](SkillsServerBuilder::access) that
+//! decides which skills each caller owns, may buy, or never hears of); the
+//! [`server`] module describes what goes on the wire.
+//!
+//! # Skill packs
+//!
+//! A library crate can ship skills for other servers
+//! (`pub static SKILLS: Skills = embed_skills!("skills");`, depending on this
+//! crate without default features); a server serves its own and several
+//! packs as one set with [`Skills::merge`], which fails at start-up, naming
+//! both crates, when two packs hold a skill of the same name.
 //!
 //! # Features
 //!
 //! - `server` (default): [`SkillsServer`] and the [`server`] module, through
 //!   rmcp. Without it the crate is the macro and the tables only, with no
 //!   dependency on rmcp.
+//! - `load`: reading a skills folder at run time (`load`, `Options`,
+//!   `Report`, re-exported from skills-core), with the same rules and
+//!   messages as the macro, and adding files generated at start-up
+//!   ([`add_files`]). Without it nothing is parsed or hashed at run time.
+//! - `watch` (implies `load` and `server`): live reload. `SkillsServer::watch`
+//!   serves a folder and reloads it on every change, keeping the last good
+//!   set while the folder does not load, and tells clients what changed;
+//!   `SkillsServerBuilder::watch_in_debug` serves the folder in debug builds
+//!   and the embedded set in release builds, in one line.
+//! - `http`: the [`http`] module: MCP's streamable HTTP transport mounted
+//!   on an axum `Router` you extend with your own routes and layers, and a
+//!   `serve` function that prints the one line scripts wait for.
+//! - `openapi`: [`openapi::api_reference`] renders a skill's API reference
+//!   from an OpenAPI 3 document (the routes in conversation order, from the
+//!   `x-skill` extension).
+//! - `testing`: [`testing::assert_generated`] fails with a unified diff when
+//!   a checked-in generated file differs from what the code generates
+//!   (`SKILLS_UPDATE=1` rewrites it).
 #![forbid(unsafe_code)]
 // The Quickstart shows a build script's `fn main` as the user writes it.
 #![allow(clippy::needless_doctest_main)]
 #![warn(missing_docs)]
 
-pub use skills_core::{Digest, SKILL_MD, Skill, SkillFile, Skills, mime, uri};
+pub use skills_core::{
+    Digest, EmbedOptions, Report, SKILL_MD, Skill, SkillFile, Skills, check_servable, mime, uri,
+};
 
 #[cfg(feature = "server")]
 pub mod server;
 
+#[cfg(feature = "folder")]
+pub mod folder;
+
+/// `_meta` key of a SEP-2640 skill entry (and of a `_manifest` read) that
+/// lists the skill's executable files, by path inside the skill. Our own key:
+/// SEP-2640 has none. Servers built on this crate send it; the client
+/// restores the bits from it.
+pub const EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+
+#[cfg(feature = "client")]
+pub mod client;
+
+#[cfg(feature = "watch")]
+pub use server::{Reload, Reloads, WatchError, WatchHandle};
+#[cfg(feature = "http")]
+pub mod http;
+
+#[cfg(feature = "openapi")]
+pub mod openapi;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
+/// Loading a folder at run time (feature `load`): the same rules and
+/// messages as `embed_skills!`.
+#[cfg(feature = "load")]
+pub use skills_core::{Diagnostic, Loaded, Options, Rule, add_files, load};
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///
@@ -153,7 +209,12 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// Options, after the folder: `allow_fields = ["…"]` (extra top-level
 /// frontmatter keys to accept), `check_links = false` (do not check that the
 /// files a SKILL.md names exist), `allow_secrets_in = ["skill/file"]` (files
-/// allowed to hold credential-shaped text) and `untracked` (no build script:
+/// allowed to hold credential-shaped text), `gated = ["courses/*"]` (globs
+/// over skill paths: skills a server may sell, which must not grant
+/// `allowed-tools`; see [`SkillsServerBuilder::access`]),
+/// `generated = ["skill/references/api.md"]` (files the program adds at
+/// start-up with `add_files`, which a `SKILL.md` may link to before they
+/// exist; see [`Skills::pending_files`]) and `untracked` (no build script:
 /// edits to embedded text files still rebuild the crate, new files do not):
 ///
 /// ```
@@ -229,11 +290,85 @@ macro_rules! embed_skills {
 /// ```
 ///
 /// It writes `list_skills`, `get_skill`, `read_resource`,
-/// `read_resource_directory`, `list_resources`, `list_resource_templates` and
-/// `complete`. A handler with resources of its own writes those by hand
+/// `read_resource_directory`, `list_resources`, `list_resource_templates`,
+/// `complete`, and the change notices' `subscribe`, `unsubscribe`,
+/// `accepted_subscription_filter` and `listen` (which answer `-32601` unless
+/// the server [notifies changes](SkillsServer::notifies_changes)). A
+/// handler with resources or subscriptions of its own writes those by hand
 /// instead (or uses [`WithSkills`], which merges both). With no field,
 /// `self` is the [`SkillsServer`]: that is how it implements `ServerHandler`
 /// itself.
+///
+/// # Under an access policy
+///
+/// With [`access`](SkillsServerBuilder::access) or
+/// [`visibility`](SkillsServerBuilder::visibility), every skills method
+/// above already answers per caller. Three more methods make the session
+/// itself per caller; `SkillsServer` and [`WithSkills`] write them, a
+/// delegating handler writes them as below:
+///
+/// - `initialize` and `discover` answer with the instructions of the caller
+///   ([`SkillsServer::config_for`]: your builder's own instructions, then
+///   the skills this caller owns). Without them, every session gets
+///   `get_info`'s, which name only what every caller owns.
+/// - `on_initialized` registers the session
+///   ([`SkillsServer::on_initialized`]), so that a
+///   [`replace`](SkillsServer::replace) or a
+///   [`refresh_views`](SkillsServer::refresh_views) that changes what it
+///   owns sends it `notifications/resources/list_changed`.
+///
+/// ```no_run
+/// use rmcp::model::{
+///     DiscoverResult, InitializeRequestParams, InitializeResult, ServerCapabilities, ServerConfig,
+/// };
+/// use rmcp::service::{NotificationContext, RequestContext};
+/// use rmcp::{ErrorData, RoleServer, ServerHandler};
+/// use skills_runtime::SkillsServer;
+///
+/// #[derive(Clone)]
+/// struct Platform {
+///     skills: SkillsServer, // built with .access(…) and .instructions(…)
+/// }
+///
+/// impl ServerHandler for Platform {
+///     fn get_info(&self) -> ServerConfig {
+///         let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+///         self.skills.add_capabilities(&mut capabilities);
+///         ServerConfig::new(capabilities)
+///             .with_server_info(self.skills.server_info())
+///             .with_instructions(self.skills.instructions())
+///     }
+///
+///     async fn initialize(
+///         &self,
+///         request: InitializeRequestParams,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<InitializeResult, ErrorData> {
+///         context.peer.set_peer_info(request.clone());
+///         let result = self.negotiate_initialize(&request)?;
+///         Ok(self.skills.config_for(result, &context))
+///     }
+///
+///     async fn discover(
+///         &self,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<DiscoverResult, ErrorData> {
+///         let config = self.skills.config_for(self.get_info(), &context);
+///         let versions = self.supported_protocol_versions().into_owned();
+///         Ok(DiscoverResult::from_server_info(versions, config))
+///     }
+///
+///     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+///         self.skills.on_initialized(&context);
+///     }
+///
+///     skills_runtime::delegate_skills!(skills);
+/// }
+/// ```
+///
+/// The fallback tool's route from [`SkillsServer::tool_route`] is built once,
+/// so its description names only what every caller owns; `WithSkills` and
+/// `SkillsServer` list it per caller ([`SkillsServer::tools_for`]).
 #[cfg(feature = "server")]
 #[macro_export]
 macro_rules! delegate_skills {
@@ -286,6 +421,40 @@ macro_rules! delegate_skills {
             self $(.$field)*.list_resource_templates(request, &context)
         }
 
+        fn accepted_subscription_filter(
+            &self,
+            requested: &$crate::__private::rmcp::model::SubscriptionFilter,
+        ) -> $crate::__private::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
+            self $(.$field)*.accepted_subscription_filter(requested)
+        }
+
+        async fn listen(
+            &self,
+            context: $crate::__private::rmcp::service::SubscriptionContext,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.listen(context).await
+        }
+
+        // rmcp marks resources/subscribe deprecated (2026-07-28 replaced it
+        // with subscriptions/listen), yet 2025-11-25 clients still send it.
+        #[allow(deprecated)]
+        async fn subscribe(
+            &self,
+            request: $crate::__private::rmcp::model::SubscribeRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.subscribe(&request, &context)
+        }
+
+        #[allow(deprecated)]
+        async fn unsubscribe(
+            &self,
+            request: $crate::__private::rmcp::model::UnsubscribeRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
+            self $(.$field)*.unsubscribe(&request, &context)
+        }
+
         async fn complete(
             &self,
             request: $crate::__private::rmcp::model::CompleteRequestParams,
@@ -309,6 +478,7 @@ pub mod __private {
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;
-    pub use ::skills_core::{Skill, SkillFile, Skills};
+    pub use ::skills_core::{EmbedOptions, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
+    pub use ::std::borrow::Cow;
 }

@@ -1,6 +1,7 @@
 //! Connecting servers and clients in one process, over an in-memory pipe.
 #![allow(dead_code)] // Each test binary uses a different part.
 
+pub mod client;
 pub mod hostile;
 
 use std::path::Path;
@@ -210,4 +211,67 @@ pub async fn verify_every_file(client: &Client, entries: &[rmcp::model::Skill]) 
         }
     }
     verified
+}
+
+/// A client that introduces itself as `name` (the caller a test policy
+/// recognises) and counts the `notifications/resources/list_changed` it gets.
+#[derive(Clone)]
+pub struct Named {
+    info: rmcp::model::ClientConfig,
+    pub list_changed: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    pub notified: std::sync::Arc<tokio::sync::Notify>,
+}
+
+impl rmcp::ClientHandler for Named {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        self.info.clone()
+    }
+
+    async fn on_resource_list_changed(
+        &self,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.list_changed
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.notified.notify_one();
+    }
+}
+
+impl Named {
+    /// A client introducing itself as `name`.
+    pub fn new(name: &str) -> Self {
+        Self {
+            info: rmcp::model::ClientConfig::new(
+                Default::default(),
+                rmcp::model::Implementation::new(name, "1"),
+            ),
+            list_changed: Default::default(),
+            notified: Default::default(),
+        }
+    }
+}
+
+pub type NamedClient = RunningService<RoleClient, Named>;
+
+/// [`connect`], from a client named `name`.
+pub async fn connect_as(handler: impl ServerHandler, era: Era, name: &str) -> NamedClient {
+    let (server_end, client_end) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = Named::new(name);
+    match era {
+        Era::Handshake => client.serve(client_end).await.expect("initialize"),
+        Era::Modern => client
+            .serve_with_lifecycle(
+                client_end,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("server/discover"),
+    }
 }

@@ -1,16 +1,20 @@
 //! Configuring a [`SkillsServer`]: every switch, its default, and `build()`.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
+use super::access::{Access, Caller, Rule};
+use super::changes::Listeners;
+use super::sessions::Sessions;
 use super::snapshot::Snapshot;
-use super::view::Visibility;
 use super::{Shared, SkillsServer, instructions, tool};
-use crate::{Skill, Skills};
+use crate::{Report, Skill, Skills};
 
 /// What a server was configured with; fixed once built.
 pub(super) struct Settings {
@@ -25,7 +29,20 @@ pub(super) struct Settings {
     pub(super) resources_page_size: usize,
     pub(super) ttl_ms: u64,
     pub(super) blob_cache_bytes: usize,
-    pub(super) visibility: Option<Box<Visibility>>,
+    pub(super) rule: Rule,
+    /// Per skill name, what its `SKILL.md` resource says about when to load it.
+    pub(super) load_hints: HashMap<String, String>,
+    pub(super) notify_changes: bool,
+}
+
+impl Settings {
+    /// What `skill`'s `SKILL.md` resource and its instructions line say:
+    /// the author's hint for it, else its frontmatter description.
+    pub(super) fn resource_description<'s>(&'s self, skill: &'s Skill) -> &'s str {
+        self.load_hints
+            .get(skill.name())
+            .map_or(skill.description(), String::as_str)
+    }
 }
 
 impl Default for Settings {
@@ -42,7 +59,9 @@ impl Default for Settings {
             resources_page_size: 1000,
             ttl_ms: 300_000,
             blob_cache_bytes: 64 << 20,
-            visibility: None,
+            rule: Rule::Everyone,
+            load_hints: HashMap::new(),
+            notify_changes: false,
         }
     }
 }
@@ -52,6 +71,9 @@ impl Default for Settings {
 pub struct SkillsServerBuilder {
     skills: Skills,
     settings: Settings,
+    /// The folder to serve instead of `skills` in debug builds.
+    #[cfg(feature = "watch")]
+    watch_in_debug: Option<std::path::PathBuf>,
 }
 
 impl SkillsServer {
@@ -60,6 +82,8 @@ impl SkillsServer {
         SkillsServerBuilder {
             skills,
             settings: Settings::default(),
+            #[cfg(feature = "watch")]
+            watch_in_debug: None,
         }
     }
 }
@@ -138,31 +162,195 @@ impl SkillsServerBuilder {
         self
     }
 
-    /// Decides per request which skills the caller may see. Hidden skills
-    /// are not listed and read as unknown (`-32602`); answers become
-    /// `cacheScope: private`; instructions then name no skill.
+    /// Decides per request which skills the caller may see: the two-state
+    /// shorthand of [`access`](Self::access) (`true` is
+    /// [`Access::Owned`](super::Access::Owned), `false`
+    /// [`Access::Absent`](super::Access::Absent)). It sees MCP requests
+    /// only: a caller without an MCP context (a catalog route) sees nothing.
     pub fn visibility(
         mut self,
         rule: impl Fn(&Skill, &RequestContext<RoleServer>) -> bool + Send + Sync + 'static,
     ) -> Self {
-        self.settings.visibility = Some(Box::new(rule));
+        self.settings.rule = Rule::visibility(rule);
         self
     }
 
+    /// Decides, per skill and per caller, what the caller gets:
+    /// [`Access::Owned`] (listed and read), [`Access::Locked`] (only a
+    /// teaser with the offer, on catalog routes) or [`Access::Absent`].
+    ///
+    /// On every MCP path a locked or absent skill is answered exactly as a
+    /// skill that does not exist: never listed, never a resource, the same
+    /// `-32602` after replacing the name or URI. Answers become
+    /// `cacheScope: private`, and cursors, caches and instructions follow
+    /// what the caller owns (a change to a skill the caller cannot see
+    /// changes nothing it gets).
+    ///
+    /// The policy runs for every skill of a listing, so keep it a lookup:
+    /// resolve the caller once per HTTP request in your own tower layer
+    /// (token → learner → owned set) and put the result in the request's
+    /// extensions, where [`Caller::extension`] finds it:
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use std::sync::Arc;
+    /// use skills_runtime::server::{Access, Offer};
+    /// use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    ///
+    /// /// What the auth layer put in the request extensions.
+    /// #[derive(Clone)]
+    /// struct Entitlements(Arc<HashSet<String>>);
+    ///
+    /// let offer = Offer::new(serde_json::json!({"price": "EUR 49", "buy": "https://example.com/buy"}));
+    /// let server = SkillsServer::builder(SKILLS.clone())
+    ///     .access(move |skill, caller| {
+    ///         let owned = caller.extension::<Entitlements>();
+    ///         if !skill.is_gated() || owned.is_some_and(|owned| owned.0.contains(skill.name())) {
+    ///             Access::Owned
+    ///         } else {
+    ///             Access::Locked(offer.clone())
+    ///         }
+    ///     })
+    ///     .build();
+    /// # let _ = server;
+    /// ```
+    ///
+    /// A skill nested in one the caller owns is readable through its parent
+    /// (a skill's folder holds its nested skills' files), so it gets no
+    /// teaser. Only skills declared gated may be locked: a policy answering
+    /// `Locked` for another skill has it served as absent, and the server
+    /// logs that once.
+    pub fn access(
+        mut self,
+        policy: impl Fn(&Skill, &Caller<'_>) -> Access + Send + Sync + 'static,
+    ) -> Self {
+        self.settings.rule = Rule::Policy(Box::new(policy));
+        self
+    }
+
+    /// What the `SKILL.md` resource of the skill named `name` says in
+    /// `resources/list`, and its line in the instructions: when to load it
+    /// ("Load BEFORE the first search/execute call about orders"). Defaults
+    /// to the frontmatter description. Hosts that predate SEP-2640 (Claude
+    /// Code reading resources shaped like Figma's) decide from this text
+    /// alone whether to read the skill.
+    pub fn load_hint(mut self, name: impl Into<String>, description: impl Into<String>) -> Self {
+        self.settings
+            .load_hints
+            .insert(name.into(), description.into());
+        self
+    }
+
+    /// Tell clients when what they see changes (default: off;
+    /// [`SkillsServer::watch`] turns it on): the server advertises
+    /// `resources.listChanged` and `resources.subscribe`, accepts
+    /// `resources/subscribe` (2025-11-25) and `subscriptions/listen`
+    /// (2026-07-28), and sends `notifications/resources/list_changed` and
+    /// `notifications/resources/updated`, each only about what the
+    /// receiver's own view shows. A [`replace`](SkillsServer::replace) or a
+    /// [`refresh_views`](SkillsServer::refresh_views) (after a grant or a
+    /// revoke under an [access policy](Self::access)) tells each initialized
+    /// session and each listen stream whose view changed. Turn it on for a
+    /// server whose set or access you change yourself.
+    ///
+    /// Stateless HTTP cannot push: such clients learn of a change when they
+    /// list again, which 2026-07-28 clients do once an answer's `ttlMs`
+    /// ([`ttl`](Self::ttl)) has passed.
+    pub fn notify_changes(mut self, on: bool) -> Self {
+        self.settings.notify_changes = on;
+        self
+    }
+
+    /// In debug builds, serve the folder `dir` instead of the embedded set
+    /// and reload it on every change ([`SkillsServer::watch`], with the
+    /// rules the set was embedded with); in release builds, serve the
+    /// embedded set and watch nothing. The one line that lets an author edit
+    /// skills without rebuilding, while the binary they ship stays
+    /// self-contained:
+    ///
+    /// ```no_run
+    /// use skills_runtime::{Skills, SkillsServer, embed_skills};
+    ///
+    /// static SKILLS: Skills = embed_skills!("skills");
+    ///
+    /// let server = SkillsServer::builder(SKILLS.clone())
+    ///     .watch_in_debug(concat!(env!("CARGO_MANIFEST_DIR"), "/skills"))
+    ///     .build();
+    /// ```
+    ///
+    /// Pass the same folder the macro reads; `concat!(env!(…))` keeps the
+    /// path out of release binaries' tables. "Debug" means what
+    /// `cfg!(debug_assertions)` says for skills-runtime, which follows your
+    /// profile unless you override `debug-assertions` per package. The
+    /// watch lives as long as the server; [`SkillsServer::watching`] gives
+    /// its handle. While the folder does not load, the embedded set (then
+    /// the last good one) is served and the problems are logged.
+    #[cfg(feature = "watch")]
+    pub fn watch_in_debug(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        if cfg!(debug_assertions) {
+            self.watch_in_debug = Some(dir.into());
+        }
+        self
+    }
+
+    /// The configured server, once [`check_servable`](crate::check_servable)
+    /// accepts the set: every file declared `generated` was added, and no
+    /// gated skill sits inside one that is not. Sets built at run time (a
+    /// folder loaded, files added at start-up) come through here.
+    ///
+    /// ```
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// let server = SkillsServer::builder(SKILLS.clone()).try_build()?;
+    /// # let _ = server;
+    /// # Ok::<(), skills_runtime::Report>(())
+    /// ```
+    pub fn try_build(self) -> Result<SkillsServer, Report> {
+        crate::check_servable(&self.skills)?;
+        Ok(self.build_unchecked())
+    }
+
     /// The configured server.
+    ///
+    /// # Panics
+    ///
+    /// When [`try_build`](Self::try_build) would refuse the set: a file
+    /// declared `generated` was not added yet, or a gated skill sits inside
+    /// one that is not. A set from `embed_skills!` without `generated` never
+    /// is; use `try_build` for sets built at run time.
     pub fn build(self) -> SkillsServer {
+        if let Err(report) = crate::check_servable(&self.skills) {
+            panic!("the skills cannot be served as they are:\n{report}");
+        }
+        self.build_unchecked()
+    }
+
+    fn build_unchecked(self) -> SkillsServer {
         let server_info = match (&self.settings.server_info, self.skills.package()) {
             (Some(info), _) => info.clone(),
             (None, Some((name, version))) => Implementation::new(name, version),
             (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         };
+        #[cfg(feature = "watch")]
+        let options = super::watch::embedded_options(&self.skills);
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
-        SkillsServer {
+        let server = SkillsServer {
             shared: Arc::new(Shared {
                 server_info,
+                live: AtomicBool::new(self.settings.notify_changes),
                 settings: self.settings,
                 current: RwLock::new(Arc::new(snapshot)),
+                listeners: Listeners::default(),
+                sessions: Sessions::default(),
+                #[cfg(feature = "watch")]
+                watch: std::sync::OnceLock::new(),
             }),
+        };
+        #[cfg(feature = "watch")]
+        if let Some(dir) = self.watch_in_debug {
+            server.keep_watching(dir, options);
         }
+        server
     }
 }

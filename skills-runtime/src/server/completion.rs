@@ -14,7 +14,7 @@ impl SkillsServer {
     /// template: the skill's file paths that start with what was typed.
     /// `None` when the reference is not in the `skill://` namespace; `-32602`
     /// naming the URI when it is, but is not one of our templates (or is the
-    /// template of a skill the caller may not see).
+    /// template of a skill the caller does not own).
     pub fn complete(
         &self,
         request: &CompleteRequestParams,
@@ -26,7 +26,7 @@ impl SkillsServer {
         if !self.handles(&reference.uri) {
             return None;
         }
-        let view = self.view(context);
+        let view = self.request_view(context);
         let Some(skill) = self.template_owner(&view, &reference.uri) else {
             return Some(Err(ErrorData::invalid_params(
                 format!(
@@ -50,7 +50,7 @@ impl SkillsServer {
         Some(Ok(wire::completion(matches)))
     }
 
-    /// The visible skill whose FastMCP file template is `template`.
+    /// The owned skill whose FastMCP file template is `template`.
     fn template_owner<'v>(&self, view: &'v View<'_>, template: &str) -> Option<&'v Skill> {
         if !self.settings().fastmcp {
             return None;
@@ -62,6 +62,6 @@ impl SkillsServer {
             .skills()
             .get(&skills_core::uri::decoded_path(root)?)
             .filter(|skill| skill.root_uri() == root)?;
-        view.visible(skill).then_some(skill)
+        view.owns(skill).then_some(skill)
     }
 }

@@ -24,7 +24,7 @@ impl SkillsServer {
         request: ReadResourceDirectoryRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        let view = self.view(context);
+        let view = self.request_view(context);
         let uri = request.uri.as_str();
         let canonical = skills_core::uri::parse(uri).map_err(|_| wire::not_a_directory(uri))?;
         let folder =

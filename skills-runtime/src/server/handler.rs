@@ -18,12 +18,36 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::SkillsServer;
 use super::cursor::{self, Chained, Kind, Listing, Page};
+use super::{Caller, SkillsServer, wire};
 
 impl ServerHandler for SkillsServer {
     fn get_info(&self) -> ServerConfig {
         self.server_config()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let result = self.negotiate_initialize(&request)?;
+        Ok(self.config_for(result, &context))
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.server_config_for(&Caller::from_mcp(&context)),
+        ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        SkillsServer::on_initialized(self, &context);
     }
 
     // list_skills, get_skill, read_resource, read_resource_directory,
@@ -34,9 +58,11 @@ impl ServerHandler for SkillsServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools()))
+        Ok(ListToolsResult::with_all_items(
+            self.tools_for(&Caller::from_mcp(&context)),
+        ))
     }
 
     async fn call_tool(
@@ -85,6 +111,12 @@ impl ServerHandler for SkillsServer {
 /// `initialize` still runs). Everything else goes to the inner handler.
 /// `server/discover` is answered from the merged `ServerHandler::get_info`,
 /// so an inner handler's own `discover` is not called.
+///
+/// Change notices are merged too: `resources/subscribe` of a `skill://` URI
+/// is ours when the skills server [notifies
+/// changes](SkillsServer::notifies_changes), and a 2026-07-28
+/// `subscriptions/listen` stream accepts what either handler accepts, each
+/// sending its own notices through it.
 #[derive(Debug, Clone)]
 pub struct WithSkills<H> {
     inner: H,
@@ -107,13 +139,14 @@ impl<H: ServerHandler> WithSkills<H> {
         &self.skills
     }
 
-    /// The inner handler's answer with our capabilities and instructions
-    /// merged in, and our server name if the inner one kept rmcp's default.
-    fn merge(&self, mut config: ServerConfig) -> ServerConfig {
+    /// The inner handler's answer with our capabilities and the
+    /// instructions of `caller` merged in, and our server name if the inner
+    /// one kept rmcp's default.
+    fn merge(&self, mut config: ServerConfig, caller: &Caller<'_>) -> ServerConfig {
         self.skills.add_capabilities(&mut config.capabilities);
         let instructions = self
             .skills
-            .instructions_after(config.instructions.as_deref());
+            .instructions_after_for(config.instructions.as_deref(), caller);
         config.instructions = (!instructions.is_empty()).then_some(instructions);
         if config.server_info == rmcp::model::Implementation::from_build_env() {
             config.server_info = self.skills.server_info();
@@ -130,10 +163,29 @@ impl<H: ServerHandler> WithSkills<H> {
     }
 }
 
+/// Every notification either filter accepts.
+fn union(mut ours: SubscriptionFilter, theirs: SubscriptionFilter) -> SubscriptionFilter {
+    let either =
+        |a: Option<bool>, b: Option<bool>| (a == Some(true) || b == Some(true)).then_some(true);
+    ours.tools_list_changed = either(ours.tools_list_changed, theirs.tools_list_changed);
+    ours.prompts_list_changed = either(ours.prompts_list_changed, theirs.prompts_list_changed);
+    ours.resources_list_changed =
+        either(ours.resources_list_changed, theirs.resources_list_changed);
+    if let Some(their_uris) = theirs.resource_subscriptions {
+        let uris = ours.resource_subscriptions.get_or_insert_with(Vec::new);
+        for uri in their_uris {
+            if !uris.contains(&uri) {
+                uris.push(uri);
+            }
+        }
+    }
+    ours
+}
+
 /// A page of our resources, without cache hints: the listing it belongs to
 /// may go on with the inner handler's resources.
-fn resources_page(page: Page<'_, Resource>) -> ListResourcesResult {
-    let mut result = ListResourcesResult::with_all_items(page.items.to_vec());
+fn resources_page(page: Page<'_, &Resource>) -> ListResourcesResult {
+    let mut result = wire::resources_page(page.items);
     result.next_cursor = page.next;
     result
 }
@@ -142,7 +194,7 @@ fn resources_page(page: Page<'_, Resource>) -> ListResourcesResult {
 #[warn(clippy::missing_trait_methods)] // New rmcp methods must be forwarded too.
 impl<H: ServerHandler> ServerHandler for WithSkills<H> {
     fn get_info(&self) -> ServerConfig {
-        self.merge(self.inner.get_info())
+        self.merge(self.inner.get_info(), &Caller::anonymous())
     }
 
     async fn initialize(
@@ -150,10 +202,8 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        self.inner
-            .initialize(request, context)
-            .await
-            .map(|result| self.merge(result))
+        let result = self.inner.initialize(request, context.clone()).await?;
+        Ok(self.merge(result, &Caller::from_mcp(&context)))
     }
 
     fn negotiate_initialize(
@@ -162,7 +212,7 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
     ) -> Result<InitializeResult, ErrorData> {
         self.inner
             .negotiate_initialize(request)
-            .map(|result| self.merge(result))
+            .map(|result| self.merge(result, &Caller::anonymous()))
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -171,11 +221,11 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
 
     async fn discover(
         &self,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.get_info(),
+            self.merge(self.inner.get_info(), &Caller::from_mcp(&context)),
         ))
     }
 
@@ -228,7 +278,7 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
             .and_then(|request| request.cursor.as_deref());
         // Ours first, then the inner handler's, behind cursors of ours.
         let (tail, fingerprint) = {
-            let view = self.skills.view(&context);
+            let view = self.skills.request_view(&context);
             let resources = view.resources();
             let size = view.settings().resources_page_size;
             let listing = view.resources_listing();
@@ -300,11 +350,33 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        self.inner.accepted_subscription_filter(requested)
+        let ours = self.skills.accepted_subscription_filter(requested);
+        let theirs = self.inner.accepted_subscription_filter(requested);
+        match (ours, theirs) {
+            (Some(ours), Some(theirs)) => Some(union(ours, theirs)),
+            (ours, theirs) => ours.or(theirs),
+        }
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.inner.listen(context).await
+        // One stream serves both: ours is registered beside it, and the
+        // inner handler runs it if it accepted anything, so each sends
+        // what it answers through the same sink.
+        let _ours = self
+            .skills
+            .open_stream(context.sink(), context.request_context());
+        let inner_accepted = self
+            .inner
+            .accepted_subscription_filter(context.requested())
+            .is_some_and(|theirs| {
+                theirs.intersection(context.accepted()) != SubscriptionFilter::default()
+            });
+        if inner_accepted {
+            self.inner.listen(context).await
+        } else {
+            context.cancelled().await;
+            Ok(())
+        }
     }
 
     async fn subscribe(
@@ -312,7 +384,11 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.inner.subscribe(request, context).await
+        if self.skills.handles(&request.uri) && self.skills.notifies_changes() {
+            self.skills.subscribe(&request, &context)
+        } else {
+            self.inner.subscribe(request, context).await
+        }
     }
 
     async fn unsubscribe(
@@ -320,7 +396,11 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.inner.unsubscribe(request, context).await
+        if self.skills.handles(&request.uri) && self.skills.notifies_changes() {
+            self.skills.unsubscribe(&request, &context)
+        } else {
+            self.inner.unsubscribe(request, context).await
+        }
     }
 
     async fn call_tool(
@@ -343,12 +423,13 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
             .as_ref()
             .is_none_or(|request| request.cursor.is_none());
         let mut result = if self.inner_has_tools() {
-            self.inner.list_tools(request, context).await?
+            self.inner.list_tools(request, context.clone()).await?
         } else {
             ListToolsResult::default()
         };
         if first_page {
-            result.tools.extend(self.skills.tools());
+            let caller = Caller::from_mcp(&context);
+            result.tools.extend(self.skills.tools_for(&caller));
         }
         Ok(result)
     }
@@ -390,6 +471,7 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.skills.on_initialized(&context);
         self.inner.on_initialized(context).await;
     }
 

@@ -1,17 +1,18 @@
 //! What the server says about itself in `initialize` and `server/discover`:
 //! capabilities, name and version, and the instructions naming the skills.
 
-use std::sync::PoisonError;
-
+use rmcp::RoleServer;
 use rmcp::model::{Implementation, JsonObject, ServerCapabilities, ServerConfig};
+use rmcp::service::RequestContext;
 
-use super::{SkillsServer, instructions};
-use crate::Skill;
+use super::instructions::{self, Named};
+use super::{Caller, SkillsServer};
 
 impl SkillsServer {
-    /// The capabilities this server needs: `resources`, the skills extension
-    /// with `directoryRead`, `completions` for the FastMCP file templates, and
-    /// `tools` for the fallback tool.
+    /// The capabilities this server needs: `resources` (with `listChanged`
+    /// and `subscribe` when it [notifies changes](Self::notifies_changes)),
+    /// the skills extension with `directoryRead`, `completions` for the
+    /// FastMCP file templates, and `tools` for the fallback tool.
     pub fn capabilities(&self) -> ServerCapabilities {
         let mut capabilities = ServerCapabilities::default();
         self.add_capabilities(&mut capabilities);
@@ -19,8 +20,14 @@ impl SkillsServer {
     }
 
     /// Adds what this server needs to `capabilities`, keeping what is there.
+    /// A server that [notifies changes](Self::notifies_changes) also
+    /// advertises `resources.listChanged` and `resources.subscribe`.
     pub fn add_capabilities(&self, capabilities: &mut ServerCapabilities) {
-        capabilities.resources.get_or_insert_with(Default::default);
+        let resources = capabilities.resources.get_or_insert_with(Default::default);
+        if self.notifies_changes() {
+            resources.list_changed = Some(true);
+            resources.subscribe = Some(true);
+        }
         let skills = ServerCapabilities::builder()
             .enable_skills_with_directory_read()
             .build();
@@ -48,49 +55,84 @@ impl SkillsServer {
     /// author's own, within the configured budget. Overflow rule: full
     /// descriptions if they fit; else every description shortened to an equal
     /// share (at least 40 characters); else URIs only, as many as fit, then a
-    /// line saying how many more there are. When a visibility rule is set, no
-    /// skill is named: instructions go to every caller alike.
+    /// line saying how many more there are. Under an access policy these are
+    /// the instructions of a caller nothing is known about
+    /// ([`Caller::anonymous`]): usually no skill is named. Sessions get their
+    /// own, [`instructions_for`](Self::instructions_for) their caller. The
+    /// policy's answers for that caller are kept until the set is replaced or
+    /// [`refresh_views`](Self::refresh_views) is called, since rmcp asks for
+    /// the server's info on every `skills/*` request.
     pub fn instructions(&self) -> String {
-        self.instructions_after(self.settings().instructions.as_deref())
+        self.instructions_for(&Caller::anonymous())
+    }
+
+    /// The instructions for `caller`: the author's own, then the skills
+    /// `caller` owns and no other. Built once per owned set, not per caller.
+    pub fn instructions_for(&self, caller: &Caller<'_>) -> String {
+        self.instructions_after_for(self.settings().instructions.as_deref(), caller)
     }
 
     /// The instructions with `own` in front of the skills block.
     pub fn instructions_after(&self, own: Option<&str>) -> String {
-        let snapshot = self.snapshot();
-        let mut cached = snapshot
-            .instructions
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some((cached_own, text)) = cached.as_ref()
-            && cached_own.as_deref() == own
-        {
-            return text.clone();
-        }
-        let skills: Vec<&Skill> = if self.settings().visibility.is_some() {
-            Vec::new()
-        } else {
-            snapshot.skills.skills().iter().collect()
-        };
-        let text = instructions::build(
-            own,
-            &skills,
-            self.settings().tool.as_deref(),
-            self.settings().instructions_budget,
-        );
-        *cached = Some((own.map(str::to_owned), text.clone()));
-        text
+        self.instructions_after_for(own, &Caller::anonymous())
+    }
+
+    /// The instructions for `caller`, with `own` in front of the skills block.
+    pub fn instructions_after_for(&self, own: Option<&str>, caller: &Caller<'_>) -> String {
+        let view = self.caller_view(*caller);
+        let visible = view.visible();
+        let settings = self.settings();
+        visible.instructions(own, || {
+            let named: Vec<Named<'_>> = visible
+                .skills(view.skills())
+                .map(|skill| Named {
+                    uri: skill.uri(),
+                    description: settings.resource_description(skill),
+                })
+                .collect();
+            instructions::build(
+                own,
+                &named,
+                settings.tool.as_deref(),
+                settings.instructions_budget,
+            )
+        })
     }
 
     /// The complete `initialize`/`server/discover` answer of a server that
-    /// serves only skills.
+    /// serves only skills, for a caller nothing is known about.
     pub fn server_config(&self) -> ServerConfig {
-        let instructions = self.instructions();
+        self.server_config_for(&Caller::anonymous())
+    }
+
+    /// The complete `initialize`/`server/discover` answer for `caller`,
+    /// whose instructions name the skills it owns.
+    pub fn server_config_for(&self, caller: &Caller<'_>) -> ServerConfig {
+        let instructions = self.instructions_for(caller);
         let config = ServerConfig::new(self.capabilities()).with_server_info(self.server_info());
         if instructions.is_empty() {
             config
         } else {
             config.with_instructions(instructions)
         }
+    }
+
+    /// `config` (a handler's `get_info` answer, or its `initialize` result)
+    /// with the instructions of the caller of `context`: the author's own
+    /// (set with [`SkillsServerBuilder::instructions`]), then the skills that
+    /// caller owns. What a handler written with
+    /// [`delegate_skills!`](crate::delegate_skills) answers `initialize` and
+    /// `server/discover` with, so that each session is told its own skills.
+    ///
+    /// [`SkillsServerBuilder::instructions`]: super::SkillsServerBuilder::instructions
+    pub fn config_for(
+        &self,
+        mut config: ServerConfig,
+        context: &RequestContext<RoleServer>,
+    ) -> ServerConfig {
+        let instructions = self.instructions_for(&Caller::from_mcp(context));
+        config.instructions = (!instructions.is_empty()).then_some(instructions);
+        config
     }
 
     /// The sentence to put in the description of one of your tools that

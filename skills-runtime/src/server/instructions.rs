@@ -15,6 +15,15 @@
 
 use crate::Skill;
 
+/// One skill as the instructions name it: its URI, and what it is for.
+#[derive(Debug, Clone, Copy)]
+pub struct Named<'a> {
+    /// The URI of its `SKILL.md`.
+    pub uri: &'a str,
+    /// When to load it: the author's load hint, else its description.
+    pub description: &'a str,
+}
+
 /// Where hosts cut instructions (Claude Code: 2,048 characters per server).
 pub const DEFAULT_BUDGET: usize = 2048;
 
@@ -23,7 +32,7 @@ pub const DEFAULT_BUDGET: usize = 2048;
 pub const MIN_DESCRIPTION: usize = 40;
 
 /// The instructions text: `own` first, then the skills block.
-pub fn build(own: Option<&str>, skills: &[&Skill], tool: Option<&str>, budget: usize) -> String {
+pub fn build(own: Option<&str>, skills: &[Named<'_>], tool: Option<&str>, budget: usize) -> String {
     let mut head = String::new();
     if let Some(own) = own.filter(|own| !own.trim().is_empty()) {
         head.push_str(own.trim_end());
@@ -45,13 +54,13 @@ pub fn build(own: Option<&str>, skills: &[&Skill], tool: Option<&str>, budget: u
     // `- <uri>: ` and the line break, per skill.
     let fixed: usize = skills
         .iter()
-        .map(|skill| skill.uri().chars().count() + 5)
+        .map(|skill| skill.uri.chars().count() + 5)
         .sum();
 
     // 1. Full descriptions, if their total fits (counting stops once it cannot).
     let mut total = fixed;
     let fits_in_full = skills.iter().all(|skill| {
-        total += collapsed(skill.description()).count();
+        total += collapsed(skill.description).count();
         total <= room
     });
     if fits_in_full {
@@ -67,7 +76,7 @@ pub fn build(own: Option<&str>, skills: &[&Skill], tool: Option<&str>, budget: u
     let mut left = room;
     for (index, skill) in skills.iter().enumerate() {
         let remaining = skills.len() - index;
-        let entry = format!("- {}\n", skill.uri());
+        let entry = format!("- {}\n", skill.uri);
         let tail = if remaining > 1 {
             more_line(remaining - 1).chars().count()
         } else {
@@ -89,13 +98,13 @@ fn more_line(count: usize) -> String {
 
 /// One `- <uri>: <description>` line per skill, each description cut to
 /// `limit` characters (the last one a `…`).
-fn lines(skills: &[&Skill], limit: usize) -> String {
+fn lines(skills: &[Named<'_>], limit: usize) -> String {
     let mut out = String::new();
     for skill in skills {
         out.push_str("- ");
-        out.push_str(skill.uri());
+        out.push_str(skill.uri);
         out.push_str(": ");
-        let mut description = collapsed(skill.description());
+        let mut description = collapsed(skill.description);
         let mut taken = 0;
         while let Some(c) = description.next() {
             if taken + 1 == limit && description.clone().next().is_some() {
@@ -155,13 +164,23 @@ mod tests {
         )
     }
 
+    fn named(skills: &[Skill]) -> Vec<Named<'_>> {
+        skills
+            .iter()
+            .map(|skill| Named {
+                uri: skill.uri(),
+                description: skill.description(),
+            })
+            .collect()
+    }
+
     #[test]
     fn full_descriptions_when_they_fit() {
         let skills = [
             skill("a", "Does  a.\n Use when asked."),
             skill("b", "Does b."),
         ];
-        let refs: Vec<&Skill> = skills.iter().collect();
+        let refs = named(&skills);
         let text = build(Some("Mine."), &refs, Some("read_skill"), 2048);
         assert!(
             text.starts_with("Mine.\n\nThis server provides Agent Skills"),
@@ -180,7 +199,7 @@ mod tests {
     fn descriptions_shrink_to_an_equal_share() {
         let long = "word ".repeat(100);
         let skills: Vec<Skill> = (0..4).map(|n| skill(&format!("s{n}"), &long)).collect();
-        let refs: Vec<&Skill> = skills.iter().collect();
+        let refs = named(&skills);
         let text = build(None, &refs, None, 1000);
         assert!(
             text.chars().count() <= 1000,
@@ -196,7 +215,7 @@ mod tests {
         let skills: Vec<Skill> = (0..100)
             .map(|n| skill(&format!("skill-{n:03}"), "A skill."))
             .collect();
-        let refs: Vec<&Skill> = skills.iter().collect();
+        let refs = named(&skills);
         let text = build(None, &refs, None, 600);
         assert!(
             text.chars().count() <= 600,

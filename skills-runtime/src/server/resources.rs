@@ -1,8 +1,6 @@
 //! The `skill://` resources: `resources/list`, `resources/templates/list`
 //! and `resources/read` (files, FastMCP manifests, Figma's index).
 
-use std::borrow::Cow;
-
 use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResult, Resource, ResourceTemplate,
@@ -16,10 +14,11 @@ use super::{SkillsServer, compat, wire};
 use crate::SkillFile;
 
 impl SkillsServer {
-    /// `resources/list`: each visible skill's `SKILL.md` (named by its
-    /// frontmatter name, with its description, size and `text/markdown`),
-    /// every supporting file too when so configured, the FastMCP manifests
-    /// and the legacy index when enabled. Paginated; a cursor this listing
+    /// `resources/list`: each owned skill's `SKILL.md` (named by its
+    /// frontmatter name, titled `Skill: <name>`, with its load hint or
+    /// description, size, version and `text/markdown`), every supporting file
+    /// too when so configured (`<skill>/<path>`, titled `<skill> reference:
+    /// <path>`), the FastMCP manifests and the legacy index when enabled. Paginated; a cursor this listing
     /// did not issue for the current set, or one past its end, is `-32602`
     /// with the cursor in `data`.
     pub fn list_resources(
@@ -27,7 +26,7 @@ impl SkillsServer {
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let view = self.view(context);
+        let view = self.request_view(context);
         let resources = view.resources();
         let page = cursor::page(
             &resources,
@@ -37,21 +36,21 @@ impl SkillsServer {
                 .and_then(|request| request.cursor.as_deref()),
             view.resources_listing(),
         )?;
-        let mut result = ListResourcesResult::with_all_items(page.items.to_vec());
+        let mut result = wire::resources_page(page.items);
         result.next_cursor = page.next;
         view.cache_hints(&mut result.ttl_ms, &mut result.cache_scope);
         Ok(result)
     }
 
     /// `resources/templates/list`: FastMCP's `skill://<path>/{path*}` template
-    /// for each visible skill, when FastMCP compatibility is on. One page:
+    /// for each owned skill, when FastMCP compatibility is on. One page:
     /// any cursor is one this server never issued (`-32602`).
     pub fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let view = self.view(context);
+        let view = self.request_view(context);
         let templates = view.templates();
         let page = cursor::page(
             &templates,
@@ -61,7 +60,12 @@ impl SkillsServer {
                 .and_then(|request| request.cursor.as_deref()),
             Listing::new(Kind::Templates, view.fingerprint()),
         )?;
-        let mut result = ListResourceTemplatesResult::with_all_items(page.items.to_vec());
+        let mut result = ListResourceTemplatesResult::with_all_items(
+            page.items
+                .iter()
+                .map(|&template| template.clone())
+                .collect(),
+        );
         view.cache_hints(&mut result.ttl_ms, &mut result.cache_scope);
         Ok(result)
     }
@@ -75,7 +79,7 @@ impl SkillsServer {
         request: &ReadResourceRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, ErrorData> {
-        self.view(context).read(&request.uri)
+        self.request_view(context).read(&request.uri)
     }
 }
 
@@ -85,49 +89,31 @@ impl View<'_> {
         Listing::new(Kind::Resources, self.fingerprint())
     }
 
-    /// Every resource of ours the caller may list, in order; built once per
-    /// snapshot when every caller shares one view.
-    pub(super) fn resources(&self) -> Cow<'_, [Resource]> {
-        if self.is_shared() {
-            Cow::Borrowed(
-                self.snapshot()
-                    .resources
-                    .get_or_init(|| self.build_resources()),
-            )
-        } else {
-            Cow::Owned(self.build_resources())
-        }
-    }
-
-    fn build_resources(&self) -> Vec<Resource> {
+    /// Every resource of ours the caller may list, in order: the legacy
+    /// index, then each owned skill's run (built once per snapshot).
+    pub(super) fn resources(&self) -> Vec<&Resource> {
         let settings = self.settings();
-        let mut resources = Vec::new();
-        if settings.legacy_index {
-            resources.push(wire::index_resource());
-        }
-        for (_, skill) in self.visible_skills() {
-            resources.push(wire::skill_md_resource(skill));
-            if settings.fastmcp && skill.file(compat::MANIFEST_SEGMENT).is_none() {
-                resources.push(wire::manifest_resource(skill));
-            }
-            if settings.list_supporting_files {
-                for file in self.skills().own_files_of(skill) {
-                    if file.path() != crate::SKILL_MD {
-                        resources.push(wire::file_resource(skill, file));
-                    }
-                }
-            }
-        }
-        resources
+        let index = settings.legacy_index.then(wire::index_resource);
+        index
+            .into_iter()
+            .chain(
+                self.visible()
+                    .indices()
+                    .iter()
+                    .flat_map(|&skill| self.snapshot().listed(skill, settings)),
+            )
+            .collect()
     }
 
-    /// FastMCP's file template of each visible skill, when that layer is on.
-    pub(super) fn templates(&self) -> Vec<ResourceTemplate> {
+    /// FastMCP's file template of each owned skill, when that layer is on.
+    pub(super) fn templates(&self) -> Vec<&ResourceTemplate> {
         if !self.settings().fastmcp {
             return Vec::new();
         }
-        self.visible_skills()
-            .map(|(_, skill)| wire::file_template(skill))
+        self.visible()
+            .indices()
+            .iter()
+            .map(|&index| self.snapshot().template(index))
             .collect()
     }
 
@@ -137,8 +123,8 @@ impl View<'_> {
             skills_core::uri::parse(uri).map_err(|why| wire::malformed_uri(uri, why))?;
         let mut result = if let Some(file) = self.readable_file(&canonical) {
             wire::file_read(file, uri, |file| self.snapshot().blob(file))
-        } else if let Some(json) = self.generated(&canonical) {
-            wire::json_read(json, uri)
+        } else if let Some((json, meta)) = self.generated(&canonical) {
+            wire::json_read(json, meta, uri)
         } else {
             return Err(wire::unknown_resource(uri));
         };
@@ -146,21 +132,27 @@ impl View<'_> {
         Ok(result)
     }
 
-    /// The file at `canonical`, if some skill the caller may see holds it.
-    fn readable_file(&self, canonical: &str) -> Option<&SkillFile> {
+    /// The file at `canonical`, if some skill the caller owns holds it.
+    pub(super) fn readable_file(&self, canonical: &str) -> Option<&SkillFile> {
         let (owner, file) = self.skills().file_by_uri(canonical)?;
         self.may_read(owner).then_some(file)
     }
 
-    /// A generated resource: a FastMCP manifest or the legacy index.
-    fn generated(&self, canonical: &str) -> Option<String> {
+    /// A generated resource: a FastMCP manifest (with the skill's executable
+    /// files in `_meta`, as its entry has them) or the legacy index.
+    pub(super) fn generated(
+        &self,
+        canonical: &str,
+    ) -> Option<(String, Option<rmcp::model::MetaObject>)> {
         if self.settings().legacy_index && canonical == compat::INDEX_URI {
-            let visible = self.visible_skills().map(|(_, skill)| skill);
-            return Some(compat::index_json(visible));
+            let owned = self.owned_skills().map(|(_, skill)| skill);
+            return Some((compat::index_json(owned), None));
         }
         if self.settings().fastmcp {
             let skill = compat::manifest_owner(self.skills(), canonical)?;
-            return self.visible(skill).then(|| compat::manifest_json(skill));
+            return self
+                .owns(skill)
+                .then(|| (compat::manifest_json(skill), wire::executable_meta(skill)));
         }
         None
     }

@@ -11,7 +11,7 @@ use super::cursor::{self, Kind, Listing};
 use super::{SkillsServer, wire};
 
 impl SkillsServer {
-    /// SEP-2640 `skills/list`: one page of visible skills, entries never
+    /// SEP-2640 `skills/list`: one page of the skills the caller owns, entries never
     /// split. A cursor this listing did not issue for the current set, or one
     /// past its end, is `-32602` with the cursor in `data`.
     pub fn list_skills(
@@ -19,13 +19,12 @@ impl SkillsServer {
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        let view = self.view(context);
-        let visible: Vec<usize> = view.visible_skills().map(|(index, _)| index).collect();
+        let view = self.request_view(context);
         let cursor = request
             .as_ref()
             .and_then(|request| request.cursor.as_deref());
         let page = cursor::page(
-            &visible,
+            view.visible().indices(),
             view.settings().skills_page_size,
             cursor,
             Listing::new(Kind::Skills, view.fingerprint()),
@@ -42,17 +41,18 @@ impl SkillsServer {
     }
 
     /// SEP-2640 `skills/get`: the entry of one skill, listed or not; `-32602`
-    /// naming the URI when no visible skill is served there.
+    /// naming the URI when the caller owns no skill there (locked, absent and
+    /// nonexistent skills get the same answer).
     pub fn get_skill(
         &self,
         request: GetSkillRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        let view = self.view(context);
+        let view = self.request_view(context);
         let index = view
             .skills()
             .by_uri(&request.uri)
-            .filter(|skill| view.visible(skill))
+            .filter(|skill| view.owns(skill))
             .and_then(|skill| view.skills().position(skill.path()))
             .ok_or_else(|| wire::unknown_skill(&request.uri))?;
         let mut result = GetSkillResult::new(view.snapshot().entry(index).clone());

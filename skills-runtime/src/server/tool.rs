@@ -6,7 +6,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
-use super::{SkillsServer, wire};
+use super::{Caller, SkillsServer, wire};
 use crate::Skill;
 
 /// The tool's default name.
@@ -28,13 +28,13 @@ fn call(
             "Pass the skill file to read as `uri`, for example skill://<skill>/SKILL.md.".into(),
         );
     };
-    let view = server.view(context);
+    let view = server.request_view(context);
     let uri = if server.handles(uri) {
         uri
     } else {
         // A bare skill name reads its SKILL.md.
         match view.skills().by_name(uri) {
-            Some(skill) if view.visible(skill) => skill.uri(),
+            Some(skill) if view.owns(skill) => skill.uri(),
             _ => uri,
         }
     };
@@ -84,21 +84,27 @@ impl SkillsServer {
         }))
     }
 
-    /// The fallback tool, for hosts that cannot read resources; empty when disabled.
+    /// The fallback tool, for hosts that cannot read resources; empty when
+    /// disabled. Its description names the skills every caller owns (all of
+    /// them without a policy); [`tools_for`](Self::tools_for) names a
+    /// caller's own.
     pub fn tools(&self) -> Vec<Tool> {
-        let snapshot = self.snapshot();
-        let definition = snapshot.tool.get_or_init(|| {
-            let name = self.settings().tool.as_ref()?;
-            // Like the instructions: a visibility rule means no skill is named
-            // to a caller who may not see it.
-            let named: Vec<&Skill> = if self.settings().visibility.is_some() {
-                Vec::new()
-            } else {
-                snapshot.skills.skills().iter().collect()
-            };
-            Some(wire::read_tool(name, &named))
+        self.tools_for(&Caller::anonymous())
+    }
+
+    /// The fallback tool as `caller` sees it: its description names the
+    /// skills `caller` owns and no other. Built once per owned set.
+    pub fn tools_for(&self, caller: &Caller<'_>) -> Vec<Tool> {
+        let Some(name) = self.settings().tool.as_deref() else {
+            return Vec::new();
+        };
+        let view = self.caller_view(*caller);
+        let visible = view.visible();
+        let tool = visible.tool.get_or_init(|| {
+            let named: Vec<&Skill> = visible.skills(view.skills()).collect();
+            wire::read_tool(name, &named)
         });
-        definition.iter().cloned().collect()
+        vec![tool.clone()]
     }
 
     /// Runs the fallback tool; `None` when `request` calls another tool.

@@ -1,47 +1,46 @@
 //! What one request may see: the snapshot it is answered from, filtered by
-//! the caller's visibility, the fingerprint its cursors bind to, and the
-//! cache hints its protocol era allows. Every request family reads the set
-//! through a view and nothing else, so who-sees-what is decided here once.
+//! the caller's access, the fingerprint its cursors bind to, and the cache
+//! hints its protocol era allows. Every request family reads the set through
+//! a view and nothing else, so who-sees-what is decided here once.
 //!
-//! This is the seam for per-caller views: an access policy deciding, per
-//! skill, what the caller gets replaces [`View::visible`]; a fingerprint of
-//! what the caller sees replaces the set's in [`View::fingerprint`] (cursors
-//! bind to it through `cursor::page`); caches keyed by that fingerprint
-//! replace the one slot [`View::is_shared`] allows today; and a view built
-//! from an HTTP request instead of an MCP context serves catalog routes from
-//! the same snapshot.
+//! A view asks the policy lazily: a read asks about the skill that holds the
+//! file (and the skills it is nested in); a listing, a cursor or a
+//! fingerprint asks about every skill once, then shares the result with every
+//! caller who owns the same skills ([`VisibleSet`]).
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
-use rmcp::RoleServer;
 use rmcp::model::{CacheScope, ProtocolVersion};
-use rmcp::service::RequestContext;
 
+use super::Offer;
+use super::access::{Access, Caller, Rule};
 use super::builder::Settings;
 use super::snapshot::Snapshot;
+use super::visible::{Owned, VisibleSet};
 use crate::{Skill, Skills};
 
-/// Decides, per request, whether the caller may see a skill. It receives the
-/// request context, whose `extensions` hold the HTTP request parts when the
-/// server runs over streamable HTTP.
-pub type Visibility = dyn Fn(&Skill, &RequestContext<RoleServer>) -> bool + Send + Sync;
+/// Decides, per request, whether the caller may see a skill: the two-state
+/// shorthand of [`SkillsServerBuilder::visibility`](super::SkillsServerBuilder::visibility).
+/// It receives the request context, whose `extensions` hold the HTTP request
+/// parts when the server runs over streamable HTTP.
+pub type Visibility =
+    dyn Fn(&Skill, &rmcp::service::RequestContext<rmcp::RoleServer>) -> bool + Send + Sync;
 
 pub(super) struct View<'r> {
     snapshot: Arc<Snapshot>,
     settings: &'r Settings,
-    context: &'r RequestContext<RoleServer>,
+    caller: Caller<'r>,
+    visible: OnceCell<Arc<VisibleSet>>,
 }
 
 impl<'r> View<'r> {
-    pub(super) fn new(
-        snapshot: Arc<Snapshot>,
-        settings: &'r Settings,
-        context: &'r RequestContext<RoleServer>,
-    ) -> Self {
+    pub(super) fn new(snapshot: Arc<Snapshot>, settings: &'r Settings, caller: Caller<'r>) -> Self {
         Self {
             snapshot,
             settings,
-            context,
+            caller,
+            visible: OnceCell::new(),
         }
     }
 
@@ -49,8 +48,8 @@ impl<'r> View<'r> {
         &self.snapshot
     }
 
-    /// The whole set, hidden skills included: look a skill up here, then ask
-    /// [`visible`](Self::visible) or [`may_read`](Self::may_read).
+    /// The whole set, skills the caller may not see included: look a skill
+    /// up here, then ask [`owns`](Self::owns) or [`may_read`](Self::may_read).
     pub(super) fn skills(&self) -> &Skills {
         &self.snapshot.skills
     }
@@ -59,57 +58,60 @@ impl<'r> View<'r> {
         self.settings
     }
 
-    /// Whether every caller gets this view: no rule is set, so answers built
-    /// for one caller may be kept in the snapshot for all.
+    /// Whether every caller gets this view: no policy is set, so answers
+    /// may be cached for everyone (`cacheScope: public`).
     pub(super) fn is_shared(&self) -> bool {
-        self.settings.visibility.is_none()
+        self.settings.rule.is_everyone()
     }
 
-    /// The fingerprint this view's cursors are bound to. Every caller's view
-    /// binds to the set's today; a view that depends on the caller would bind
-    /// to the fingerprint of what it sees, so that a change it cannot see
-    /// leaves its cursors valid.
+    /// What the caller gets of `skill`, a skill of this view's set.
+    pub(super) fn access(&self, skill: &Skill) -> Access {
+        access(&self.snapshot, &self.settings.rule, &self.caller, skill)
+    }
+
+    /// Whether the caller owns `skill`: it is listed, and its files read.
+    pub(super) fn owns(&self, skill: &Skill) -> bool {
+        match self.visible.get() {
+            Some(visible) => self
+                .skills()
+                .position(skill.path())
+                .is_some_and(|index| visible.owns(index)),
+            None => matches!(self.access(skill), Access::Owned),
+        }
+    }
+
+    /// The skills the caller owns, and what depends on them alone; the first
+    /// call asks the policy about every skill.
+    pub(super) fn visible(&self) -> &Arc<VisibleSet> {
+        self.visible.get_or_init(|| {
+            let resolve = || resolve(&self.snapshot, &self.settings.rule, &self.caller, |_, _| {});
+            if self.caller.is_anonymous() {
+                self.snapshot.anonymous(resolve)
+            } else {
+                resolve()
+            }
+        })
+    }
+
+    /// The fingerprint this view's cursors are bound to: that of the skills
+    /// the caller owns, so a change it cannot see leaves its cursors valid.
     pub(super) fn fingerprint(&self) -> &str {
-        self.snapshot.skills.fingerprint()
+        self.visible().fingerprint()
     }
 
-    /// Whether the caller may see `skill`.
-    pub(super) fn visible(&self, skill: &Skill) -> bool {
-        self.settings
-            .visibility
-            .as_ref()
-            .is_none_or(|visible| visible(skill, self.context))
-    }
-
-    /// The skills the caller may see, with their index in the set, in order.
-    pub(super) fn visible_skills(&self) -> impl Iterator<Item = (usize, &Skill)> {
-        self.skills()
-            .skills()
+    /// The skills the caller owns, with their index in the set, in order.
+    pub(super) fn owned_skills(&self) -> impl Iterator<Item = (usize, &Skill)> {
+        let skills = self.skills().skills();
+        self.visible()
+            .indices()
             .iter()
-            .enumerate()
-            .filter(|(_, skill)| self.visible(skill))
+            .map(move |&index| (index, &skills[index]))
     }
 
-    /// Whether the caller may read the files `owner` holds: it sees `owner`,
+    /// Whether the caller may read the files `owner` holds: it owns `owner`,
     /// or a skill `owner` is nested in (which holds the same files).
     pub(super) fn may_read(&self, owner: &Skill) -> bool {
-        if self.is_shared() {
-            return true;
-        }
-        let mut folder = owner.path();
-        loop {
-            if self
-                .skills()
-                .get(folder)
-                .is_some_and(|skill| self.visible(skill))
-            {
-                return true;
-            }
-            match folder.rsplit_once('/') {
-                Some((parent, _)) => folder = parent,
-                None => return false,
-            }
-        }
+        self.is_shared() || readable_through(self.skills(), owner, |skill| self.owns(skill))
     }
 
     /// `ttlMs` and `cacheScope` for peers on 2026-07-28 or later only.
@@ -130,8 +132,72 @@ impl<'r> View<'r> {
 
     /// Whether the caller negotiated 2026-07-28 or later (ISO dates compare as text).
     fn is_modern(&self) -> bool {
-        self.context
-            .protocol_version()
+        self.caller
+            .mcp()
+            .and_then(|context| context.protocol_version())
             .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+    }
+}
+
+/// What `caller` gets of `skill` under `rule`: the policy's answer, but a
+/// skill not declared gated is never locked (it is absent, and logged once).
+pub(super) fn access(
+    snapshot: &Snapshot,
+    rule: &Rule,
+    caller: &Caller<'_>,
+    skill: &Skill,
+) -> Access {
+    match rule {
+        Rule::Everyone => Access::Owned,
+        Rule::Policy(policy) => match policy(skill, caller) {
+            Access::Locked(_) if !skill.is_gated() => {
+                snapshot.locked_but_not_gated(skill);
+                Access::Absent
+            }
+            access => access,
+        },
+    }
+}
+
+/// The view of `caller`: asks the policy about every skill once, hands each
+/// locked skill's offer to `locked`, and shares the result with every caller
+/// who owns the same skills.
+pub(super) fn resolve(
+    snapshot: &Snapshot,
+    rule: &Rule,
+    caller: &Caller<'_>,
+    mut locked: impl FnMut(usize, Offer),
+) -> Arc<VisibleSet> {
+    if rule.is_everyone() {
+        return snapshot.everyone();
+    }
+    let skills = snapshot.skills.skills();
+    let mut owned = Owned::none(skills.len());
+    for (index, skill) in skills.iter().enumerate() {
+        match access(snapshot, rule, caller, skill) {
+            Access::Owned => owned.insert(index),
+            Access::Locked(offer) => locked(index, offer),
+            Access::Absent => {}
+        }
+    }
+    snapshot.view_of(owned)
+}
+
+/// Whether `owner`'s files are readable: `owns` it, or a skill it is nested
+/// in (found by walking up its folders, never by scanning the set).
+pub(super) fn readable_through(
+    skills: &Skills,
+    owner: &Skill,
+    owns: impl Fn(&Skill) -> bool,
+) -> bool {
+    let mut folder = owner.path();
+    loop {
+        if skills.get(folder).is_some_and(&owns) {
+            return true;
+        }
+        match folder.rsplit_once('/') {
+            Some((parent, _)) => folder = parent,
+            None => return false,
+        }
     }
 }

@@ -2,14 +2,14 @@
 //! skill entries, resources, templates, read results, completions, the
 //! fallback tool, and the errors a request can end in.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolResult, CompleteResult, CompletionInfo, ContentBlock, JsonObject, MetaObject,
-    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, SkillFrontmatter,
+    CallToolResult, CompleteResult, CompletionInfo, ContentBlock, JsonObject, ListResourcesResult,
+    MetaObject, ReadResourceResult, Resource, ResourceContents, ResourceTemplate, SkillFrontmatter,
     SkillResource, SkillResources, Tool,
 };
 use serde_json::json;
@@ -17,9 +17,13 @@ use serde_json::json;
 use super::compat;
 use crate::{Skill, SkillFile};
 
-/// `_meta` key (on a skill entry) listing the files that were executable on
-/// disk, relative to the skill folder. Our own key: SEP-2640 has none.
-pub const EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+pub use crate::EXECUTABLE_META_KEY;
+
+/// `_meta` key (on a skill entry, and on each `SKILL.md` in
+/// `resources/list`) holding the skill's version, [`Skill::version`]: the
+/// revision over its `{uri, digest, size}` list, so a host can tell a
+/// changed skill without reading it.
+pub const VERSION_META_KEY: &str = "skills-runtime/version";
 
 /// The SEP-2640 entry of `skill`: its URI, every frontmatter field, and every
 /// file with digest and size.
@@ -33,6 +37,14 @@ pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
         })
         .collect();
     let entry = rmcp::model::Skill::new(skill.uri(), frontmatter, SkillResources::Files(resources));
+    let mut meta = executable_meta(skill).unwrap_or_default();
+    meta.insert(VERSION_META_KEY.to_owned(), json!(skill.version()));
+    entry.with_meta(meta)
+}
+
+/// `_meta` listing `skill`'s executable files, when it has any: on its entry
+/// and on its FastMCP `_manifest` read, so clients of either era restore them.
+pub(super) fn executable_meta(skill: &Skill) -> Option<MetaObject> {
     let executable: Vec<&str> = skill
         .files()
         .iter()
@@ -40,12 +52,11 @@ pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
         .map(SkillFile::path)
         .collect();
     if executable.is_empty() {
-        entry
-    } else {
-        let mut meta = MetaObject::new();
-        meta.insert(EXECUTABLE_META_KEY.to_owned(), json!(executable));
-        entry.with_meta(meta)
+        return None;
     }
+    let mut meta = MetaObject::new();
+    meta.insert(EXECUTABLE_META_KEY.to_owned(), json!(executable));
+    Some(meta)
 }
 
 /// Every frontmatter field of `skill`, as the author wrote it.
@@ -57,24 +68,45 @@ pub fn frontmatter(skill: &Skill) -> SkillFrontmatter {
     frontmatter
 }
 
-/// How a skill's `SKILL.md` appears in `resources/list`: named by its
-/// frontmatter name, described by its description (SEP-2640 §Resource Mapping).
-pub(super) fn skill_md_resource(skill: &Skill) -> Resource {
+/// How a skill's `SKILL.md` appears in `resources/list`, in the shape hosts
+/// that predate SEP-2640 follow (Figma's): named by its frontmatter name,
+/// titled `Skill: <name>`, described by `description` (when to load it),
+/// with its size also under `_meta.size` and its version under
+/// [`VERSION_META_KEY`].
+pub(super) fn skill_md_resource(skill: &Skill, description: &str) -> Resource {
     let file = skill.skill_md();
+    let mut meta = MetaObject::new();
+    meta.insert("size".to_owned(), json!(file.size()));
+    meta.insert(VERSION_META_KEY.to_owned(), json!(skill.version()));
     Resource::new(skill.uri(), skill.name())
-        .with_description(skill.description())
+        .with_title(format!("Skill: {}", skill.name()))
+        .with_description(description)
         .with_mime_type(file.mime_type())
         .with_size(file.size())
+        .with_meta(meta)
 }
 
-/// How a supporting file appears in `resources/list`: `<skill name>/<path>`.
+/// How a supporting file appears in `resources/list`: `<skill>/<path>`,
+/// titled `<skill> reference: <path>`, telling the agent to read the skill's
+/// `SKILL.md` first.
 pub(super) fn file_resource(skill: &Skill, file: &SkillFile) -> Resource {
     Resource::new(
         skill.file_uri(file),
         format!("{}/{}", skill.name(), file.path()),
     )
+    .with_title(format!("{} reference: {}", skill.name(), file.path()))
+    .with_description(format!(
+        "Reference for {}. You must read {} first before using this reference.",
+        skill.name(),
+        skill.uri()
+    ))
     .with_mime_type(file.mime_type())
     .with_size(file.size())
+}
+
+/// A page of `resources/list` holding `items`.
+pub(super) fn resources_page(items: &[&Resource]) -> ListResourcesResult {
+    ListResourcesResult::with_all_items(items.iter().map(|&resource| resource.clone()).collect())
 }
 
 /// How FastMCP's generated `_manifest` of `skill` appears in `resources/list`.
@@ -87,13 +119,17 @@ pub(super) fn manifest_resource(skill: &Skill) -> Resource {
     .with_mime_type("application/json")
 }
 
-/// How Figma's `skill://index.json` appears in `resources/list`.
-pub(super) fn index_resource() -> Resource {
-    Resource::new(compat::INDEX_URI, "index.json")
-        .with_description(
-            "Index of the skills this server provides (agent skills discovery schema 0.2.0)",
-        )
-        .with_mime_type("application/json")
+/// How Figma's `skill://index.json` appears in `resources/list`: named
+/// `skill-index`, as Figma's server lists it.
+pub(super) fn index_resource() -> &'static Resource {
+    static INDEX: OnceLock<Resource> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        Resource::new(compat::INDEX_URI, "skill-index")
+            .with_description(
+                "Index of the skills this server provides (agent skills discovery schema 0.2.0)",
+            )
+            .with_mime_type("application/json")
+    })
 }
 
 /// A file among a directory's children, named by its last segment `name`.
@@ -136,10 +172,17 @@ pub(super) fn file_read(
 }
 
 /// The answer to a read of a generated JSON document (a manifest, the index).
-pub(super) fn json_read(json: String, requested_uri: &str) -> ReadResourceResult {
-    ReadResourceResult::new(vec![
-        ResourceContents::text(json, requested_uri).with_mime_type("application/json"),
-    ])
+pub(super) fn json_read(
+    json: String,
+    meta: Option<MetaObject>,
+    requested_uri: &str,
+) -> ReadResourceResult {
+    let mut content =
+        ResourceContents::text(json, requested_uri).with_mime_type("application/json");
+    if let ResourceContents::TextResourceContents { meta: slot, .. } = &mut content {
+        *slot = meta;
+    }
+    ReadResourceResult::new(vec![content])
 }
 
 /// A completion offering `matches`, as many as one answer may carry, with

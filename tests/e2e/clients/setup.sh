@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Creates the two Python virtual environments the end-to-end tests run their
+# Creates the Python virtual environments the end-to-end tests run their
 # clients in (tests/e2e/tests/python_clients.rs):
 #
 #   $VENVS/py311  fastmcp==4.2.3 (+ mcp 2.3.0)  from requirements-py311.txt  (Python 3.11+)
 #   $VENVS/py313  fast-agent-mcp==0.10.48       from requirements-py313.txt  (Python 3.12+, pinned on 3.13)
+#   $VENVS/skills-ref  skills-ref==0.1.1 (`agentskills`)  from requirements-skills-ref.txt  (Python 3.11+),
+#                 the reference validator skills-cli's parity test and bench/cli compare with
 #
-# VENVS is $SKILLS_E2E_VENVS, default <repo>/target/e2e-venvs. Two venvs because
-# fast-agent pins fastmcp-slim 4.1.3 and fastmcp 4.2.3 needs 4.2.3.
+# VENVS is $SKILLS_E2E_VENVS, default <repo>/target/e2e-venvs. Separate venvs because
+# fast-agent pins fastmcp-slim 4.1.3 and fastmcp 4.2.3 needs 4.2.3, and the
+# reference validator keeps its own pins.
 #
 # Idempotent: a venv is rebuilt only when its pins file or its Python changed
 # (a hash of both is stored in the venv). Installs exactly the pinned versions
@@ -94,8 +97,10 @@ make_venv py311 "$py311" "$here/requirements-py311.txt" >"$venvs/py311.log" 2>&1
 pid311=$!
 make_venv py313 "$py313" "$here/requirements-py313.txt" >"$venvs/py313.log" 2>&1 &
 pid313=$!
+make_venv skills-ref "$py311" "$here/requirements-skills-ref.txt" >"$venvs/skills-ref.log" 2>&1 &
+pidref=$!
 status=0
-for job in "py311:$pid311" "py313:$pid313"; do
+for job in "py311:$pid311" "py313:$pid313" "skills-ref:$pidref"; do
     if ! wait "${job#*:}"; then
         echo "setup.sh: ${job%%:*} failed; log follows ($venvs/${job%%:*}.log)" >&2
         tail -n 40 "$venvs/${job%%:*}.log" >&2

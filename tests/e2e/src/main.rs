@@ -6,28 +6,27 @@
 //!                    [--http 127.0.0.1:0 [--stateless]]
 //!                    [--skills-page-size N] [--list-files] [--legacy-index]
 //! skills-test-server --tree T --summary      # the embedded tree as JSON, then exit
+//! skills-test-server --dir PATH               # a folder loaded at run time instead
 //! ```
 //!
 //! - stdio (default): JSON-RPC on stdin/stdout, nothing else on stdout.
-//! - `--http ADDR`: streamable HTTP at `/mcp` (rmcp's service in axum, like
+//! - `--http ADDR`: streamable HTTP at `/mcp` (`skills_runtime::http`, like
 //!   examples/http_server.rs). Once bound it prints exactly one line,
-//!   `listening http://ADDR/mcp`, on stdout. `--stateless`: no sessions, JSON
+//!   `listening http://ADDR`, on stdout (the MCP endpoint is that plus `/mcp`). `--stateless`: no sessions, JSON
 //!   responses (2026-07-28 clients are served that way regardless).
 //! - `--skills-page-size N`: skills per `skills/list` page (default 100).
 //! - `--list-files`: list every supporting file in `resources/list`.
 //! - `--legacy-index`: serve Figma's `skill://index.json`.
 //! - `--summary`: print the tree's skills and file counts, which the tests
 //!   compare with what each client reports.
+//! - `--dir PATH`: serve a folder loaded at run time (skills-core's loader,
+//!   `dependencies` allowed in frontmatter), for the client tests' own trees.
 
-use std::io::Write as _;
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use anyhow::{Context as _, bail};
 use rmcp::ServiceExt as _;
-use rmcp::transport::streamable_http_server::{
-    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-};
+use skills_runtime::http::{SkillsRouter, serve};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 // Paths are relative to this package (`tests/e2e`): `../../skills` is the
@@ -43,6 +42,7 @@ static SAMPLE: Skills = embed_skills!("../../../shared/reference/captures/sample
 
 struct Options {
     tree: &'static str,
+    dir: Option<std::path::PathBuf>,
     http: Option<SocketAddr>,
     stateless: bool,
     skills_page_size: Option<usize>,
@@ -51,12 +51,13 @@ struct Options {
     summary: bool,
 }
 
-const USAGE: &str = "usage: skills-test-server --tree examples|corpus|sample [--http ADDR [--stateless]] \
+const USAGE: &str = "usage: skills-test-server --tree examples|corpus|sample|--dir PATH [--http ADDR [--stateless]] \
      [--skills-page-size N] [--list-files] [--legacy-index] [--summary]";
 
 fn options() -> anyhow::Result<Options> {
     let mut options = Options {
         tree: "",
+        dir: None,
         http: None,
         stateless: false,
         skills_page_size: None,
@@ -80,6 +81,7 @@ fn options() -> anyhow::Result<Options> {
                     other => bail!("unknown tree {other:?}\n{USAGE}"),
                 }
             }
+            "--dir" => options.dir = Some(value("--dir")?.into()),
             "--http" => options.http = Some(value("--http")?.parse().context("--http ADDR")?),
             "--stateless" => options.stateless = true,
             "--skills-page-size" => {
@@ -95,8 +97,8 @@ fn options() -> anyhow::Result<Options> {
             other => bail!("unknown argument {other:?}\n{USAGE}"),
         }
     }
-    if options.tree.is_empty() {
-        bail!("--tree is required\n{USAGE}");
+    if options.tree.is_empty() == options.dir.is_none() {
+        bail!("one of --tree and --dir is required\n{USAGE}");
     }
     if options.stateless && options.http.is_none() {
         bail!("--stateless needs --http\n{USAGE}");
@@ -137,12 +139,21 @@ fn summary(name: &str, skills: &Skills) -> serde_json::Value {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> anyhow::Result<()> {
     let options = options()?;
-    let skills = tree(options.tree);
+    let skills = match &options.dir {
+        Some(dir) => {
+            let mut load = skills_core::Options::default();
+            load.allow_fields = vec!["dependencies".into()];
+            skills_core::load(dir, &load)
+                .map_err(|report| anyhow::anyhow!("{report}"))?
+                .into_skills()
+        }
+        None => tree(options.tree).clone(),
+    };
     if options.summary {
-        println!("{:#}", summary(options.tree, skills));
+        println!("{:#}", summary(options.tree, &skills));
         return Ok(());
     }
-    let mut builder = SkillsServer::builder(skills.clone())
+    let mut builder = SkillsServer::builder(skills)
         .list_supporting_files(options.list_files)
         .legacy_index(options.legacy_index);
     if let Some(size) = options.skills_page_size {
@@ -158,29 +169,9 @@ async fn main() -> anyhow::Result<()> {
             .await?;
         return Ok(());
     };
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(!options.stateless)
-        .with_json_response(options.stateless);
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(bind).await?;
-    let address = listener.local_addr()?;
-    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
-        let _ = stream.set_nodelay(true);
-    });
-    {
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "listening http://{address}/mcp")?;
-        stdout.flush()?;
-    }
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let router = SkillsRouter::new(server)
+        .stateless(options.stateless)
+        .build();
+    serve(bind, router).await?;
     Ok(())
 }

@@ -66,10 +66,9 @@ async fn http_server(args: &[&str]) -> (Child, String) {
         .await
         .expect("read")
         .expect("a first line");
-    let endpoint = line
+    let base = line
         .strip_prefix("listening ")
         .unwrap_or_else(|| panic!("printed {line:?}"));
-    let base = endpoint.strip_suffix("/mcp").expect("served at /mcp");
     (child, base.to_owned())
 }
 

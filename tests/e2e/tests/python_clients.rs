@@ -169,7 +169,7 @@ impl HttpServer {
             panic!("skills-test-server {args:?} printed {line:?}, not `listening URL`");
         };
         HttpServer {
-            url: url.to_owned(),
+            url: format!("{url}/mcp"),
             child,
             _stdout: stdout,
         }

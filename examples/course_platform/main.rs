@@ -1,0 +1,270 @@
+//! Kestrel Academy, a course platform in miniature: each learner connects an
+//! agent with a bearer token and sees the skills they own; courses on sale
+//! are sold through the Academy's API, which the agent reaches in code mode
+//! (`search` and `execute`); the platform's handbook is a skill
+//! (`skill://academy/SKILL.md`) whose API reference is generated from the
+//! API's own OpenAPI document.
+//!
+//! ```sh
+//! cargo run --example course_platform -- serve --bind 127.0.0.1:8080   # prints `listening http://…`
+//! cargo run --example course_platform -- token learner-a                # a bearer token, alone on stdout
+//! cargo run --example course_platform -- grant learner-a async-rust     # a purchase: shows at the next request
+//! cargo run --example course_platform -- revoke learner-a async-rust    # a refund
+//! ```
+//!
+//! The database (`--db`, default `course-platform.db` in the current
+//! folder) is created and seeded on first use: learners `learner-a` (owns
+//! `rust-ownership`) and `learner-b` (owns `sql-joins`), the handbook
+//! `academy` free for everyone, `async-rust` on sale and owned by nobody,
+//! and `kubernetes-basics` embedded but in preparation (nobody sees it).
+//!
+//! Entitlements are read per request: the auth layer resolves token →
+//! learner → what they own with one short SQLite read for every HTTP
+//! request, so a `grant` or `revoke` from another process shows in the very
+//! next answer, on every replica sharing the database, with nothing to
+//! invalidate.
+
+mod api;
+mod auth;
+mod db;
+mod tools;
+
+#[cfg(test)]
+mod tests;
+
+use std::io::{IsTerminal as _, Write as _};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::middleware;
+use clap::{Parser, Subcommand};
+use skills_runtime::http::{SkillsRouter, serve};
+use skills_runtime::{Skill, Skills, SkillsServer, WithSkills, embed_skills};
+
+use crate::db::{Change, Db, Entitlements};
+
+/// The platform's skills: the handbook and one skill per course.
+static SKILLS: Skills = embed_skills!("examples/course_platform/skills");
+
+/// Kestrel Academy: a course platform in miniature, serving each learner
+/// the skills they own over MCP, behind OAuth bearer tokens.
+#[derive(Parser)]
+#[command(version)]
+struct Cli {
+    /// The SQLite database, created and seeded on first use.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        default_value = "course-platform.db"
+    )]
+    db: PathBuf,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve /mcp, /api and the public /.well-known/oauth-protected-resource.
+    ///
+    /// Prints one line, `listening http://ADDR`, on stdout once it accepts
+    /// connections; its log goes to stderr.
+    Serve {
+        /// Where to listen; port 0 picks a free port (the line on stdout shows it).
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+        bind: SocketAddr,
+
+        /// Keep no MCP session state: any replica answers any request.
+        #[arg(long)]
+        stateless: bool,
+
+        /// Verify tokens with an authorization server's key set (a JWKS
+        /// file; each token selects its key by `kid`) instead of the
+        /// development key of the database.
+        #[arg(long, value_name = "PATH")]
+        jwks: Option<PathBuf>,
+
+        /// A Host header to accept on /mcp (repeatable; default: loopback names).
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allowed_hosts: Vec<String>,
+    },
+
+    /// Print a development bearer token for LEARNER, alone on stdout.
+    Token {
+        /// The learner, e.g. learner-a.
+        learner: String,
+
+        /// How long the token is valid, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+        ttl: u64,
+    },
+
+    /// Give LEARNER the course SKILL (a purchase); the running server's
+    /// next answer to them shows it.
+    Grant {
+        /// The learner, e.g. learner-a.
+        learner: String,
+        /// The course's skill name, e.g. async-rust.
+        skill: String,
+    },
+
+    /// Take the course SKILL away from LEARNER (a refund).
+    Revoke {
+        /// The learner, e.g. learner-a.
+        learner: String,
+        /// The course's skill name, e.g. async-rust.
+        skill: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let level = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_max_level(level)
+        .init();
+    match run(cli) {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Exit status 0 when done, 1 when refused; errors (I/O, a bad database or
+/// key set) are 2.
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let db = Db::open(&cli.db)?;
+    match cli.command {
+        Command::Serve {
+            bind,
+            stateless,
+            jwks,
+            allowed_hosts,
+        } => {
+            let runtime = tokio::runtime::Runtime::new()?;
+            runtime.block_on(serve_platform(
+                db,
+                bind,
+                stateless,
+                jwks.as_deref(),
+                allowed_hosts,
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Token { learner, ttl } => {
+            if !db.has_learner(&learner)? {
+                let _ = writeln!(std::io::stderr(), "error: no learner is called `{learner}`");
+                return Ok(ExitCode::from(1));
+            }
+            let token = auth::mint(&db, &learner, Duration::from_secs(ttl))?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{token}")?;
+            stdout.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Grant { learner, skill } => report(
+            db.grant(&learner, &skill)?,
+            format!("granted {skill} to {learner}"),
+            format!("{learner} already owns {skill}; nothing changed"),
+        ),
+        Command::Revoke { learner, skill } => report(
+            db.revoke(&learner, &skill)?,
+            format!("revoked {skill} from {learner}"),
+            format!("{learner} does not own {skill}; nothing changed"),
+        ),
+    }
+}
+
+fn report(
+    outcome: Result<Change, db::Refusal>,
+    done: String,
+    unchanged: String,
+) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    match outcome {
+        Ok(Change::Done) => writeln!(stdout, "{done}")?,
+        Ok(Change::Unchanged) => writeln!(stdout, "{unchanged}")?,
+        Err(refusal) => {
+            let _ = writeln!(std::io::stderr(), "error: {refusal}");
+            return Ok(ExitCode::from(1));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the auth layer resolved for the request an MCP call came with.
+fn entitlements(
+    context: &rmcp::service::RequestContext<rmcp::RoleServer>,
+) -> Option<&Entitlements> {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()?
+        .extensions
+        .get::<Entitlements>()
+}
+
+/// Whether the caller may see `skill`: it is public, or they bought it.
+fn owns(skill: &Skill, entitlements: Option<&Entitlements>) -> bool {
+    entitlements.is_some_and(|entitlements| entitlements.owned.contains(skill.name()))
+}
+
+/// The skills server, the API, the tools and the auth layer on one router.
+pub fn platform(
+    db: Db,
+    verifier: auth::Verifier,
+    stateless: bool,
+    allowed_hosts: Vec<String>,
+) -> anyhow::Result<axum::Router> {
+    let skills = SkillsServer::builder(SKILLS.clone())
+        .visibility(|skill, context| owns(skill, entitlements(context)))
+        .build();
+    let (api, _) = api::router(db.clone(), SKILLS.clone());
+    let tools = tools::Tools::new(api.clone(), &api::document(), &skills);
+    let metadata = auth::metadata(&db.setting("audience")?, &db.setting("issuer")?);
+    let auth = auth::Auth {
+        verifier: Arc::new(verifier),
+        db,
+    };
+    Ok(SkillsRouter::new(skills.clone())
+        .handler(WithSkills::new(tools, skills))
+        .stateless(stateless)
+        .allowed_hosts(allowed_hosts)
+        .build()
+        .nest("/api", api)
+        .layer(middleware::from_fn_with_state(auth, auth::authenticate))
+        .merge(auth::well_known(metadata)))
+}
+
+async fn serve_platform(
+    db: Db,
+    bind: SocketAddr,
+    stateless: bool,
+    jwks: Option<&Path>,
+    allowed_hosts: Vec<String>,
+) -> anyhow::Result<()> {
+    let keys = match jwks {
+        Some(path) => auth::key_set_file(path)?,
+        None => auth::development_keys(&db)?,
+    };
+    let verifier = auth::Verifier::new(&keys, &db.setting("audience")?, &db.setting("issuer")?)?;
+    let router = platform(db, verifier, stateless, allowed_hosts)?;
+    tracing::info!(
+        "Kestrel Academy: {} skills, tokens from {}",
+        SKILLS.len(),
+        jwks.map(|path| path.display().to_string())
+            .unwrap_or_else(|| "the database's development key (`token LEARNER`)".to_owned())
+    );
+    serve(bind, router).await?;
+    Ok(())
+}

@@ -1,0 +1,511 @@
+//! The example's own tests (`cargo test --example course_platform`): the
+//! API reference generated from the routes, the OpenAPI document against
+//! the router, and the resource server's answers to every kind of token,
+//! in process. `tests/course_platform.rs` drives the built binary.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use jsonwebtoken::EncodingKey;
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+use crate::auth::{self, Claims, Verifier};
+use crate::db::{self, Db, Entitlements};
+use crate::{SKILLS, api, platform};
+
+/// The checked-in reference the `academy` skill links to.
+const API_REFERENCE: &str = "examples/course_platform/skills/academy/references/api.md";
+
+/// A fresh database in a folder of its own, removed when dropped.
+struct Scratch {
+    folder: PathBuf,
+}
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let folder =
+            std::env::temp_dir().join(format!("course-platform-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        Scratch { folder }
+    }
+
+    fn db(&self) -> Db {
+        Db::open(&self.folder.join("platform.db")).unwrap()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The skill's API reference and the routes
+
+#[test]
+fn the_api_reference_is_what_the_routes_generate() {
+    let reference = skills_runtime::openapi::api_reference(&api::document())
+        .unwrap_or_else(|error| panic!("{error}"));
+    skills_runtime::testing::assert_generated(API_REFERENCE, reference);
+}
+
+#[test]
+fn the_embedded_reference_is_the_checked_in_file() {
+    // The skill serves what was embedded at build time; a stale build would
+    // serve an old reference even though the file on disk is current.
+    let embedded = SKILLS
+        .get("academy")
+        .and_then(|skill| skill.file("references/api.md"))
+        .expect("the academy skill embeds its API reference");
+    assert!(
+        embedded.bytes() == std::fs::read(API_REFERENCE).unwrap(),
+        "the binary embeds another {API_REFERENCE} than the one on disk: build again (after SKILLS_UPDATE=1 rewrote it, the next `cargo test` embeds it)"
+    );
+}
+
+/// The (method, path) pairs the OpenAPI document describes.
+fn documented() -> BTreeSet<(String, String)> {
+    let document = api::document();
+    let mut routes = BTreeSet::new();
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            routes.insert((method.to_ascii_uppercase(), path.clone()));
+        }
+    }
+    routes
+}
+
+fn learner_a() -> Entitlements {
+    Entitlements {
+        learner: "learner-a".into(),
+        owned: ["academy".to_owned(), "rust-ownership".to_owned()].into(),
+        offers: Default::default(),
+    }
+}
+
+#[tokio::test]
+async fn the_documents_routes_are_the_routers_routes() {
+    let scratch = Scratch::new("routes");
+    let (router, table) = api::router(scratch.db(), SKILLS.clone());
+    let registered: BTreeSet<(String, String)> = table
+        .iter()
+        .map(|(method, path)| (method.to_string(), (*path).to_owned()))
+        .collect();
+    assert_eq!(registered.len(), table.len(), "a route registered twice");
+    assert_eq!(
+        documented(),
+        registered,
+        "the OpenAPI document (left) and the router (right) disagree: document the route with #[utoipa::path] and list it in ApiDoc, or remove it"
+    );
+    // And the router does route every documented pair: a routed request
+    // reaches a handler (which answers JSON), an unrouted one gets axum's
+    // empty 404 or 405.
+    for (method, path) in documented() {
+        let uri = path.replace("{slug}", "sql-joins").replace("{id}", "1");
+        let mut request = Request::builder()
+            .method(Method::from_bytes(method.as_bytes()).unwrap())
+            .uri(&uri)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(r#"{"course": "async-rust"}"#))
+            .unwrap();
+        request.extensions_mut().insert(learner_a());
+        let response = router.clone().oneshot(request).await.unwrap();
+        assert_ne!(
+            response.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {uri}"
+        );
+        assert_eq!(
+            response
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .map(|value| value.to_str().unwrap()),
+            Some("application/json"),
+            "{method} {uri} reached no handler"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The resource server
+
+/// The platform's router with the development key set, as `serve` builds it.
+fn server(db: &Db) -> axum::Router {
+    let verifier = Verifier::new(
+        &auth::development_keys(db).unwrap(),
+        &db.setting("audience").unwrap(),
+        &db.setting("issuer").unwrap(),
+    )
+    .unwrap();
+    platform(db.clone(), verifier, true, Vec::new()).unwrap()
+}
+
+struct Answer {
+    status: StatusCode,
+    challenge: Option<String>,
+    body: Value,
+}
+
+async fn get(router: &axum::Router, path: &str, token: Option<&str>) -> Answer {
+    let mut request = Request::builder()
+        .uri(path)
+        .header(header::HOST, "academy.test:8080");
+    if let Some(token) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let challenge = response
+        .headers()
+        .get(header::WWW_AUTHENTICATE)
+        .map(|value| value.to_str().unwrap().to_owned());
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    Answer {
+        status,
+        challenge,
+        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    }
+}
+
+const METADATA: &str = "http://academy.test:8080/.well-known/oauth-protected-resource";
+
+fn claims(db: &Db, learner: &str) -> Claims {
+    let now = u64::try_from(db::now()).unwrap();
+    Claims {
+        iss: db.setting("issuer").unwrap(),
+        sub: learner.into(),
+        aud: db.setting("audience").unwrap(),
+        iat: now,
+        exp: now + 600,
+    }
+}
+
+/// Signs `claims` with the database's development key.
+fn dev_token(db: &Db, claims: &Claims) -> String {
+    let (kid, pkcs8, _) = db.signing_keys().unwrap().remove(0);
+    auth::sign(claims, &kid, &EncodingKey::from_ed_der(&pkcs8)).unwrap()
+}
+
+/// A fresh Ed25519 key that is not the database's, and its public JWK.
+fn other_key(kid: &str) -> (EncodingKey, Value) {
+    let (_, pkcs8, jwk) = db::new_signing_key().unwrap();
+    let mut jwk: Value = serde_json::from_str(&jwk).unwrap();
+    jwk["kid"] = json!(kid);
+    (EncodingKey::from_ed_der(&pkcs8), jwk)
+}
+
+fn assert_refused(answer: &Answer, error: auth::TokenError) {
+    assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        answer.challenge.as_deref(),
+        Some(
+            format!(
+                "Bearer error=\"invalid_token\", error_description=\"{}\", resource_metadata=\"{METADATA}\"",
+                error.description()
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(
+        answer.body,
+        json!({"error": "invalid_token", "error_description": error.description()})
+    );
+}
+
+#[tokio::test]
+async fn no_token_gets_401_naming_the_resource_metadata() {
+    let scratch = Scratch::new("no-token");
+    let router = server(&scratch.db());
+    for path in ["/api/me", "/mcp", "/api/courses/sql-joins"] {
+        let answer = get(&router, path, None).await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{path}");
+        assert_eq!(
+            answer.challenge.as_deref(),
+            Some(format!("Bearer resource_metadata=\"{METADATA}\"").as_str()),
+            "{path}"
+        );
+        assert_eq!(answer.body["error"], "unauthorized", "{path}");
+    }
+    // Another scheme is no bearer token either.
+    let mut request = Request::builder()
+        .uri("/api/me")
+        .header(header::HOST, "academy.test:8080");
+    request = request.header(header::AUTHORIZATION, "Basic bGVhcm5lci1hOg==");
+    let response = router
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn the_protected_resource_metadata_is_public() {
+    let scratch = Scratch::new("metadata");
+    let db = scratch.db();
+    let router = server(&db);
+    for path in [
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp",
+    ] {
+        let answer = get(&router, path, None).await;
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        assert_eq!(
+            answer.body,
+            json!({
+                "resource": db::DEFAULT_AUDIENCE,
+                "authorization_servers": [db::DEFAULT_ISSUER],
+                "bearer_methods_supported": ["header"],
+                "resource_name": "Kestrel Academy",
+            })
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_valid_token_reaches_the_learners_own_answers() {
+    let scratch = Scratch::new("valid");
+    let db = scratch.db();
+    let router = server(&db);
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60)).unwrap();
+    let answer = get(&router, "/api/me", Some(&token)).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(
+        answer.body,
+        json!({"id": "learner-a", "name": "Ada", "courses": ["rust-ownership"]})
+    );
+    // The scheme is case-insensitive.
+    let mut request = Request::builder()
+        .uri("/api/me")
+        .header(header::HOST, "academy.test");
+    request = request.header(header::AUTHORIZATION, format!("bearer {token}"));
+    let response = router
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn bad_signature_expired_wrong_audience_wrong_issuer_and_unknown_learner_are_refused() {
+    let scratch = Scratch::new("refused");
+    let db = scratch.db();
+    let router = server(&db);
+    let (dev_kid, _, _) = db.signing_keys().unwrap().remove(0);
+
+    // Signed by another key under the development key's kid.
+    let (forger, _) = other_key(&dev_kid);
+    let forged = auth::sign(&claims(&db, "learner-a"), &dev_kid, &forger).unwrap();
+    assert_refused(
+        &get(&router, "/api/me", Some(&forged)).await,
+        auth::TokenError::Signature,
+    );
+
+    // Expired an hour ago (past any leeway).
+    let mut expired = claims(&db, "learner-a");
+    expired.iat -= 7200;
+    expired.exp -= 600 + 3600;
+    let answer = get(&router, "/api/me", Some(&dev_token(&db, &expired))).await;
+    assert_refused(&answer, auth::TokenError::Expired);
+
+    // Issued for another resource.
+    let mut elsewhere = claims(&db, "learner-a");
+    elsewhere.aud = "https://other.example/mcp".into();
+    let answer = get(&router, "/api/me", Some(&dev_token(&db, &elsewhere))).await;
+    assert_refused(&answer, auth::TokenError::Audience);
+
+    // Issued by another authorization server.
+    let mut foreign = claims(&db, "learner-a");
+    foreign.iss = "https://auth.other.example".into();
+    let answer = get(&router, "/api/me", Some(&dev_token(&db, &foreign))).await;
+    assert_refused(&answer, auth::TokenError::Issuer);
+
+    // A learner the database does not know.
+    let answer = get(
+        &router,
+        "/api/me",
+        Some(&dev_token(&db, &claims(&db, "learner-z"))),
+    )
+    .await;
+    assert_refused(&answer, auth::TokenError::UnknownLearner);
+
+    // Not a JWT at all; the same on /mcp.
+    assert_refused(
+        &get(&router, "/api/me", Some("not-a-jwt")).await,
+        auth::TokenError::Malformed,
+    );
+    assert_refused(
+        &get(&router, "/mcp", Some("not-a-jwt")).await,
+        auth::TokenError::Malformed,
+    );
+}
+
+#[tokio::test]
+async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() {
+    let scratch = Scratch::new("jwks");
+    let db = scratch.db();
+    let (as_key, as_jwk) = other_key("as-2026-01");
+    let jwks_path = scratch.folder.join("jwks.json");
+    std::fs::write(&jwks_path, json!({"keys": [as_jwk]}).to_string()).unwrap();
+    let verifier = Verifier::new(
+        &auth::key_set_file(&jwks_path).unwrap(),
+        &db.setting("audience").unwrap(),
+        &db.setting("issuer").unwrap(),
+    )
+    .unwrap();
+    let router = platform(db.clone(), verifier, true, Vec::new()).unwrap();
+
+    let issued = auth::sign(&claims(&db, "learner-b"), "as-2026-01", &as_key).unwrap();
+    let answer = get(&router, "/api/me", Some(&issued)).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.body["id"], "learner-b");
+
+    // A kid the set does not hold, even with a good signature by a known key.
+    let unknown = auth::sign(&claims(&db, "learner-b"), "as-2025-12", &as_key).unwrap();
+    assert_refused(
+        &get(&router, "/api/me", Some(&unknown)).await,
+        auth::TokenError::UnknownKey,
+    );
+    // The development key is not in the authorization server's set.
+    let dev = auth::mint(&db, "learner-b", Duration::from_secs(60)).unwrap();
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev)).await,
+        auth::TokenError::UnknownKey,
+    );
+    // A token without a kid cannot select a key.
+    let header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::EdDSA);
+    let no_kid = jsonwebtoken::encode(&header, &claims(&db, "learner-b"), &as_key).unwrap();
+    assert_refused(
+        &get(&router, "/api/me", Some(&no_kid)).await,
+        auth::TokenError::NoKeyId,
+    );
+}
+
+#[test]
+fn a_key_set_with_a_shared_secret_or_without_kids_is_refused() {
+    let secret = json!({"keys": [{"kty": "oct", "kid": "hs", "k": "c2VjcmV0"}]});
+    let set = serde_json::from_value(secret).unwrap();
+    let error = Verifier::new(&set, "aud", "iss").err().unwrap();
+    assert!(error.to_string().contains("shared secret"), "{error}");
+    let (_, mut jwk) = other_key("x");
+    jwk.as_object_mut().unwrap().remove("kid");
+    let set = serde_json::from_value(json!({"keys": [jwk]})).unwrap();
+    let error = Verifier::new(&set, "aud", "iss").err().unwrap();
+    assert!(error.to_string().contains("no key with a kid"), "{error}");
+}
+
+// ---------------------------------------------------------------------------
+// Entitlements
+
+#[test]
+fn a_fresh_database_is_seeded_once() {
+    let scratch = Scratch::new("seed");
+    let db = scratch.db();
+    let a = db.entitlements("learner-a").unwrap().unwrap();
+    let b = db.entitlements("learner-b").unwrap().unwrap();
+    let sorted = |entitlements: &Entitlements| {
+        let mut owned: Vec<String> = entitlements.owned.iter().cloned().collect();
+        owned.sort();
+        owned
+    };
+    assert_eq!(sorted(&a), ["academy", "rust-ownership"]);
+    assert_eq!(sorted(&b), ["academy", "sql-joins"]);
+    let mut on_sale: Vec<&String> = a.offers.keys().collect();
+    on_sale.sort();
+    assert_eq!(on_sale, ["async-rust", "rust-ownership", "sql-joins"]);
+    assert_eq!(
+        a.offers["async-rust"],
+        json!({
+            "title": "Async Rust from the Ground Up",
+            "price": "EUR 59.00",
+            "link": "https://kestrel-academy.example/courses/async-rust",
+        })
+    );
+    assert_eq!(db.entitlements("learner-z").unwrap(), None);
+    // Every embedded course but the one in preparation is in the catalog.
+    for skill in SKILLS.skills() {
+        let known = a.owned.contains(skill.name()) || a.offers.contains_key(skill.name());
+        assert_eq!(
+            known,
+            skill.name() != "kubernetes-basics",
+            "{}",
+            skill.name()
+        );
+    }
+    // Opening it again (another process) keeps its key and its rows.
+    let key = db.signing_keys().unwrap();
+    let again = scratch.db();
+    assert_eq!(again.signing_keys().unwrap()[0].0, key[0].0);
+    assert_eq!(again.entitlements("learner-a").unwrap().unwrap(), a);
+}
+
+#[test]
+fn grant_and_revoke_refuse_what_cannot_be_sold_and_are_idempotent() {
+    let scratch = Scratch::new("grant");
+    let db = scratch.db();
+    assert_eq!(
+        db.grant("learner-a", "async-rust").unwrap(),
+        Ok(db::Change::Done)
+    );
+    assert_eq!(
+        db.grant("learner-a", "async-rust").unwrap(),
+        Ok(db::Change::Unchanged)
+    );
+    assert_eq!(
+        db.revoke("learner-a", "async-rust").unwrap(),
+        Ok(db::Change::Done)
+    );
+    assert_eq!(
+        db.revoke("learner-a", "async-rust").unwrap(),
+        Ok(db::Change::Unchanged)
+    );
+    assert_eq!(
+        db.grant("learner-z", "async-rust").unwrap(),
+        Err(db::Refusal::UnknownLearner("learner-z".into()))
+    );
+    for skill in ["academy", "kubernetes-basics", "nope"] {
+        assert_eq!(
+            db.grant("learner-a", skill).unwrap(),
+            Err(db::Refusal::NotForSale(skill.into()))
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_grant_by_another_process_shows_in_the_next_answer() {
+    let scratch = Scratch::new("next-answer");
+    let db = scratch.db();
+    let router = server(&db);
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60)).unwrap();
+    let courses = |answer: &Answer| answer.body["courses"].clone();
+    assert_eq!(
+        courses(&get(&router, "/api/me", Some(&token)).await),
+        json!(["rust-ownership"])
+    );
+    // Another connection to the file, as the `grant` command opens it.
+    let other = scratch.db();
+    other.grant("learner-a", "async-rust").unwrap().unwrap();
+    assert_eq!(
+        courses(&get(&router, "/api/me", Some(&token)).await),
+        json!(["async-rust", "rust-ownership"])
+    );
+    other
+        .revoke("learner-a", "rust-ownership")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        courses(&get(&router, "/api/me", Some(&token)).await),
+        json!(["async-rust"])
+    );
+}

@@ -1,0 +1,103 @@
+//! Live reload, seen from both sides: a server serving a folder with
+//! `SkillsServer::watch`, and in the same process a 2026-07-28 client that
+//! listens for changes and prints what it is told. Edit, break, fix, add or
+//! delete a skill in the folder while it runs; Ctrl-C stops it.
+//!
+//! ```sh
+//! cargo run --example live                      # watches skills/
+//! cargo run --example live -- /path/to/skills
+//! ```
+//!
+//! The client's view goes to stdout; the library's own log (what loaded,
+//! what did not and why) goes to stderr through `tracing`.
+
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+
+use clap::Parser;
+use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
+use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
+use skills_runtime::{Options, Skills, SkillsServer};
+use tracing_subscriber::filter::{LevelFilter as Level, Targets};
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
+
+/// Serve a skills folder with live reload and print what a listening client is told.
+#[derive(Parser)]
+#[command(version)]
+struct Arguments {
+    /// The skills folder to serve and watch.
+    #[arg(default_value = "skills")]
+    dir: PathBuf,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    // The library's log at `info`, rmcp's only when something goes wrong.
+    let log = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .without_time();
+    let filter = Targets::new()
+        .with_target("skills_runtime", Level::INFO)
+        .with_default(Level::WARN);
+    tracing_subscriber::registry().with(log).with(filter).init();
+    let arguments = Arguments::parse();
+
+    let server = SkillsServer::new(Skills::empty());
+    let watch = server.watch(&arguments.dir, Options::default())?;
+    let mut reloads = watch.reloads();
+
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let serving = server.clone();
+    tokio::spawn(async move {
+        if let Ok(running) = serving.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ()
+        .serve_with_lifecycle(
+            client_end,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await?;
+    let mut stream = client
+        .peer()
+        .listen(
+            SubscriptionFilter::builder()
+                .resources_list_changed()
+                .build(),
+        )
+        .await?;
+    println!(
+        "client: listening for changes to {} ({} skills)",
+        watch.dir().display(),
+        client.peer().list_all_skills().await?.len()
+    );
+
+    loop {
+        tokio::select! {
+            notification = stream.next() => match notification? {
+                Some(ServerNotification::ResourceListChangedNotification(_)) => {
+                    let skills = client.peer().list_all_skills().await?;
+                    let names: Vec<&str> = skills.iter().map(|skill| skill.name()).collect();
+                    println!("client: resources/list_changed -> skills/list: {}", names.join(", "));
+                }
+                Some(other) => println!("client: {other:?}"),
+                None => break,
+            },
+            reload = reloads.next() => match reload {
+                Some(reload) if reload.report().is_some() => {
+                    println!("client: (nothing: the server kept the last good set)");
+                }
+                Some(_) => {}
+                None => break,
+            },
+            _ = tokio::signal::ctrl_c() => break,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! `skills check`: each folder through `skills_core::load`, the strict load
+//! `embed_skills!` runs, so the command reports exactly what a build would
+//! (warnings too, which the macro cannot show).
+
+use std::path::Path;
+
+use skills_core::root::{self, ResolvedRoot};
+use skills_core::{Diagnostic, Options, Report, Rule};
+
+use crate::Outcome;
+use crate::cli::CheckArgs;
+use crate::fix;
+use crate::report::{Checked, Printer};
+
+/// Checks every folder; the worst outcome wins.
+pub fn run(args: &CheckArgs) -> Outcome {
+    let printer = Printer::new(&args.output);
+    let mut outcome = Outcome::Done;
+    for dir in &args.dirs {
+        let root = match resolve(dir) {
+            Ok(root) => root,
+            Err(diagnostic) => {
+                let report = Report::new(dir.clone(), vec![*diagnostic]);
+                printer.checked(&Checked {
+                    report: &report,
+                    skills: None,
+                    deny_warnings: args.deny_warnings,
+                });
+                outcome = outcome.max(Outcome::Failed);
+                continue;
+            }
+        };
+        let mut options = args.rules.options();
+        options.display_root = Some(root.display.clone());
+        if args.fix {
+            match fix::apply(&root.path, &options) {
+                Ok(fixed) => {
+                    for (file, count) in fixed {
+                        let path = Diagnostic::new(Rule::Io, file, "").display_path(&root.display);
+                        let problems = if count == 1 { "problem" } else { "problems" };
+                        eprintln!("fixed {count} {problems} in {path}");
+                    }
+                }
+                Err((file, error)) => {
+                    let path = Diagnostic::new(Rule::Io, file, "").display_path(&root.display);
+                    eprintln!("error: cannot write the fix to {path}: {error}");
+                    outcome = outcome.max(Outcome::Failed);
+                    continue;
+                }
+            }
+        }
+        let (report, skills) = check(&root.path, &options);
+        let checked = Checked {
+            report: &report,
+            skills,
+            deny_warnings: args.deny_warnings,
+        };
+        printer.checked(&checked);
+        outcome = outcome.max(judge(&report, args.deny_warnings));
+    }
+    outcome
+}
+
+/// A folder argument resolved as `embed_skills!` resolves its own, against
+/// the current directory: `$VAR` and `${VAR:-default}` expand, and messages
+/// name it as written.
+pub fn resolve(written: &str) -> Result<ResolvedRoot, Box<Diagnostic>> {
+    let base = std::env::current_dir().unwrap_or_default();
+    root::resolve(written, &base, None, |name| std::env::var(name).ok())
+}
+
+/// Every problem under `root`, and how many skills loaded when none was an error.
+pub fn check(root: &Path, options: &Options) -> (Report, Option<usize>) {
+    let display = options.display_root.clone().unwrap_or_default();
+    match skills_core::load(root, options) {
+        Ok(loaded) => (
+            Report::new(display, loaded.warnings().to_vec()),
+            Some(loaded.skills().len()),
+        ),
+        Err(report) => (report, None),
+    }
+}
+
+/// What a report means for the exit status: a folder that is not there or
+/// cannot be read is an I/O error (2); a broken rule is a problem (1), and
+/// so is a warning under `--deny-warnings`.
+pub fn judge(report: &Report, deny_warnings: bool) -> Outcome {
+    if report
+        .diagnostics()
+        .iter()
+        .any(|d| matches!(d.rule, Rule::RootMissing | Rule::Io))
+    {
+        Outcome::Failed
+    } else if report.has_errors() || (deny_warnings && !report.is_empty()) {
+        Outcome::Problems
+    } else {
+        Outcome::Done
+    }
+}

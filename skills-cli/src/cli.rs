@@ -1,0 +1,198 @@
+//! The command line: one subcommand per job, and the argument groups they
+//! share. Options that choose the rules ([`RuleArgs`]) are one flattened
+//! group, so every command that reads skills (`check`, `manifest`, and a
+//! later `serve`) takes the same flags with the same meaning, and a rule
+//! profile (`--claude`, …) is one more field there.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use skills_core::Options;
+
+/// Check Agent Skills with the rules `embed_skills!` applies, print what a
+/// server would list, and scaffold skills and crates.
+///
+/// Exit status: 0 when the job was done and nothing was refused, 1 when a
+/// rule was broken (or something was refused), 2 on a usage or I/O error.
+#[derive(Debug, Parser)]
+#[command(name = "skills", version)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check skills folders: every problem in every skill, as `embed_skills!` reports it.
+    Check(CheckArgs),
+    /// Print what a server built from a folder lists: the SEP-2640 entries
+    /// (`skills/list`), or with `--index` the `skill://index.json` document.
+    Manifest(ManifestArgs),
+    /// Create a skill folder whose SKILL.md passes every rule.
+    New(NewArgs),
+    /// Add what embedding skills needs to an existing crate: the build-script
+    /// line, the build-override, the dependency, the `static SKILLS` line.
+    Init(InitArgs),
+}
+
+/// `skills check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Skills folders: each holds skill folders, or is one. Written as for
+    /// `embed_skills!` (`$VAR` and `${VAR:-default}` expand); relative to the
+    /// current directory, and messages name files relative to the folder as
+    /// written.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<String>,
+
+    /// The rules.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+
+    /// How to print.
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Apply the fixes that are mechanical (quoting a value, the exact
+    /// `allowed-tools` string, `name:` set to the folder's name, a key
+    /// re-indented), then check again.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Fail (exit 1) on warnings too: what the specification only
+    /// recommends (a SKILL.md over 500 lines or about 5,000 tokens,
+    /// references nested more than one level deep).
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+/// The options of the rules, as `embed_skills!` takes them (same names, same meaning).
+#[derive(Debug, Clone, Default, Args)]
+pub struct RuleArgs {
+    /// Accept this top-level frontmatter key besides the specification's six
+    /// (macro: `allow_fields = ["KEY"]`). Repeat for several.
+    #[arg(long = "allow-field", value_name = "KEY")]
+    pub allow_fields: Vec<String>,
+
+    /// Do not check that the files and folders a SKILL.md names exist
+    /// (macro: `check_links = false`).
+    #[arg(long)]
+    pub no_check_links: bool,
+
+    /// A file, relative to the skills folder, that may hold credential-shaped
+    /// text such as a deliberate fake key (macro: `allow_secrets_in =
+    /// ["PATH"]`). Repeat for several.
+    #[arg(long = "allow-secrets-in", value_name = "PATH")]
+    pub allow_secrets_in: Vec<String>,
+}
+
+impl RuleArgs {
+    /// The library's options: its defaults (the macro's), changed only where
+    /// a flag says so.
+    pub fn options(&self) -> Options {
+        let mut options = Options::default();
+        options.allow_fields.clone_from(&self.allow_fields);
+        options.check_links = !self.no_check_links;
+        options.allow_secrets_in.clone_from(&self.allow_secrets_in);
+        options
+    }
+}
+
+/// How problems are printed.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// `human`: as rustc prints its errors; `json`: one JSON object per
+    /// problem and line (JSON Lines); `github`: GitHub Actions annotations.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// Color the human output: `auto` when printing to a terminal (and
+    /// `NO_COLOR` is unset).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// The output formats of `skills check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc's layout: the place, the line with a caret, the rule, the hints.
+    Human,
+    /// JSON Lines: `file`, `line`, `column`, `rule`, `severity`, `message`, `hint`, `option`.
+    Json,
+    /// GitHub Actions workflow commands (`::error file=…`), shown on pull requests.
+    Github,
+}
+
+/// When to color.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// When printing to a terminal and `NO_COLOR` is unset.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// `skills manifest`.
+#[derive(Debug, Args)]
+pub struct ManifestArgs {
+    /// The skills folder, as for `skills check`.
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+
+    /// Print the `skill://index.json` document (the agent skills discovery
+    /// index, schema 0.2.0) instead of the SEP-2640 entries.
+    #[arg(long)]
+    pub index: bool,
+
+    /// The rules.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// `skills new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The skill's name, which is also its folder's: lowercase letters a-z,
+    /// digits and single hyphens.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+
+    /// The skills folder to create it in [default: `skills` in a crate (a
+    /// folder holding Cargo.toml), else the current folder].
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// Also scaffold trybuild tests for the crate in the current folder
+    /// (as `skills init --tests` does).
+    #[arg(long)]
+    pub tests: bool,
+}
+
+/// `skills init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The crate's manifest.
+    #[arg(long, value_name = "PATH", default_value = "Cargo.toml")]
+    pub manifest_path: PathBuf,
+
+    /// The crate's skills folder, relative to its Cargo.toml.
+    #[arg(long, value_name = "DIR", default_value = "skills")]
+    pub skills: String,
+
+    /// Add `skills-runtime` as a path dependency (the crates are not on
+    /// crates.io yet): PATH is a clone of the repository or its
+    /// `skills-runtime` folder; without PATH, the clone this `skills` was
+    /// built from.
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    #[allow(clippy::option_option)]
+    pub path: Option<Option<PathBuf>>,
+
+    /// Also scaffold trybuild tests: a `pass` case that the skills folder
+    /// embeds, and a `compile_fail` case for a deliberately broken fixture.
+    #[arg(long)]
+    pub tests: bool,
+}

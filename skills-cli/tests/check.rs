@@ -1,0 +1,286 @@
+//! `skills check` as a user runs it: exit statuses, paths relative to the
+//! folder as typed, the three formats, the options (spelled back by the
+//! hints and fed back in), warnings, and `--fix`.
+
+mod support;
+
+use support::{TempDir, json_lines, skill_md, skills, skills_with, workspace};
+
+#[test]
+fn a_clean_folder_exits_zero() {
+    let run = skills(&workspace(), &["check", "skills"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "3 skills in skills: no problems\n");
+    // A folder that is itself a skill.
+    let run = skills(&workspace(), &["check", "skills/stock-audit/"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "1 skill in skills/stock-audit/: no problems\n");
+}
+
+#[test]
+fn problems_are_named_relative_to_the_folder_as_typed_and_exit_one() {
+    let dir = TempDir::new("typed");
+    dir.write("tree/pdf/SKILL.md", &skill_md("pdf-tools", ""));
+    dir.write("tree/ok/SKILL.md", &skill_md("ok", ""));
+    std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+    for (cwd, typed) in [
+        (dir.path().to_path_buf(), "tree"),
+        (dir.path().join("sub"), "../tree"),
+        (dir.path().to_path_buf(), "./tree/"),
+    ] {
+        let run = skills(&cwd, &["check", "--color", "never", typed]);
+        assert_eq!(run.code, 1, "{run:?}");
+        let shown = typed.trim_end_matches('/');
+        assert!(
+            run.stdout.starts_with(&format!(
+                "error[name-mismatch]: the name `pdf-tools` differs from its folder `pdf`; the specification requires them to be equal\n --> {shown}/pdf/SKILL.md:2:7\n  |\n2 | name: pdf-tools\n  |       ^^^^^^^^^\n"
+            )),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            run.stdout
+                .ends_with(&format!("error: 1 problem in {typed}\n")),
+            "{}",
+            run.stdout
+        );
+    }
+    // `$VAR` and `${VAR:-default}` expand as in the macro.
+    let run = skills_with(
+        dir.path(),
+        &["check", "${TREE:-nowhere}"],
+        &[("TREE", "tree")],
+    );
+    assert!(run.stdout.contains(" --> tree/pdf/SKILL.md:2:7"), "{run:?}");
+}
+
+#[test]
+fn usage_and_io_errors_exit_two() {
+    let dir = TempDir::new("usage");
+    dir.write("good/a/SKILL.md", &skill_md("a", ""));
+    let missing = skills(dir.path(), &["check", "good", "missing"]);
+    assert_eq!(missing.code, 2, "{missing:?}");
+    assert!(
+        missing.stdout.contains(
+            "error[root-missing]: the skills root does not exist\n--> missing\n = help: point at the folder that holds your skill folders\n = note: a relative folder starts at the current directory"
+        ),
+        "{}",
+        missing.stdout
+    );
+    // The folder that exists is still checked.
+    assert!(missing.stdout.starts_with("1 skill in good: no problems\n"));
+    let unset = skills(dir.path(), &["check", "$SURELY_UNSET_SKILLS_VAR"]);
+    assert_eq!(unset.code, 2, "{unset:?}");
+    assert!(
+        unset
+            .stdout
+            .contains("`SURELY_UNSET_SKILLS_VAR` is not set")
+    );
+    for args in [
+        &["check"][..],
+        &["check", "--colour", "x", "good"],
+        &["frobnicate"],
+    ] {
+        let run = skills(dir.path(), args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+    }
+    let help = skills(dir.path(), &["check", "--help"]);
+    assert_eq!(help.code, 0);
+    for flag in [
+        "--allow-field",
+        "--no-check-links",
+        "--allow-secrets-in",
+        "--format",
+        "--fix",
+        "--deny-warnings",
+    ] {
+        assert!(help.stdout.contains(flag), "{flag} in --help");
+    }
+}
+
+#[test]
+fn json_lines_carry_every_field() {
+    let dir = TempDir::new("json");
+    dir.write(
+        "s/beta/SKILL.md",
+        &skill_md("beta", "metadata:\n  beta: yes\n"),
+    );
+    dir.write("s/drafts/notes.md", "not a skill");
+    let run = skills(dir.path(), &["check", "--format", "json", "s"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let lines = json_lines(&run.stdout);
+    assert_eq!(
+        lines[0],
+        serde_json::json!({
+            "file": "s/beta/SKILL.md",
+            "line": 5,
+            "column": 9,
+            "rule": "ambiguous-scalar",
+            "severity": "error",
+            "message": "`metadata.beta`: `yes` is read as a boolean by YAML 1.1 readers (PyYAML, used by fast-agent) and as a string by YAML 1.2 readers",
+            "hint": "quote it: `beta: \"yes\"`",
+            "option": null,
+        })
+    );
+    assert_eq!(lines[1]["file"], "s/drafts");
+    assert_eq!(lines[1]["line"], serde_json::Value::Null);
+    assert_eq!(lines[1]["rule"], "not-a-skill");
+    assert_eq!(lines.len(), 2);
+    // The summary goes to stderr, so stdout stays JSON Lines.
+    assert_eq!(run.stderr, "error: 2 problems in s\n");
+}
+
+#[test]
+fn github_annotations_point_at_the_line() {
+    let dir = TempDir::new("github");
+    dir.write("s/pdf/SKILL.md", &skill_md("pdf-tools", ""));
+    let run = skills(dir.path(), &["check", "--format", "github", "s"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let first = run.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with(
+            "::error file=s/pdf/SKILL.md,line=2,col=7,endColumn=16,title=skills check%3A name-mismatch::the name `pdf-tools` differs"
+        ),
+        "{first}"
+    );
+    assert!(first.contains("%0Ahelp: rename the folder"), "{first}");
+}
+
+/// Each option the hints name, spelled by the command line and fed back
+/// in, makes the refused tree pass: the hint leads somewhere.
+#[test]
+fn the_options_the_hints_spell_are_accepted() {
+    let token = format!("ghp_{}", "Zq8wNc3VrT6yLp2KdX9mHs4JbF7gA1eQ5tY0");
+    let cases = [
+        ("author", skill_md("a", "author: me\n"), None),
+        (
+            "links",
+            "---\nname: a\ndescription: Does a.\n---\nRead [it](references/gone.md).\n".to_owned(),
+            None,
+        ),
+        (
+            "secret",
+            skill_md("a", ""),
+            Some(("a/references/fake key.md", format!("export T={token}\n"))),
+        ),
+    ];
+    for (name, text, extra) in cases {
+        let dir = TempDir::new(name);
+        dir.write("s/a/SKILL.md", &text);
+        if let Some((rel, content)) = &extra {
+            dir.write(&format!("s/{rel}"), content);
+        }
+        let refused = skills(dir.path(), &["check", "--format", "json", "s"]);
+        assert_eq!(refused.code, 1, "{name}: {refused:?}");
+        let lines = json_lines(&refused.stdout);
+        let option = lines[0]["option"]
+            .as_str()
+            .expect("the hint names an option");
+        let human = skills(dir.path(), &["check", "s"]);
+        assert!(
+            human
+                .stdout
+                .contains(&format!("= help: on the command line: `{option}`")),
+            "{name}: {}",
+            human.stdout
+        );
+        // Split the flag as a shell would (the path is quoted when it has a space).
+        let (flag, value) = match option.split_once(' ') {
+            Some((flag, value)) => (flag, Some(value.trim_matches('\''))),
+            None => (option, None),
+        };
+        let mut args = vec!["check", flag];
+        args.extend(value);
+        args.push("s");
+        let accepted = skills(dir.path(), &args);
+        assert_eq!(accepted.code, 0, "{name} with {args:?}: {accepted:?}");
+    }
+}
+
+#[test]
+fn warnings_are_printed_and_fail_only_when_denied() {
+    let dir = TempDir::new("warnings");
+    let body = "A line of instructions.\n".repeat(520);
+    dir.write(
+        "s/long/SKILL.md",
+        &format!("---\nname: long\ndescription: Long.\n---\n{body}"),
+    );
+    let run = skills(dir.path(), &["check", "s"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .starts_with("warning[too-many-lines]: SKILL.md is 524 lines long"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with("1 skill in s: 1 warning\n"),
+        "{}",
+        run.stdout
+    );
+    let denied = skills(dir.path(), &["check", "--deny-warnings", "s"]);
+    assert_eq!(denied.code, 1, "{denied:?}");
+    assert!(
+        denied
+            .stdout
+            .ends_with("error: 1 skill in s: 1 warning (denied by --deny-warnings)\n"),
+        "{}",
+        denied.stdout
+    );
+    let json = skills(dir.path(), &["check", "--format", "json", "s"]);
+    assert_eq!(json_lines(&json.stdout)[0]["severity"], "warning");
+}
+
+#[test]
+fn fix_applies_the_mechanical_hints_then_checks_again() {
+    let dir = TempDir::new("fix");
+    dir.write(
+        "s/report/SKILL.md",
+        "---\nname: reports\ndescription: Writes reports.\nallowed-tools:\n  - Read\n  - Bash(git:*)\nmetadata:\n  internal: yes\n  version: 1.10\n---\nBody.\n",
+    );
+    dir.write("s/other/SKILL.md", &skill_md("other", "Author: me\n"));
+    let run = skills(dir.path(), &["check", "--fix", "s"]);
+    assert_eq!(
+        run.code, 1,
+        "the unknown field is left to the author: {run:?}"
+    );
+    assert_eq!(
+        dir.read("s/report/SKILL.md"),
+        "---\nname: report\ndescription: Writes reports.\nallowed-tools: \"Read Bash(git:*)\"\nmetadata:\n  internal: \"yes\"\n  version: \"1.10\"\n---\nBody.\n"
+    );
+    assert!(
+        run.stderr.contains("fixed 4 problems in s/report/SKILL.md"),
+        "{}",
+        run.stderr
+    );
+    // What is left is what cannot be fixed mechanically.
+    let rules: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("error["))
+        .map(|rest| &rest[..rest.find(']').unwrap()])
+        .collect();
+    assert_eq!(rules, ["unknown-field"], "{}", run.stdout);
+    // A second run finds nothing more to fix.
+    let again = skills(dir.path(), &["check", "--fix", "s"]);
+    assert!(!again.stderr.contains("fixed"), "{again:?}");
+}
+
+#[test]
+fn several_folders_report_each_and_the_worst_status_wins() {
+    let dir = TempDir::new("several");
+    dir.write("a/x/SKILL.md", &skill_md("x", ""));
+    dir.write("b/y/SKILL.md", &skill_md("z", ""));
+    let run = skills(dir.path(), &["check", "a", "b"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.starts_with("1 skill in a: no problems\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with("error: 1 problem in b\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,0 +1,89 @@
+//! The options `embed_skills!` was called with, recorded in the set it
+//! produced, so that code reading the same folder at run time (a live
+//! reload in debug builds) applies the same rules without the author
+//! repeating them. No path is recorded: the tables stay the same on every
+//! machine, and the caller names the folder.
+
+use std::borrow::Cow;
+
+/// The options of the `embed_skills!` call that produced a set
+/// ([`Skills::embed_options`](crate::Skills::embed_options)).
+///
+/// ```
+/// use skills_core::EmbedOptions;
+///
+/// static OPTIONS: EmbedOptions = EmbedOptions::new(&["dependencies"], false, &[], &["courses/*"], &[]);
+/// assert_eq!(OPTIONS.allow_fields().collect::<Vec<_>>(), ["dependencies"]);
+/// # #[cfg(feature = "load")] {
+/// let options = OPTIONS.to_options();
+/// assert_eq!(options.allow_fields, ["dependencies"]);
+/// assert!(!options.check_links);
+/// assert_eq!(options.gated, ["courses/*"]);
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbedOptions {
+    allow_fields: Cow<'static, [&'static str]>,
+    check_links: bool,
+    allow_secrets_in: Cow<'static, [&'static str]>,
+    gated: Cow<'static, [&'static str]>,
+    generated: Cow<'static, [&'static str]>,
+}
+
+impl EmbedOptions {
+    /// The options as the macro call spelled them: `allow_fields`,
+    /// `check_links`, `allow_secrets_in`, `gated`, `generated`.
+    pub const fn new(
+        allow_fields: &'static [&'static str],
+        check_links: bool,
+        allow_secrets_in: &'static [&'static str],
+        gated: &'static [&'static str],
+        generated: &'static [&'static str],
+    ) -> Self {
+        Self {
+            allow_fields: Cow::Borrowed(allow_fields),
+            check_links,
+            allow_secrets_in: Cow::Borrowed(allow_secrets_in),
+            gated: Cow::Borrowed(gated),
+            generated: Cow::Borrowed(generated),
+        }
+    }
+
+    /// Top-level frontmatter keys accepted besides the specification's.
+    pub fn allow_fields(&self) -> impl Iterator<Item = &str> + '_ {
+        self.allow_fields.iter().copied()
+    }
+
+    /// Whether the files a `SKILL.md` names must exist.
+    pub fn check_links(&self) -> bool {
+        self.check_links
+    }
+
+    /// Files (relative to the root) allowed to hold credential-shaped text.
+    pub fn allow_secrets_in(&self) -> impl Iterator<Item = &str> + '_ {
+        self.allow_secrets_in.iter().copied()
+    }
+
+    /// Globs over skill paths naming the gated skills.
+    pub fn gated(&self) -> impl Iterator<Item = &str> + '_ {
+        self.gated.iter().copied()
+    }
+
+    /// Files (relative to the root) the program adds at start-up.
+    pub fn generated(&self) -> impl Iterator<Item = &str> + '_ {
+        self.generated.iter().copied()
+    }
+
+    /// The loader's [`Options`](crate::Options) that apply the same rules.
+    #[cfg(feature = "load")]
+    pub fn to_options(&self) -> crate::Options {
+        crate::Options {
+            allow_fields: self.allow_fields().map(str::to_owned).collect(),
+            check_links: self.check_links,
+            allow_secrets_in: self.allow_secrets_in().map(str::to_owned).collect(),
+            gated: self.gated().map(str::to_owned).collect(),
+            generated: self.generated().map(str::to_owned).collect(),
+            ..crate::Options::default()
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! What can go wrong between a client and a skills server, in words a skill
+//! author understands, each naming the URI (or skill) it concerns.
+
+use std::fmt;
+use std::time::Duration;
+
+use rmcp::ServiceError;
+
+/// Why a skill could not be discovered, checked, downloaded or synced.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// A request failed: the server answered with an error, or the
+    /// connection broke.
+    Request {
+        /// The method sent (`skills/get`, `resources/read`, …).
+        method: &'static str,
+        /// The URI it was about, if any.
+        uri: Option<String>,
+        /// rmcp's error (boxed: it is large, and errors travel in every `Result`).
+        error: Box<ServiceError>,
+    },
+    /// A request got no answer in time.
+    Timeout {
+        /// The method sent.
+        method: &'static str,
+        /// The URI it was about, if any.
+        uri: Option<String>,
+        /// How long the client waited.
+        after: Duration,
+    },
+    /// A listing the client refuses to follow: a cursor repeated, too many
+    /// pages or too many entries.
+    Listing(String),
+    /// No skill of that name or URI is served.
+    UnknownSkill(String),
+    /// A name that two servers' (or one server's) skills share; use a URI.
+    Ambiguous {
+        /// The name asked for.
+        name: String,
+        /// The URIs of every skill with that name.
+        uris: Vec<String>,
+    },
+    /// The skill's entry or manifest breaks a structural rule (a name that
+    /// does not match its URI, a file outside the skill, an unsafe path, a
+    /// malformed digest, `"dynamic"` resources, …).
+    Entry {
+        /// The skill's URI.
+        uri: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A file's bytes do not match its manifest (size or digest), or the
+    /// answer to its read is not one content item for exactly that URI.
+    Integrity {
+        /// The file's URI.
+        uri: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The skill changed between two looks at its manifest (the listing and
+    /// `skills/get`, or before and after the files were read).
+    Changed {
+        /// The skill's URI.
+        uri: String,
+        /// The version seen first.
+        before: String,
+        /// The version seen next.
+        after: String,
+    },
+    /// The downloaded `SKILL.md` says something else than the frontmatter
+    /// the server advertised, or cannot be read as a `SKILL.md` at all.
+    Frontmatter {
+        /// The `SKILL.md` URI.
+        uri: String,
+        /// What differs, field by field.
+        reason: String,
+    },
+    /// The skill breaks rules of the Agent Skills specification; refused
+    /// because [`DownloadOptions::strict`](crate::client::DownloadOptions::strict) is set.
+    Rules {
+        /// The skill's URI.
+        uri: String,
+        /// skills-core's report (`file:line:col: rule: message`).
+        report: String,
+    },
+    /// Writing into the folder failed.
+    Folder(crate::folder::FolderError),
+    /// A usage mistake (a malformed header, say).
+    Usage(String),
+}
+
+impl ClientError {
+    /// Whether the error is about bytes that did not verify (a size, digest,
+    /// content, frontmatter or version mismatch, or an unsafe entry): what a
+    /// sync reports as a refusal rather than as a transport failure.
+    pub fn is_verification(&self) -> bool {
+        matches!(
+            self,
+            Self::Entry { .. }
+                | Self::Integrity { .. }
+                | Self::Changed { .. }
+                | Self::Frontmatter { .. }
+                | Self::Rules { .. }
+        )
+    }
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Request { method, uri, error } => match uri {
+                Some(uri) => write!(f, "{method} {uri} failed: {error}"),
+                None => write!(f, "{method} failed: {error}"),
+            },
+            Self::Timeout { method, uri, after } => match uri {
+                Some(uri) => write!(f, "{method} {uri} got no answer in {after:?}"),
+                None => write!(f, "{method} got no answer in {after:?}"),
+            },
+            Self::Listing(reason) => write!(f, "the skills listing was refused: {reason}"),
+            Self::UnknownSkill(name) => write!(f, "no skill `{name}` is served"),
+            Self::Ambiguous { name, uris } => write!(
+                f,
+                "`{name}` names {} skills ({}); ask for one by URI",
+                uris.len(),
+                uris.join(", ")
+            ),
+            Self::Entry { uri, reason } => write!(f, "{uri}: refused: {reason}"),
+            Self::Integrity { uri, reason } => write!(f, "{uri}: did not verify: {reason}"),
+            Self::Changed { uri, before, after } => write!(
+                f,
+                "{uri}: the skill changed while it was being fetched (version {before}, then {after}); try again"
+            ),
+            Self::Frontmatter { uri, reason } => write!(f, "{uri}: did not verify: {reason}"),
+            Self::Rules { uri, report } => {
+                write!(f, "{uri}: breaks the Agent Skills rules (strict): {report}")
+            }
+            Self::Folder(error) => write!(f, "{error}"),
+            Self::Usage(reason) => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Request { error, .. } => Some(error.as_ref()),
+            Self::Folder(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::folder::FolderError> for ClientError {
+    fn from(error: crate::folder::FolderError) -> Self {
+        Self::Folder(error)
+    }
+}

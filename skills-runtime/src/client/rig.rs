@@ -1,0 +1,193 @@
+//! A [`HostCatalog`] for rig agents (feature `rig`): the context blocks as
+//! preamble, `load_skill` and `unload_skill` as rig tools on a shared
+//! [`ToolServerHandle`], kept in step with the catalog — `unload_skill`
+//! is registered while a skill is loaded and removed after the last unload,
+//! and `load_skill`'s enum of names follows the servers' listings.
+//!
+//! ```no_run
+//! use rig_agent::AgentBuilder;
+//! use skills_runtime::client::{HostCatalog, rig::RigSkills};
+//!
+//! # async fn run(model: rig_core::DynModel<rig_core::operation::Completion>, catalog: HostCatalog) -> Result<(), Box<dyn std::error::Error>> {
+//! let skills = RigSkills::new(catalog);
+//! let agent = AgentBuilder::new(model)
+//!     .preamble(format!("You run a kitchen.\n\n{}", skills.preamble()))
+//!     .tool_server_handle(skills.tool_server_handle())
+//!     .build();
+//! let answer = agent.prompt("Audit the dry store.").max_turns(5).run().await?;
+//! # let _ = answer; Ok(()) }
+//! ```
+
+use std::fmt;
+
+use rig_agent::tool::server::{ToolServer, ToolServerHandle};
+use rig_core::tool::{Tool, ToolContext};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::catalog::{HostCatalog, LOAD_SKILL, ToolCall, UNLOAD_SKILL};
+
+/// A catalog's tools and preamble for rig agents. Cloning shares both.
+#[derive(Clone)]
+pub struct RigSkills {
+    catalog: HostCatalog,
+    tools: ToolServerHandle,
+}
+
+impl fmt::Debug for RigSkills {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RigSkills")
+            .field("catalog", &self.catalog)
+            .finish()
+    }
+}
+
+impl RigSkills {
+    /// Tools for `catalog` on a fresh rig tool server.
+    pub fn new(catalog: HostCatalog) -> Self {
+        Self::with_tool_server(catalog, ToolServer::new().run())
+    }
+
+    /// Tools for `catalog` on a tool server the agent already uses (its own
+    /// tools stay).
+    pub fn with_tool_server(catalog: HostCatalog, tools: ToolServerHandle) -> Self {
+        let skills = Self { catalog, tools };
+        skills.sync_tools();
+        skills
+    }
+
+    /// The catalog.
+    pub fn catalog(&self) -> &HostCatalog {
+        &self.catalog
+    }
+
+    /// The catalog's context blocks as a preamble section.
+    pub fn preamble(&self) -> String {
+        self.catalog.preamble()
+    }
+
+    /// The tool server to give the agent (`AgentBuilder::tool_server_handle`).
+    pub fn tool_server_handle(&self) -> ToolServerHandle {
+        self.tools.clone()
+    }
+
+    /// Registers the tools the catalog offers now and removes the others.
+    /// Called after every load and unload; call it after adding or removing
+    /// a server so `load_skill`'s names follow.
+    pub fn sync_tools(&self) {
+        let offered = self.catalog.tools();
+        for name in [LOAD_SKILL, UNLOAD_SKILL] {
+            match offered.iter().find(|tool| tool.name == name) {
+                Some(definition) => {
+                    let tool = SkillTool {
+                        skills: self.clone(),
+                        description: definition.description.clone(),
+                        parameters: definition.parameters.clone(),
+                    };
+                    if name == LOAD_SKILL {
+                        self.tools.add_tool(LoadSkill(tool));
+                    } else {
+                        self.tools.add_tool(UnloadSkill(tool));
+                    }
+                }
+                None => self.tools.remove_tool(name),
+            }
+        }
+    }
+
+    async fn call(&self, name: &str, args: SkillArgs) -> Result<String, SkillToolError> {
+        let outcome = self
+            .catalog
+            .call(&ToolCall::new(name, json!({"skillName": args.skill_name})))
+            .await;
+        self.sync_tools();
+        if outcome.is_error {
+            Err(SkillToolError(outcome.text))
+        } else {
+            Ok(outcome.text)
+        }
+    }
+}
+
+/// The arguments of both tools.
+#[derive(Debug, Deserialize)]
+pub struct SkillArgs {
+    /// The skill's name, as the catalog lists it.
+    #[serde(rename = "skillName")]
+    pub skill_name: String,
+}
+
+/// What the model is told when a call fails (an unknown skill, a refused
+/// dependency, a file that did not verify).
+#[derive(Debug)]
+pub struct SkillToolError(String);
+
+impl fmt::Display for SkillToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SkillToolError {}
+
+/// What both tools share: the catalog and the definition it offers now.
+#[derive(Clone)]
+struct SkillTool {
+    skills: RigSkills,
+    description: String,
+    parameters: Value,
+}
+
+/// The `load_skill` rig tool.
+#[derive(Clone)]
+struct LoadSkill(SkillTool);
+
+/// The `unload_skill` rig tool.
+#[derive(Clone)]
+struct UnloadSkill(SkillTool);
+
+impl Tool for LoadSkill {
+    const NAME: &'static str = LOAD_SKILL;
+    type Args = SkillArgs;
+    type Output = String;
+    type Error = SkillToolError;
+
+    fn description(&self) -> String {
+        self.0.description.clone()
+    }
+
+    fn parameters(&self) -> Value {
+        self.0.parameters.clone()
+    }
+
+    async fn call(
+        &self,
+        _context: &mut ToolContext,
+        args: SkillArgs,
+    ) -> Result<String, SkillToolError> {
+        self.0.skills.call(LOAD_SKILL, args).await
+    }
+}
+
+impl Tool for UnloadSkill {
+    const NAME: &'static str = UNLOAD_SKILL;
+    type Args = SkillArgs;
+    type Output = String;
+    type Error = SkillToolError;
+
+    fn description(&self) -> String {
+        self.0.description.clone()
+    }
+
+    fn parameters(&self) -> Value {
+        self.0.parameters.clone()
+    }
+
+    async fn call(
+        &self,
+        _context: &mut ToolContext,
+        args: SkillArgs,
+    ) -> Result<String, SkillToolError> {
+        self.0.skills.call(UNLOAD_SKILL, args).await
+    }
+}

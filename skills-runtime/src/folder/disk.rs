@@ -1,0 +1,564 @@
+//! Everything that touches the disk: reading a skill folder back without
+//! following links, planning one skill, finding orphans, and the swap.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::record::{RECORD_FILE, Record, RecordedFile};
+use super::{Action, Changes, Options, Planned, SkillWrite, State};
+
+/// Prefix of the hidden folders the writer stages in and swaps out through.
+const SCRATCH_PREFIX: &str = ".skills-runtime-";
+
+/// Folders deeper than this below the target are not searched for orphans.
+const ORPHAN_DEPTH: usize = 16;
+
+/// What applying one item needs beyond its [`Planned`].
+#[derive(Debug)]
+pub(super) enum Work<'a> {
+    /// Write (or rewrite) the skill; `keep` are the files that may be
+    /// hard-linked from the current folder because they did not change.
+    Write {
+        skill: SkillWrite<'a>,
+        keep: BTreeSet<String>,
+    },
+    /// Remove the folder.
+    Remove,
+}
+
+/// The target folder, created when missing, with symbolic links in it and
+/// above it resolved (the user's own machine: a dotfiles link is followed).
+pub(super) fn open_root(root: &Path) -> io::Result<PathBuf> {
+    fs::create_dir_all(root)?;
+    fs::canonicalize(root)
+}
+
+/// `root` joined with a checked relative `/`-separated path.
+fn join(root: &Path, relative: &str) -> PathBuf {
+    let mut path = root.to_path_buf();
+    path.extend(relative.split('/'));
+    path
+}
+
+/// What a path below the root is, without following links.
+enum Found {
+    Nothing,
+    Folder,
+    /// A symbolic link or a file at this path or at a folder above it (below the root).
+    Blocked(String),
+}
+
+/// Looks at `relative` under `root` one component at a time, so that a link
+/// anywhere below the root is seen rather than followed.
+fn look(root: &Path, relative: &str) -> io::Result<Found> {
+    let mut path = root.to_path_buf();
+    let segments: Vec<&str> = relative.split('/').collect();
+    for (index, segment) in segments.iter().enumerate() {
+        path.push(segment);
+        let shown = segments[..=index].join("/");
+        match fs::symlink_metadata(&path) {
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Found::Nothing),
+            Err(error) => return Err(error),
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Ok(Found::Blocked(format!(
+                    "`{shown}` is a symbolic link, which the writer never follows"
+                )));
+            }
+            Ok(meta) if !meta.is_dir() => {
+                return Ok(Found::Blocked(format!("`{shown}` is a file, not a folder")));
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(Found::Folder)
+}
+
+/// A skill folder read back: its record (if ours to read) and the digest and
+/// executable bit of every file, with anything that is not a plain file.
+struct OnDisk {
+    record: Option<Record>,
+    /// Path inside the skill → (digest, executable). The record file excluded.
+    files: BTreeMap<String, RecordedFile>,
+    /// Links, special files and unreadable names found inside.
+    odd: Vec<String>,
+}
+
+fn read_folder(folder: &Path) -> io::Result<OnDisk> {
+    let mut on_disk = OnDisk {
+        record: None,
+        files: BTreeMap::new(),
+        odd: Vec::new(),
+    };
+    let mut pending = vec![(folder.to_path_buf(), String::new())];
+    while let Some((dir, prefix)) = pending.pop() {
+        for entry in fs::read_dir(&dir)? {
+            let entry = entry?;
+            let Ok(name) = entry.file_name().into_string() else {
+                on_disk
+                    .odd
+                    .push(format!("{prefix}{}", entry.file_name().to_string_lossy()));
+                continue;
+            };
+            let relative = format!("{prefix}{name}");
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                pending.push((entry.path(), format!("{relative}/")));
+            } else if kind.is_file() {
+                let bytes = fs::read(entry.path())?;
+                if prefix.is_empty() && name == RECORD_FILE {
+                    on_disk.record = Record::parse(&bytes);
+                    continue;
+                }
+                let digest = skills_core::digest::of(&bytes);
+                let executable = is_executable(&entry.metadata()?);
+                on_disk
+                    .files
+                    .insert(relative, RecordedFile::new(digest, executable));
+            } else {
+                on_disk.odd.push(relative);
+            }
+        }
+    }
+    Ok(on_disk)
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &fs::Metadata) -> bool {
+    false
+}
+
+/// What a user changed in a folder the record describes.
+fn edits(record: &Record, on_disk: &OnDisk) -> Vec<String> {
+    let mut edited: Vec<String> = on_disk.odd.clone();
+    for (path, written) in &record.files {
+        match on_disk.files.get(path) {
+            None => edited.push(path.clone()),
+            Some(found) if found.digest != written.digest => edited.push(path.clone()),
+            Some(found) if cfg!(unix) && found.executable != written.executable => {
+                edited.push(path.clone())
+            }
+            Some(_) => {}
+        }
+    }
+    for path in on_disk.files.keys() {
+        if !record.files.contains_key(path) {
+            edited.push(path.clone());
+        }
+    }
+    edited.sort();
+    edited.dedup();
+    edited
+}
+
+fn incoming_files(skill: &SkillWrite<'_>) -> BTreeMap<String, RecordedFile> {
+    skill
+        .files
+        .iter()
+        .map(|file| {
+            (
+                file.path.to_string(),
+                RecordedFile::new(file.digest, file.executable),
+            )
+        })
+        .collect()
+}
+
+/// What differs between two file lists.
+fn differences(
+    before: &BTreeMap<String, RecordedFile>,
+    after: &BTreeMap<String, RecordedFile>,
+) -> Changes {
+    let mut changes = Changes::default();
+    for (path, new) in after {
+        match before.get(path) {
+            None => changes.added.push(path.clone()),
+            Some(old) if old != new => changes.changed.push(path.clone()),
+            Some(_) => {}
+        }
+    }
+    changes.removed = before
+        .keys()
+        .filter(|path| !after.contains_key(*path))
+        .cloned()
+        .collect();
+    changes
+}
+
+pub(super) fn plan_skill<'a>(
+    root: &Path,
+    writer: &str,
+    skill: SkillWrite<'a>,
+    options: &Options,
+) -> (Planned, Option<Work<'a>>) {
+    let mut item = Planned {
+        name: skill.name.to_string(),
+        path: skill.path.to_string(),
+        version: skill.version.to_string(),
+        state: State::Missing,
+        action: Action::Write,
+        reason: None,
+        files: Changes::default(),
+        error: None,
+    };
+    let incoming = incoming_files(&skill);
+    let found = match look(root, &skill.path) {
+        Ok(found) => found,
+        Err(error) => {
+            item.action = Action::Keep;
+            item.error = Some(format!("`{}` cannot be read: {error}", skill.path));
+            return (item, None);
+        }
+    };
+    match found {
+        Found::Nothing => {
+            item.files.added = incoming.keys().cloned().collect();
+            let work = Work::Write {
+                skill,
+                keep: BTreeSet::new(),
+            };
+            (item, Some(work))
+        }
+        Found::Blocked(reason) => {
+            item.state = State::Foreign;
+            item.action = Action::Keep;
+            item.reason = Some(reason);
+            (item, None)
+        }
+        Found::Folder => {
+            let folder = join(root, &skill.path);
+            let on_disk = match read_folder(&folder) {
+                Ok(on_disk) => on_disk,
+                Err(error) => {
+                    item.state = State::Foreign;
+                    item.action = Action::Keep;
+                    item.error = Some(format!("`{}` cannot be read: {error}", skill.path));
+                    return (item, None);
+                }
+            };
+            let ours = on_disk
+                .record
+                .as_ref()
+                .filter(|record| record.writer == writer);
+            let Some(record) = ours else {
+                item.state = State::Foreign;
+                item.reason = Some(match &on_disk.record {
+                    Some(record) => format!("written by `{}`, not by `{writer}`", record.writer),
+                    None => "a folder no record of this writer knows".to_owned(),
+                });
+                item.files = differences(&on_disk.files, &incoming);
+                return if options.force && on_disk.odd.is_empty() {
+                    item.action = Action::Update;
+                    (
+                        item,
+                        Some(Work::Write {
+                            skill,
+                            keep: BTreeSet::new(),
+                        }),
+                    )
+                } else {
+                    item.action = Action::Keep;
+                    if !on_disk.odd.is_empty() {
+                        item.reason = Some(format!(
+                            "it holds links or special files the writer never replaces: {}",
+                            on_disk.odd.join(", ")
+                        ));
+                    }
+                    (item, None)
+                };
+            };
+            let edited = edits(record, &on_disk);
+            item.files = differences(&record.files, &incoming);
+            // Unchanged, unedited files are linked into the new folder.
+            let keep: BTreeSet<String> = incoming
+                .iter()
+                .filter(|(path, new)| {
+                    record.files.get(*path) == Some(new) && !edited.contains(path)
+                })
+                .map(|(path, _)| path.clone())
+                .collect();
+            if !edited.is_empty() {
+                item.state = State::Modified;
+                item.files.edited = edited;
+                if options.force && on_disk.odd.is_empty() {
+                    item.action = Action::Update;
+                    item.reason = Some("forced: the edits are overwritten".to_owned());
+                    return (item, Some(Work::Write { skill, keep }));
+                }
+                item.action = Action::Keep;
+                item.reason = Some(if on_disk.odd.is_empty() {
+                    "edited since it was written; kept (force overwrites it)".to_owned()
+                } else {
+                    "holds links or special files the writer never replaces".to_owned()
+                });
+                return (item, None);
+            }
+            if record.version == skill.version.as_ref() && item.files.is_empty() {
+                item.state = State::UpToDate;
+                item.action = Action::None;
+                return (item, None);
+            }
+            item.state = State::Outdated;
+            item.action = Action::Update;
+            (item, Some(Work::Write { skill, keep }))
+        }
+    }
+}
+
+/// This writer's skills under `root` that are not in `given`.
+pub(super) fn orphans<'a>(
+    root: &Path,
+    writer: &str,
+    given: &BTreeSet<String>,
+    options: &Options,
+) -> Vec<(Planned, Option<Work<'a>>)> {
+    let mut found = Vec::new();
+    let mut pending = vec![(root.to_path_buf(), String::new(), 0usize)];
+    while let Some((dir, prefix, depth)) = pending.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if name.starts_with(SCRATCH_PREFIX) {
+                continue;
+            }
+            // Links are never followed; only real folders are searched.
+            if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            let relative = format!("{prefix}{name}");
+            let folder = entry.path();
+            let record = fs::read(folder.join(RECORD_FILE))
+                .ok()
+                .and_then(|bytes| Record::parse(&bytes));
+            match record {
+                Some(record) if record.writer == writer && !given.contains(&relative) => {
+                    found.push(plan_orphan(&folder, relative, record, options));
+                }
+                Some(_) => {}
+                // A foreign skill's folder is not searched: what is inside is its own.
+                None if folder.join(skills_core::SKILL_MD).exists() => {}
+                None if depth + 1 < ORPHAN_DEPTH => {
+                    pending.push((folder, format!("{relative}/"), depth + 1))
+                }
+                None => {}
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+    found
+}
+
+fn plan_orphan<'a>(
+    folder: &Path,
+    path: String,
+    record: Record,
+    options: &Options,
+) -> (Planned, Option<Work<'a>>) {
+    let mut item = Planned {
+        name: record.name.clone(),
+        path,
+        version: record.version.clone(),
+        state: State::Orphaned,
+        action: Action::Keep,
+        reason: None,
+        files: Changes::default(),
+        error: None,
+    };
+    match read_folder(folder) {
+        Ok(on_disk) => {
+            let edited = edits(&record, &on_disk);
+            if !edited.is_empty() {
+                item.reason = Some("no longer given, but edited since it was written; kept".into());
+                item.files.edited = edited;
+                (item, None)
+            } else if options.remove_orphans {
+                item.action = Action::Remove;
+                item.files.removed = record.files.keys().cloned().collect();
+                (item, Some(Work::Remove))
+            } else {
+                item.action = Action::None;
+                item.reason = Some("no longer given; left in place".into());
+                (item, None)
+            }
+        }
+        Err(error) => {
+            item.error = Some(format!("`{}` cannot be read: {error}", item.path));
+            (item, None)
+        }
+    }
+}
+
+/// A fresh hidden name beside `folder`, for staging or swapping out.
+fn scratch_beside(folder: &Path, purpose: &str) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = folder
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    folder.with_file_name(format!(
+        "{SCRATCH_PREFIX}{purpose}-{name}-{}-{unique}",
+        std::process::id()
+    ))
+}
+
+pub(super) fn apply(
+    root: &Path,
+    writer: &str,
+    item: &Planned,
+    work: Work<'_>,
+) -> Result<(), String> {
+    let folder = join(root, &item.path);
+    // The folder may have changed since the plan: refuse rather than follow a new link.
+    if let Found::Blocked(reason) = look(root, &item.path).map_err(|error| error.to_string())? {
+        return Err(reason);
+    }
+    match work {
+        Work::Remove => remove(root, &folder).map_err(|error| error.to_string()),
+        Work::Write { skill, keep } => {
+            write(root, writer, &folder, &skill, &keep).map_err(|error| error.to_string())
+        }
+    }
+}
+
+fn write(
+    root: &Path,
+    writer: &str,
+    folder: &Path,
+    skill: &SkillWrite<'_>,
+    keep: &BTreeSet<String>,
+) -> io::Result<()> {
+    let parent = folder.parent().unwrap_or(root);
+    create_folders_below(root, parent)?;
+    let staging = scratch_beside(folder, "staging");
+    let built = build(&staging, writer, folder, skill, keep);
+    if let Err(error) = built {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(error);
+    }
+    if fs::symlink_metadata(folder).is_ok() {
+        let old = scratch_beside(folder, "old");
+        if let Err(error) = fs::rename(folder, &old) {
+            let _ = fs::remove_dir_all(&staging);
+            return Err(error);
+        }
+        if let Err(error) = fs::rename(&staging, folder) {
+            // Put the old folder back; the skill is as it was.
+            let _ = fs::rename(&old, folder);
+            let _ = fs::remove_dir_all(&staging);
+            return Err(error);
+        }
+        fs::remove_dir_all(&old)
+    } else {
+        fs::rename(&staging, folder).inspect_err(|_| {
+            let _ = fs::remove_dir_all(&staging);
+        })
+    }
+}
+
+/// Creates the folders from `root` down to `folder`, refusing links.
+fn create_folders_below(root: &Path, folder: &Path) -> io::Result<()> {
+    let Ok(relative) = folder.strip_prefix(root) else {
+        return Err(io::Error::other("the folder is outside the target"));
+    };
+    let mut path = root.to_path_buf();
+    for component in relative.components() {
+        path.push(component);
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                return Err(io::Error::other(format!(
+                    "{} is not a folder (or is a link, which is never followed)",
+                    path.display()
+                )));
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => fs::create_dir(&path)?,
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
+
+/// Builds the new folder at `staging`: unchanged files linked from
+/// `current`, the others written, then the record.
+fn build(
+    staging: &Path,
+    writer: &str,
+    current: &Path,
+    skill: &SkillWrite<'_>,
+    keep: &BTreeSet<String>,
+) -> io::Result<()> {
+    fs::create_dir(staging)?;
+    let mut record = Record::new(writer, &skill.name, &skill.version);
+    for file in &skill.files {
+        let destination = join(staging, &file.path);
+        if let Some(parent) = destination.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let linked = keep.contains(file.path.as_ref())
+            && fs::hard_link(join(current, &file.path), &destination).is_ok();
+        if !linked {
+            let Some(bytes) = &file.bytes else {
+                return Err(io::Error::other(format!(
+                    "`{}` was planned by its digest only; its bytes were never given",
+                    file.path
+                )));
+            };
+            fs::write(&destination, bytes)?;
+            set_executable(&destination, file.executable)?;
+        }
+        record.files.insert(
+            file.path.to_string(),
+            RecordedFile::new(file.digest, file.executable),
+        );
+    }
+    fs::write(staging.join(RECORD_FILE), record.to_bytes())
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path, executable: bool) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut permissions = fs::metadata(path)?.permissions();
+    let mode = permissions.mode();
+    // Executable for whoever may read it, as `chmod +x` with the usual umask.
+    let mode = if executable {
+        mode | ((mode & 0o444) >> 2)
+    } else {
+        mode & !0o111
+    };
+    permissions.set_mode(mode);
+    fs::set_permissions(path, permissions)
+}
+
+#[cfg(not(unix))]
+fn set_executable(_path: &Path, _executable: bool) -> io::Result<()> {
+    Ok(())
+}
+
+/// Removes `folder` (swapped out first, so no half-removed skill is seen),
+/// then the folders above it that it leaves empty, up to the root.
+fn remove(root: &Path, folder: &Path) -> io::Result<()> {
+    let old = scratch_beside(folder, "old");
+    fs::rename(folder, &old)?;
+    fs::remove_dir_all(&old)?;
+    let mut parent = folder.parent();
+    while let Some(dir) = parent {
+        if dir == root || !dir.starts_with(root) || fs::remove_dir(dir).is_err() {
+            break;
+        }
+        parent = dir.parent();
+    }
+    Ok(())
+}

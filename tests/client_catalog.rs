@@ -1,0 +1,354 @@
+//! `HostCatalog` against our server in process: lazy listing, context
+//! blocks, the load/unload tools, dependencies counted across skills, name
+//! collisions, removed servers and skills that vanish on `list_changed`.
+
+mod support;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::ServiceExt as _;
+use serde_json::json;
+use skills_runtime::SkillsServer;
+use skills_runtime::client::{HostCatalog, LOAD_SKILL, ToolCall, UNLOAD_SKILL, transport};
+use support::client::{LegacyOnly, skill_methods, tapped};
+use support::{Era, skill_md};
+
+fn tree_with(name: &str, skills: &[(&str, &str)]) -> skills_runtime::Skills {
+    let files: Vec<(String, String)> = skills
+        .iter()
+        .map(|(skill, extra)| {
+            (
+                format!("{skill}/SKILL.md"),
+                format!(
+                    "---\nname: {skill}\ndescription: The {skill} skill.\n{extra}---\n# {skill}\n"
+                ),
+            )
+        })
+        .collect();
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let root = support::tree(name, &borrowed);
+    let mut options = skills_core::Options::default();
+    options.allow_fields = vec!["dependencies".into()];
+    let skills = skills_core::load(&root, &options).unwrap().into_skills();
+    std::fs::remove_dir_all(&root).unwrap();
+    skills
+}
+
+fn names(catalog: &HostCatalog) -> Vec<String> {
+    catalog.skills().into_iter().map(|s| s.name).collect()
+}
+
+fn tool_names(catalog: &HostCatalog) -> Vec<String> {
+    catalog.tools().into_iter().map(|t| t.name).collect()
+}
+
+#[derive(Default, Clone)]
+struct Heard(Arc<Mutex<Vec<String>>>);
+
+impl Heard {
+    fn push(&self, line: String) {
+        self.0.lock().unwrap().push(line);
+    }
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut self.0.lock().unwrap())
+    }
+}
+
+fn catalog(heard: &Heard, allow: bool) -> HostCatalog {
+    let (deps, unloads) = (heard.clone(), heard.clone());
+    HostCatalog::new()
+        .on_dependencies(move |request| {
+            deps.push(format!(
+                "connect {} for {}",
+                request.dependencies.join("+"),
+                request.skill
+            ));
+            async move { allow }
+        })
+        .on_unload(move |unloaded| {
+            unloads.push(format!(
+                "unloaded {} releasing [{}]",
+                unloaded.skill,
+                unloaded.released.join("+")
+            ));
+            async {}
+        })
+}
+
+#[tokio::test]
+async fn loads_and_unloads_with_dependencies_counted() {
+    let skills = tree_with(
+        "catalog-deps",
+        &[
+            ("audit", "dependencies: [db, mail]\n"),
+            ("orders", "dependencies: [db]\n"),
+            ("plain", ""),
+        ],
+    );
+    let (client, methods) = tapped(SkillsServer::new(skills), Era::Modern).await;
+    let heard = Heard::default();
+    let catalog = catalog(&heard, true);
+    assert_eq!(
+        catalog
+            .add_server("larder", client.peer().clone())
+            .await
+            .unwrap(),
+        3
+    );
+    assert_eq!(
+        skill_methods(&methods),
+        ["skills/list"],
+        "nothing read when listing"
+    );
+    assert_eq!(
+        catalog.context_blocks(),
+        [
+            "audit: The audit skill. (requires: db, mail)",
+            "orders: The orders skill. (requires: db)",
+            "plain: The plain skill.",
+        ]
+    );
+    assert_eq!(tool_names(&catalog), [LOAD_SKILL]);
+    let load = &catalog.tools()[0];
+    assert_eq!(
+        load.parameters["properties"]["skillName"]["enum"],
+        json!(["audit", "orders", "plain"])
+    );
+
+    let outcome = catalog
+        .call(&ToolCall::new(LOAD_SKILL, json!({"skillName": "audit"})))
+        .await;
+    assert!(!outcome.is_error, "{}", outcome.text);
+    assert!(outcome.text.starts_with("---\nname: audit\n"));
+    assert!(outcome.text.ends_with("call `unload_skill` with \"audit\" to free its context and release any MCP servers that were connected for it."));
+    assert_eq!(heard.take(), ["connect db+mail for audit"]);
+    assert_eq!(tool_names(&catalog), [LOAD_SKILL, UNLOAD_SKILL]);
+    assert_eq!(
+        catalog.tools()[1].parameters["properties"]["skillName"]["enum"],
+        json!(["audit"])
+    );
+    assert_eq!(
+        skill_methods(&methods),
+        ["skills/list", "skills/get", "resources/read"],
+        "a load reads SKILL.md only"
+    );
+
+    catalog.load_skill("orders").await.unwrap();
+    heard.take();
+    // `db` is still needed by `orders`: only `mail` is released.
+    let outcome = catalog
+        .call(&ToolCall::new(UNLOAD_SKILL, json!({"skillName": "audit"})))
+        .await;
+    assert_eq!(outcome.text, "Unloaded 'audit'.");
+    assert_eq!(heard.take(), ["unloaded audit releasing [mail]"]);
+    catalog.unload_skill("orders").await.unwrap();
+    assert_eq!(heard.take(), ["unloaded orders releasing [db]"]);
+    assert_eq!(
+        tool_names(&catalog),
+        [LOAD_SKILL],
+        "unload_skill is gone once nothing is loaded"
+    );
+
+    let unknown = catalog
+        .call(&ToolCall::new(LOAD_SKILL, json!({"skillName": "nope"})))
+        .await;
+    assert!(unknown.is_error);
+    let not_loaded = catalog
+        .call(&ToolCall::new(UNLOAD_SKILL, json!({"skillName": "plain"})))
+        .await;
+    assert!(not_loaded.is_error);
+}
+
+#[tokio::test]
+async fn a_refused_dependency_aborts_the_load() {
+    let skills = tree_with("catalog-refuse", &[("audit", "dependencies: [db]\n")]);
+    let (client, _) = tapped(SkillsServer::new(skills), Era::Handshake).await;
+    let heard = Heard::default();
+    let catalog = catalog(&heard, false);
+    catalog
+        .add_server("larder", client.peer().clone())
+        .await
+        .unwrap();
+    let outcome = catalog
+        .call(&ToolCall::new(LOAD_SKILL, json!({"skillName": "audit"})))
+        .await;
+    assert!(outcome.is_error);
+    assert!(
+        outcome.text.contains("needs the MCP servers db"),
+        "{}",
+        outcome.text
+    );
+    assert_eq!(tool_names(&catalog), [LOAD_SKILL], "nothing was loaded");
+}
+
+#[tokio::test]
+async fn legacy_servers_reveal_dependencies_only_at_load() {
+    let skills = tree_with("catalog-legacy", &[("audit", "dependencies: [db]\n")]);
+    let (client, methods) = tapped(LegacyOnly(SkillsServer::new(skills)), Era::Handshake).await;
+    let heard = Heard::default();
+    let catalog = catalog(&heard, true);
+    catalog
+        .add_server("larder", client.peer().clone())
+        .await
+        .unwrap();
+    assert_eq!(
+        catalog.context_blocks(),
+        ["audit: The audit skill."],
+        "not known before SKILL.md is read"
+    );
+    assert_eq!(skill_methods(&methods), ["resources/list"]);
+    catalog.load_skill("audit").await.unwrap();
+    assert_eq!(heard.take(), ["connect db for audit"]);
+    assert_eq!(
+        catalog.context_blocks(),
+        ["audit: The audit skill. (requires: db)"]
+    );
+}
+
+#[tokio::test]
+async fn one_name_on_two_servers_is_listed_under_both_labels() {
+    let heard = Heard::default();
+    let catalog = catalog(&heard, true);
+    let (first, _) = tapped(
+        SkillsServer::new(tree_with("catalog-a", &[("pdf", ""), ("csv", "")])),
+        Era::Modern,
+    )
+    .await;
+    let (second, _) = tapped(
+        SkillsServer::new(tree_with("catalog-b", &[("pdf", "")])),
+        Era::Modern,
+    )
+    .await;
+    catalog
+        .add_server("docs", first.peer().clone())
+        .await
+        .unwrap();
+    assert_eq!(names(&catalog), ["csv", "pdf"]);
+    catalog
+        .add_server("tools", second.peer().clone())
+        .await
+        .unwrap();
+    assert_eq!(names(&catalog), ["csv", "docs/pdf", "tools/pdf"]);
+    catalog.load_skill("tools/pdf").await.unwrap();
+    let loaded: Vec<(String, String)> = catalog
+        .skills()
+        .into_iter()
+        .filter(|s| s.loaded)
+        .map(|s| (s.name, s.server))
+        .collect();
+    assert_eq!(loaded, [("tools/pdf".to_owned(), "tools".to_owned())]);
+
+    // Removing a server unloads its skills, with the callback.
+    let unloaded = catalog.remove_server("tools").await;
+    assert_eq!(unloaded.len(), 1);
+    assert_eq!(heard.take(), ["unloaded tools/pdf releasing []"]);
+    assert_eq!(names(&catalog), ["csv", "pdf"]);
+    assert_eq!(tool_names(&catalog), [LOAD_SKILL]);
+}
+
+#[tokio::test]
+async fn a_skill_that_vanishes_on_list_changed_is_unloaded() {
+    let server = SkillsServer::new(tree_with(
+        "catalog-live",
+        &[("audit", "dependencies: [db]\n"), ("orders", "")],
+    ));
+    let heard = Heard::default();
+    let catalog = catalog(&heard, true);
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let serving = server.clone();
+    let (peer_tx, peer_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let running = serving.serve(server_end).await.unwrap();
+        let _ = peer_tx.send(running.peer().clone());
+        let _ = running.waiting().await;
+    });
+    // The 2025-11-25 handshake: notifications reach the client's handler.
+    let client = catalog
+        .follow("larder")
+        .serve(transport::stream(client_end))
+        .await
+        .unwrap();
+    let server_peer = peer_rx.await.unwrap();
+    catalog
+        .add_server("larder", client.peer().clone())
+        .await
+        .unwrap();
+    catalog.load_skill("audit").await.unwrap();
+    heard.take();
+
+    assert!(server.replace(tree_with("catalog-live-2", &[("orders", "")])));
+    server_peer.notify_resource_list_changed().await.unwrap();
+    for _ in 0..100 {
+        if names(&catalog) == ["orders"] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(names(&catalog), ["orders"]);
+    assert_eq!(heard.take(), ["unloaded audit releasing [db]"]);
+    assert_eq!(tool_names(&catalog), [LOAD_SKILL]);
+}
+
+#[tokio::test]
+async fn descriptions_are_cut_to_the_budget() {
+    let long = "word ".repeat(200);
+    let skills = tree_with("catalog-long", &[("long", "")]);
+    let _ = skills;
+    let root = support::tree(
+        "catalog-long-2",
+        &[("long/SKILL.md", &skill_md("long", long.trim()))],
+    );
+    let skills = support::load(&root);
+    std::fs::remove_dir_all(&root).unwrap();
+    let (client, _) = tapped(SkillsServer::new(skills), Era::Modern).await;
+    let catalog = HostCatalog::new().description_chars(40);
+    catalog
+        .add_server("s", client.peer().clone())
+        .await
+        .unwrap();
+    let block = &catalog.context_blocks()[0];
+    assert_eq!(block, "long: word word word word word word word…");
+}
+
+#[tokio::test]
+async fn on_2026_07_28_the_catalog_subscribes_itself() {
+    let skills = tree_with(
+        "catalog-modern",
+        &[("audit", "dependencies: [db]\n"), ("orders", "")],
+    );
+    let server = SkillsServer::builder(skills).notify_changes(true).build();
+    let (client, methods) = tapped(server.clone(), Era::Modern).await;
+    let heard = Heard::default();
+    let catalog = catalog(&heard, true);
+    catalog
+        .add_server("larder", client.peer().clone())
+        .await
+        .unwrap();
+    catalog.load_skill("audit").await.unwrap();
+    heard.take();
+    for _ in 0..100 {
+        if methods
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|m| m == "subscriptions/listen")
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The server tells listen streams whose view changed.
+    assert!(server.replace(tree_with("catalog-modern-2", &[("orders", "")])));
+    for _ in 0..100 {
+        if names(&catalog) == ["orders"] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(names(&catalog), ["orders"]);
+    assert_eq!(heard.take(), ["unloaded audit releasing [db]"]);
+}

@@ -1,0 +1,395 @@
+//! `examples/course_platform` as its users run it: the built binary, its
+//! one stdout line, its tokens, and a grant or a revoke from another process
+//! reflected in the running server's next answer, with sessions and
+//! stateless, through rmcp's own streamable HTTP client with a bearer header.
+//! (The example's unit tests, `cargo test --example course_platform`, cover
+//! every kind of bad token and the generated API reference in process.)
+
+use std::io::{BufRead as _, BufReader, Read as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, ServiceExt as _};
+use serde_json::{Value, json};
+
+/// Builds the example with the Cargo running this test, into the same
+/// target folder, once; returns its path.
+fn binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let output = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--package", "skills-workspace"])
+            .args(["--example", "course_platform", "--message-format", "json"])
+            .arg("--manifest-path")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "cargo build --example course_platform failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter(|message| message["target"]["name"] == "course_platform")
+            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+            .expect("cargo names the example's executable")
+    })
+}
+
+/// A folder for one test's database, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let folder =
+            std::env::temp_dir().join(format!("course-platform-e2e-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        Scratch(folder)
+    }
+
+    fn db(&self) -> PathBuf {
+        self.0.join("platform.db")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `course_platform ARGS --db DB` to completion.
+fn cli(db: &Path, args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the example runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A development token for `learner`, from the `token` command.
+fn token(db: &Path, learner: &str) -> String {
+    let output = cli(db, &["token", learner]);
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "the token alone on stdout: {text:?}");
+    assert_eq!(lines[0].split('.').count(), 3, "a JWT: {text:?}");
+    lines[0].to_owned()
+}
+
+/// `serve`, stopped with SIGTERM when dropped.
+struct Server {
+    child: Child,
+    stdout: BufReader<ChildStdout>,
+    base: String,
+}
+
+impl Server {
+    fn start(db: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(binary())
+            .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("serve starts");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("the first line");
+        let base = line
+            .strip_suffix('\n')
+            .and_then(|line| line.strip_prefix("listening "))
+            .unwrap_or_else(|| panic!("serve printed {line:?}, not `listening http://ADDR`"))
+            .to_owned();
+        let address = base
+            .strip_prefix("http://127.0.0.1:")
+            .expect("the bound address");
+        assert!(
+            address.parse::<u16>().is_ok_and(|port| port > 0),
+            "{line:?}"
+        );
+        Server {
+            child,
+            stdout,
+            base,
+        }
+    }
+
+    /// Stops it with SIGTERM; returns whether it exited 0 and what else it
+    /// printed on stdout.
+    fn stop(mut self) -> (bool, String) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut rest = String::new();
+        self.stdout.read_to_string(&mut rest).unwrap();
+        (status.success(), rest)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn connect(server: &Server, token: &str) -> Client {
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(format!("{}/mcp", server.base))
+            .auth_header(token),
+    );
+    ().serve(transport).await.expect("initialize")
+}
+
+async fn skills(client: &Client) -> Vec<String> {
+    let mut uris: Vec<String> = client
+        .list_all_skills()
+        .await
+        .expect("skills/list")
+        .into_iter()
+        .map(|entry| entry.uri)
+        .collect();
+    uris.sort();
+    uris
+}
+
+async fn refusal(client: &Client, uri: &str) -> String {
+    let error = client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .expect_err("refused");
+    error.to_string()
+}
+
+async fn execute(client: &Client, call: Value) -> Value {
+    let result = client
+        .call_tool(
+            CallToolRequestParams::new("execute").with_arguments(call.as_object().unwrap().clone()),
+        )
+        .await
+        .expect("tools/call execute");
+    let text = result.content[0]
+        .as_text()
+        .expect("a text answer")
+        .text
+        .clone();
+    serde_json::from_str(&text).expect("JSON")
+}
+
+const ACADEMY: &str = "skill://academy/SKILL.md";
+const RUST_OWNERSHIP: &str = "skill://courses/rust-ownership/SKILL.md";
+const SQL_JOINS: &str = "skill://courses/sql-joins/SKILL.md";
+const ASYNC_RUST: &str = "skill://courses/async-rust/SKILL.md";
+
+#[tokio::test]
+async fn each_learner_sees_their_own_skills_and_a_grant_shows_without_restart() {
+    let scratch = Scratch::new("sessions");
+    let db = scratch.db();
+    let server = Server::start(&db, &[]);
+    let a = connect(&server, &token(&db, "learner-a")).await;
+    let b = connect(&server, &token(&db, "learner-b")).await;
+    assert_eq!(skills(&a).await, [ACADEMY, RUST_OWNERSHIP]);
+    assert_eq!(skills(&b).await, [ACADEMY, SQL_JOINS]);
+
+    // Another learner's course, a course on sale and one in preparation
+    // are refused like a skill that does not exist.
+    let nonexistent = refusal(&a, "skill://courses/no-such-course/SKILL.md").await;
+    for uri in [
+        SQL_JOINS,
+        ASYNC_RUST,
+        "skill://courses/kubernetes-basics/SKILL.md",
+    ] {
+        assert_eq!(
+            refusal(&a, uri).await.replace(uri, "URI"),
+            nonexistent.replace("skill://courses/no-such-course/SKILL.md", "URI"),
+            "{uri}"
+        );
+    }
+
+    // Code mode: both tools send the agent to the platform skill first, and
+    // execute answers as the learner of the session.
+    let tools = a.list_all_tools().await.unwrap();
+    for name in ["search", "execute"] {
+        let tool = tools.iter().find(|tool| tool.name == name).expect(name);
+        let description = tool.description.as_deref().unwrap_or_default();
+        assert!(description.contains(ACADEMY), "{name}: {description}");
+    }
+    let me = execute(&a, json!({"method": "GET", "path": "/me"})).await;
+    assert_eq!(
+        me,
+        json!({"status": 200, "body": {"id": "learner-a", "name": "Ada", "courses": ["rust-ownership"]}})
+    );
+    let course = execute(
+        &b,
+        json!({"method": "GET", "path": "/api/courses/async-rust"}),
+    )
+    .await;
+    assert_eq!(course["body"]["owned"], false);
+    assert_eq!(course["body"]["price"], "EUR 59.00");
+
+    // A purchase, from another process: the same session's next answer has it.
+    let granted = cli(&db, &["grant", "learner-a", "async-rust"]);
+    assert!(granted.status.success(), "{granted:?}");
+    assert_eq!(stdout(&granted), "granted async-rust to learner-a\n");
+    assert_eq!(skills(&a).await, [ACADEMY, ASYNC_RUST, RUST_OWNERSHIP]);
+    assert_eq!(skills(&b).await, [ACADEMY, SQL_JOINS]);
+    let read = a
+        .read_resource(ReadResourceRequestParams::new(ASYNC_RUST))
+        .await
+        .expect("the bought course reads");
+    assert_eq!(read.contents.len(), 1);
+
+    // A refund takes it away the same way.
+    let revoked = cli(&db, &["revoke", "learner-a", "async-rust"]);
+    assert!(revoked.status.success(), "{revoked:?}");
+    assert_eq!(stdout(&revoked), "revoked async-rust from learner-a\n");
+    assert_eq!(skills(&a).await, [ACADEMY, RUST_OWNERSHIP]);
+
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
+    let (exited_cleanly, rest) = server.stop();
+    assert!(exited_cleanly, "serve exits 0 on SIGTERM");
+    assert_eq!(rest, "", "nothing but the one line on stdout");
+}
+
+#[tokio::test]
+async fn stateless_serving_reflects_a_grant_at_the_next_request() {
+    let scratch = Scratch::new("stateless");
+    let db = scratch.db();
+    let server = Server::start(&db, &["--stateless"]);
+    let b = connect(&server, &token(&db, "learner-b")).await;
+    assert_eq!(skills(&b).await, [ACADEMY, SQL_JOINS]);
+    assert!(
+        cli(&db, &["grant", "learner-b", "rust-ownership"])
+            .status
+            .success()
+    );
+    assert_eq!(skills(&b).await, [ACADEMY, RUST_OWNERSHIP, SQL_JOINS]);
+    b.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn without_a_token_http_answers_401_naming_the_public_metadata() {
+    let scratch = Scratch::new("401");
+    let db = scratch.db();
+    let server = Server::start(&db, &[]);
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let response = http
+        .post(format!("{}/mcp", server.base))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    let host = server.base.strip_prefix("http://").unwrap();
+    assert_eq!(
+        response.headers()["www-authenticate"],
+        format!("Bearer resource_metadata=\"http://{host}/.well-known/oauth-protected-resource\"")
+            .as_str()
+    );
+    let metadata: Value = http
+        .get(format!(
+            "{}/.well-known/oauth-protected-resource",
+            server.base
+        ))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(metadata["resource"], "https://kestrel-academy.example/mcp");
+    assert_eq!(
+        metadata["authorization_servers"],
+        json!(["https://auth.kestrel-academy.example"])
+    );
+}
+
+#[test]
+fn the_commands_exit_0_when_done_1_when_refused_2_on_usage_or_io_errors() {
+    let scratch = Scratch::new("cli");
+    let db = scratch.db();
+    let help = Command::new(binary()).arg("--help").output().unwrap();
+    assert!(help.status.success());
+    for command in ["serve", "token", "grant", "revoke"] {
+        assert!(stdout(&help).contains(command), "{}", stdout(&help));
+    }
+
+    let refused = cli(&db, &["token", "learner-z"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(stdout(&refused), "");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no learner is called `learner-z`"));
+    for (learner, skill) in [
+        ("learner-a", "academy"),
+        ("learner-a", "nope"),
+        ("learner-z", "async-rust"),
+    ] {
+        let output = cli(&db, &["grant", learner, skill]);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "grant {learner} {skill}: {output:?}"
+        );
+    }
+    let again = cli(&db, &["grant", "learner-a", "rust-ownership"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(
+        stdout(&again),
+        "learner-a already owns rust-ownership; nothing changed\n"
+    );
+
+    assert_eq!(
+        cli(&db, &["grant", "learner-a"]).status.code(),
+        Some(2),
+        "a missing argument"
+    );
+    let missing_keys = cli(
+        &db,
+        &[
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--jwks",
+            "/nonexistent/jwks.json",
+        ],
+    );
+    assert_eq!(missing_keys.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing_keys.stderr).contains("cannot read the key set"));
+    let not_a_db = scratch.0.join("not-a-db");
+    std::fs::write(&not_a_db, "hello, this is not SQLite at all, just text").unwrap();
+    assert_eq!(
+        cli(&not_a_db, &["token", "learner-a"]).status.code(),
+        Some(2)
+    );
+}

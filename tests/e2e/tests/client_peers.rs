@@ -1,0 +1,334 @@
+//! Our client against servers that are not ours, and the client examples
+//! as a user runs them.
+//!
+//! - FastMCP 4.2.3's SEP-2640 provider (2026-07-28) and its legacy
+//!   provider (`resources/list` + `_manifest` + `{path*}` template), started
+//!   from the pinned venv that `tests/e2e/clients/setup.sh` builds: a sync
+//!   writes every file byte for byte, a second sync is up to date.
+//! - `examples/sync` and `examples/catalog`, run as processes against
+//!   `skills-test-server`: their stdout, exit codes and a second run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use skills_runtime::client::{SkillsPeerExt as _, Source, SyncOptions, transport};
+use skills_runtime::folder::{Action, State};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_skills-test-server");
+
+fn workspace_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// FastMCP's venv python, or `None` (after a loud note) when it is missing
+/// and not required.
+fn fastmcp_python(test: &str) -> Option<PathBuf> {
+    let root = std::env::var_os("SKILLS_E2E_VENVS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_dir().join("target/e2e-venvs"));
+    let python = root.join("py311/bin/python");
+    if python.exists() {
+        return Some(python);
+    }
+    let message = format!(
+        "{} is missing; run `bash tests/e2e/clients/setup.sh`",
+        python.display()
+    );
+    if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
+        panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
+    }
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!! SKIPPED {test}: {message} !!!!!!!!\n"
+    );
+    None
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let root =
+        std::env::temp_dir().join(format!("skills-e2e-client-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    root
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file of every skill under `tree` is in `folder`, byte for byte.
+fn assert_same_files(tree: &Path, folder: &Path) -> usize {
+    let loaded = skills_core::load(tree, &skills_core::Options::default()).unwrap();
+    let mut count = 0;
+    for skill in loaded.skills().skills() {
+        for file in skill.files() {
+            let path = folder.join(skill.path()).join(file.path());
+            assert_eq!(
+                std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+                file.bytes(),
+                "{}",
+                path.display()
+            );
+            count += 1;
+        }
+    }
+    count
+}
+
+async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
+    let Some(python) = fastmcp_python(&format!("fastmcp_{kind}")) else {
+        return;
+    };
+    let script = workspace_dir().join("tests/e2e/clients/fastmcp_server.py");
+    let server = transport::ChildProcess::spawn(
+        &python,
+        [script.as_os_str(), kind.as_ref(), tree.as_os_str()],
+    )
+    .unwrap();
+    let client = transport::connect(server).await.expect("FastMCP answers");
+    let skills = client.discover_skills().await.unwrap();
+    assert!(!skills.is_empty());
+    assert!(
+        skills.iter().all(|skill| skill.source == expect),
+        "{kind}: {skills:?}"
+    );
+
+    let folder = scratch(&format!("fastmcp-{kind}"));
+    let report = client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(report.exit_code(), 0, "{kind}: {report}");
+    assert!(
+        report.skills.iter().all(|s| s.action == Action::Write),
+        "{report}"
+    );
+    let files = assert_same_files(tree, &folder);
+    assert!(files > 5, "{files} files");
+
+    let again = client
+        .sync_skills(&folder, &SyncOptions::default())
+        .await
+        .unwrap();
+    assert!(
+        again
+            .skills
+            .iter()
+            .all(|s| s.state == State::UpToDate && s.action == Action::None),
+        "{again}"
+    );
+    let _ = client.cancel().await;
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test]
+async fn sync_from_fastmcp_sep_provider() {
+    sync_from_fastmcp("sep", &workspace_dir().join("skills"), Source::Sep).await;
+}
+
+#[tokio::test]
+async fn sync_from_fastmcp_legacy_provider() {
+    // The legacy provider serves the immediate children of its root only.
+    let tree = scratch("legacy-tree");
+    for skill in ["stock-audit", "purchase-orders"] {
+        copy_tree(
+            &workspace_dir().join("skills").join(skill),
+            &tree.join(skill),
+        );
+    }
+    sync_from_fastmcp("legacy", &tree, Source::Legacy).await;
+    std::fs::remove_dir_all(&tree).unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// The examples, as processes
+
+/// `target/<profile>/examples/<name>`, built first if it is not there yet.
+fn example(name: &str) -> PathBuf {
+    let dir = Path::new(SERVER).parent().unwrap().join("examples");
+    let path = dir.join(name);
+    if !path.exists() {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--example", name])
+            .current_dir(workspace_dir())
+            .status()
+            .expect("cargo build --example");
+        assert!(status.success());
+    }
+    path
+}
+
+#[test]
+fn the_sync_example_reports_json_and_a_second_run_writes_nothing() {
+    let folder = scratch("sync-example");
+    let run = |extra: &[&str]| {
+        let output = Command::new(example("sync"))
+            .args(extra)
+            .arg(&folder)
+            .args(["--", SERVER, "--tree", "examples"])
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)));
+        (
+            output.status.code(),
+            report,
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let states = |report: &serde_json::Value| -> Vec<(String, String)> {
+        report["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["name"].as_str().unwrap().to_owned(),
+                    s["state"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let (code, report, stderr) = run(&[]);
+    assert_eq!(code, Some(0), "{report:#} {stderr}");
+    assert!(
+        stderr.is_empty() || !stderr.contains('\r'),
+        "no progress bar when stderr is not a terminal"
+    );
+    assert!(
+        report["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["version"].as_str().unwrap().starts_with("sha256:"))
+    );
+    assert!(
+        states(&report).iter().all(|(_, state)| state == "missing"),
+        "{report:#}"
+    );
+    let before = std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap();
+
+    let (code, report, _) = run(&[]);
+    assert_eq!(code, Some(0));
+    assert!(
+        states(&report)
+            .iter()
+            .all(|(_, state)| state == "up-to-date"),
+        "{report:#}"
+    );
+    assert_eq!(
+        std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap(),
+        before
+    );
+
+    std::fs::write(folder.join("stock-audit/SKILL.md"), "edited\n").unwrap();
+    let (code, report, _) = run(&[]);
+    assert_eq!(code, Some(1), "a kept edit exits 1: {report:#}");
+    assert!(states(&report).contains(&("stock-audit".into(), "modified".into())));
+    let (code, _, _) = run(&["--force"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        std::fs::read(folder.join("stock-audit/SKILL.md")).unwrap(),
+        before
+    );
+
+    let usage = Command::new(example("sync")).arg(&folder).output().unwrap();
+    assert_eq!(
+        usage.status.code(),
+        Some(2),
+        "no server given is a usage error"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_sync_example_speaks_http() {
+    let mut server = Command::new(SERVER)
+        .args(["--tree", "examples", "--http", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    use std::io::BufRead as _;
+    std::io::BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().strip_prefix("listening ").unwrap().to_owned();
+    let folder = scratch("sync-http");
+    let output = Command::new(example("sync"))
+        .args(["--header", "Authorization: Bearer not-checked"])
+        .arg(&folder)
+        .arg(&url)
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["skills"].as_array().unwrap().len(), 3);
+    assert!(folder.join("kitchen/recipe-scaling/SKILL.md").exists());
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn the_catalog_example_walks_a_load_and_an_unload() {
+    let tree = scratch("catalog-tree");
+    let skill = |name: &str, extra: &str| {
+        std::fs::create_dir_all(tree.join(name)).unwrap();
+        std::fs::write(
+            tree.join(name).join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: The {name} skill.\n{extra}---\n# {name}\n"),
+        )
+        .unwrap();
+    };
+    skill("audit", "dependencies: [larder-db, mail]\n");
+    skill("orders", "");
+    let output = Command::new(example("catalog"))
+        .args(["--", SERVER, "--dir"])
+        .arg(&tree)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let expected = [
+        "Context blocks for the system prompt:",
+        "  audit: The audit skill. (requires: larder-db, mail)",
+        "  orders: The orders skill.",
+        "Tools offered to the model: [\"load_skill\"]",
+        "The model calls load_skill({\"skillName\": \"audit\"}):",
+        "   [host] `audit` needs the MCP servers [\"larder-db\", \"mail\"]: connecting them (answering true)",
+        "   | name: audit",
+        "When you no longer need this skill, call `unload_skill` with \"audit\"",
+        "Tools after the load: [\"load_skill\", \"unload_skill\"]",
+        "   [host] unloaded `audit` from `skills`; servers to disconnect: [\"larder-db\", \"mail\"]; 2 messages scrubbed from the history",
+        "   -> Unloaded 'audit'.",
+        "Tools after the unload: [\"load_skill\"]",
+    ];
+    let mut rest = stdout.as_ref();
+    for line in expected {
+        let at = rest
+            .find(line)
+            .unwrap_or_else(|| panic!("missing, or out of order: {line:?}\n{stdout}"));
+        rest = &rest[at + line.len()..];
+    }
+    std::fs::remove_dir_all(&tree).unwrap();
+}

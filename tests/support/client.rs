@@ -1,0 +1,427 @@
+//! Helpers for the client tests: a wire tap that records every method a
+//! client sends, a wrapper that hides SEP-2640 from our server (the legacy
+//! path), a folder snapshot, and a lying server speaking raw JSON-RPC.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ServerConfig,
+};
+use rmcp::service::{RequestContext, RunningService};
+use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt as _};
+use serde_json::{Value, json};
+use skills_runtime::SkillsServer;
+use skills_runtime::client::transport;
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream};
+
+use super::Era;
+
+/// The methods a client sent, in order (requests and notifications).
+pub type Methods = Arc<Mutex<Vec<String>>>;
+
+/// Serves `handler` and connects our client (the `transport` module's
+/// limits, era negotiated as `transport::connect` does unless `era` forces
+/// the handshake), recording every method the client sends.
+pub async fn tapped(
+    handler: impl ServerHandler,
+    era: Era,
+) -> (RunningService<RoleClient, ()>, Methods) {
+    let (server_end, server_side) = tokio::io::duplex(1 << 22);
+    let (client_end, client_side) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(running) = handler.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let methods: Methods = Arc::default();
+    relay(client_side, server_side, methods.clone());
+    let client = match era {
+        Era::Modern => transport::connect(transport::stream(client_end))
+            .await
+            .expect("server/discover"),
+        Era::Handshake => ().serve(transport::stream(client_end)).await.expect("initialize"),
+    };
+    (client, methods)
+}
+
+/// Copies lines both ways between the client's and the server's pipes,
+/// noting the `method` of each client→server message.
+fn relay(client: DuplexStream, server: DuplexStream, methods: Methods) {
+    let (client_read, mut client_write) = tokio::io::split(client);
+    let (server_read, mut server_write) = tokio::io::split(server);
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(client_read).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Ok(message) = serde_json::from_str::<Value>(&line)
+                && let Some(method) = message.get("method").and_then(Value::as_str)
+            {
+                methods.lock().unwrap().push(method.to_owned());
+            }
+            if server_write
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    tokio::spawn(async move {
+        let _ = tokio::io::copy(&mut BufReader::new(server_read), &mut client_write).await;
+    });
+}
+
+/// The skills methods (and reads) among `methods`, without the lifecycle
+/// ones and the 2026-07-28 notification subscription (`subscriptions/listen`).
+pub fn skill_methods(methods: &Methods) -> Vec<String> {
+    methods
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|method| {
+            !method.starts_with("notifications/")
+                && *method != "initialize"
+                && *method != "server/discover"
+                && *method != "subscriptions/listen"
+        })
+        .cloned()
+        .collect()
+}
+
+/// Our server without SEP-2640: no extension declared, so a client takes the
+/// pre-SEP path (`resources/list` and `_manifest`), as with FastMCP's legacy
+/// provider or SkillsDotNet.
+#[derive(Clone)]
+pub struct LegacyOnly(pub SkillsServer);
+
+impl ServerHandler for LegacyOnly {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerHandler::get_info(&self.0);
+        info.capabilities.extensions = None;
+        info
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.0.list_resources(request, &context)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.0.list_resource_templates(request, &context)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
+        self.0.read_resource(&request, &context).map(Into::into)
+    }
+}
+
+/// Every entry under `root`: path → (bytes or `None` for a folder, mode).
+pub type Snapshot = BTreeMap<String, (Option<Vec<u8>>, u32)>;
+
+/// Everything under `root`, byte for byte, with permissions.
+pub fn snapshot(root: &Path) -> Snapshot {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut found = BTreeMap::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let relative = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let mode = meta.permissions().mode();
+            if meta.is_dir() {
+                found.insert(relative, (None, mode));
+                pending.push(path);
+            } else if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&path).unwrap();
+                found.insert(
+                    relative,
+                    (Some(target.to_string_lossy().as_bytes().to_vec()), mode),
+                );
+            } else {
+                found.insert(relative, (Some(std::fs::read(&path).unwrap()), mode));
+            }
+        }
+    }
+    found
+}
+
+/// A fresh empty folder under the temporary folder.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let root = std::env::temp_dir().join(format!(
+        "skills-runtime-client-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    root
+}
+
+// ---------------------------------------------------------------------------
+// The lying server
+
+/// What the lying server lies about (or `Honest`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lie {
+    /// Tells the truth: the control case.
+    Honest,
+    /// A file's digest in the entry is not its bytes'.
+    WrongDigest,
+    /// A file's size in the entry is not its length.
+    WrongSize,
+    /// `skills/get` lists a file the listing did not.
+    UnlistedFile,
+    /// An entry lists a file of another skill.
+    FileOfAnotherSkill,
+    /// A file URI climbs out of the skill with `..`.
+    Traversal,
+    /// A file URI hides a `/` as `%2f`.
+    EncodedSlash,
+    /// A file whose name Windows cannot write (`aux.md`).
+    UnportableName,
+    /// The read answer's content `uri` is not the one asked.
+    ContentUri,
+    /// The read answer holds two content items.
+    TwoContents,
+    /// The advertised frontmatter differs from SKILL.md's.
+    Frontmatter,
+    /// The file changes between `skills/get` and its read (same size).
+    ChangedBeforeRead,
+    /// The skill's entry changes once a file has been read.
+    ChangedAfterRead,
+    /// Marks a file executable that the skill does not have.
+    UnknownExecutable,
+}
+
+pub const LIES: [Lie; 13] = [
+    Lie::WrongDigest,
+    Lie::WrongSize,
+    Lie::UnlistedFile,
+    Lie::FileOfAnotherSkill,
+    Lie::Traversal,
+    Lie::EncodedSlash,
+    Lie::UnportableName,
+    Lie::ContentUri,
+    Lie::TwoContents,
+    Lie::Frontmatter,
+    Lie::ChangedBeforeRead,
+    Lie::ChangedAfterRead,
+    Lie::UnknownExecutable,
+];
+
+/// The lying server's skill: `liar`, with a script and a reference.
+pub fn liar_files() -> Vec<(String, Vec<u8>)> {
+    vec![
+        (
+            "SKILL.md".into(),
+            b"---\nname: liar\ndescription: A skill served by a server that lies.\n---\n# Liar\nRun `scripts/run.sh`.\n".to_vec(),
+        ),
+        ("references/notes.md".into(), b"Some notes.\n".to_vec()),
+        ("scripts/run.sh".into(), b"#!/bin/sh\necho hi\n".to_vec()),
+    ]
+}
+
+/// A raw JSON-RPC server (2025-11-25 handshake) serving one skill, lying as told.
+#[derive(Clone)]
+pub struct Liar {
+    pub lie: Lie,
+    pub files: Vec<(String, Vec<u8>)>,
+    reads: Arc<Mutex<usize>>,
+}
+
+impl Liar {
+    pub fn new(lie: Lie) -> Self {
+        Self::with_files(lie, liar_files())
+    }
+
+    pub fn with_files(lie: Lie, files: Vec<(String, Vec<u8>)>) -> Self {
+        Self {
+            lie,
+            files,
+            reads: Arc::default(),
+        }
+    }
+
+    fn file_uri(path: &str) -> String {
+        skills_core::uri::for_file("liar", path)
+    }
+
+    fn entry(&self, for_get: bool) -> Value {
+        let mut resources: Vec<Value> = self
+            .files
+            .iter()
+            .map(|(path, bytes)| {
+                json!({
+                    "uri": Self::file_uri(path),
+                    "digest": rmcp::model::sha256_digest(bytes),
+                    "size": bytes.len(),
+                })
+            })
+            .collect();
+        let mut frontmatter =
+            json!({"name": "liar", "description": "A skill served by a server that lies."});
+        let executable: Vec<&str> = self
+            .files
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .filter(|path| path.starts_with("scripts/"))
+            .collect();
+        let mut meta = json!({"skills-runtime/executable": executable});
+        let reads = *self.reads.lock().unwrap();
+        match self.lie {
+            Lie::WrongDigest => {
+                resources[1]["digest"] = json!(rmcp::model::sha256_digest(b"something else"))
+            }
+            Lie::WrongSize => resources[1]["size"] = json!(9999),
+            Lie::UnlistedFile if for_get => resources.push(json!({
+                "uri": Self::file_uri("references/extra.md"),
+                "digest": rmcp::model::sha256_digest(b"extra"),
+                "size": 5,
+            })),
+            Lie::FileOfAnotherSkill => resources.push(json!({
+                "uri": "skill://other/SKILL.md",
+                "digest": rmcp::model::sha256_digest(b"x"),
+                "size": 1,
+            })),
+            Lie::Traversal => resources.push(json!({
+                "uri": "skill://liar/scripts/../../../etc/passwd",
+                "digest": rmcp::model::sha256_digest(b"x"),
+                "size": 1,
+            })),
+            Lie::EncodedSlash => resources.push(json!({
+                "uri": "skill://liar/references%2f..%2f..%2fsecret",
+                "digest": rmcp::model::sha256_digest(b"x"),
+                "size": 1,
+            })),
+            Lie::UnportableName => resources.push(json!({
+                "uri": "skill://liar/references/aux.md",
+                "digest": rmcp::model::sha256_digest(b"x"),
+                "size": 1,
+            })),
+            Lie::Frontmatter => {
+                frontmatter["description"] = json!("Something the file does not say.")
+            }
+            Lie::ChangedAfterRead if reads > 0 => {
+                resources[1]["digest"] = json!(rmcp::model::sha256_digest(b"Newer notes.\n"));
+                resources[1]["size"] = json!(13);
+            }
+            Lie::UnknownExecutable => {
+                meta = json!({"skills-runtime/executable": ["scripts/missing.sh"]})
+            }
+            _ => {}
+        }
+        json!({
+            "uri": "skill://liar/SKILL.md",
+            "frontmatter": frontmatter,
+            "resources": resources,
+            "_meta": meta,
+        })
+    }
+
+    fn read(&self, uri: &str) -> Result<Value, Value> {
+        let Some((path, bytes)) = self
+            .files
+            .iter()
+            .find(|(path, _)| Self::file_uri(path) == uri)
+        else {
+            return Err(
+                json!({"code": -32602, "message": format!("unknown {uri}"), "data": {"uri": uri}}),
+            );
+        };
+        let mut bytes = bytes.clone();
+        if self.lie == Lie::ChangedBeforeRead && path == "references/notes.md" {
+            bytes = b"Other notes\n".to_vec();
+        }
+        let content = match String::from_utf8(bytes.clone()) {
+            Ok(text) => json!({"uri": uri, "mimeType": "text/plain", "text": text}),
+            Err(_) => {
+                use base64::Engine as _;
+                json!({"uri": uri, "blob": base64::engine::general_purpose::STANDARD.encode(&bytes)})
+            }
+        };
+        let mut contents = vec![content];
+        if self.lie == Lie::ContentUri && path == "references/notes.md" {
+            contents[0]["uri"] = json!("skill://resource/notes.md");
+        }
+        if self.lie == Lie::TwoContents && path == "references/notes.md" {
+            contents.push(json!({"uri": "skill://liar/references/other.md", "text": "smuggled"}));
+        }
+        Ok(json!({"contents": contents}))
+    }
+
+    fn answer(&self, method: &str, params: &Value) -> Option<Result<Value, Value>> {
+        Some(match method {
+            "initialize" => Ok(json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}},
+                "serverInfo": {"name": "liar", "version": "1"},
+            })),
+            "skills/list" => Ok(json!({"skills": [self.entry(false)]})),
+            "skills/get" => Ok(json!({"skill": self.entry(true)})),
+            "resources/read" => {
+                let answer = self.read(params["uri"].as_str().unwrap_or_default());
+                *self.reads.lock().unwrap() += 1;
+                answer
+            }
+            "resources/list" => {
+                Ok(json!({"resources": [{"uri": "skill://liar/SKILL.md", "name": "liar"}]}))
+            }
+            "ping" => Ok(json!({})),
+            method if method.starts_with("notifications/") => return None,
+            _ => Err(json!({"code": -32601, "message": format!("{method} not found")})),
+        })
+    }
+
+    /// Answers JSON-RPC lines on `stream` until it closes.
+    pub async fn serve(self, stream: DuplexStream) {
+        let (read, mut write) = tokio::io::split(stream);
+        let mut lines = BufReader::new(read).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let method = message["method"].as_str().unwrap_or_default().to_owned();
+            let Some(answer) = self.answer(&method, &message["params"]) else {
+                continue;
+            };
+            let reply = match answer {
+                Ok(result) => json!({"jsonrpc": "2.0", "id": message["id"], "result": result}),
+                Err(error) => json!({"jsonrpc": "2.0", "id": message["id"], "error": error}),
+            };
+            let mut bytes = serde_json::to_vec(&reply).unwrap();
+            bytes.push(b'\n');
+            if write.write_all(&bytes).await.is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Serves on a fresh pipe and returns our client's end.
+    pub fn spawn(self) -> DuplexStream {
+        let (client_end, server_end) = tokio::io::duplex(1 << 22);
+        tokio::spawn(self.serve(server_end));
+        client_end
+    }
+}
