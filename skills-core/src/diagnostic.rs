@@ -452,7 +452,9 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// An error about a whole file or folder.
+    /// An error about a whole file or folder. The message stays one line:
+    /// a control character in it (a tab or line break from a quoted key)
+    /// is spelled as an escape (`\t`, `\n`).
     pub fn new(rule: Rule, file: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             file: file.into(),
