@@ -600,3 +600,97 @@ async fn over_streamable_http_locked_absent_and_nonexistent_answer_alike_on_both
     let owner = raw_mcp(&base, true, &probes("courses/sql-joins", "sql-joins")).await;
     assert!(!owner[0].body.contains("-32602"), "{}", owner[0].text());
 }
+
+// ---------------------------------------------------------------------------
+// Hostile requests to the routes
+
+#[tokio::test]
+async fn hostile_route_requests_get_clean_refusals_and_leak_nothing() {
+    let base = serve(platform_server(COURSES.clone())).await;
+    let not_found = get_as(&base, "/skills/no-such-course", Some("learner-a"), &[])
+        .await
+        .text();
+    // Paths: decoded into a name, never into a file path. (`%2e%2e` and
+    // `..` segments are resolved by the client's URL parser before sending.)
+    for path in [
+        "/skills/..%2fSKILL.md",
+        "/skills/..%2f..%2fetc%2fpasswd",
+        "/skills/courses%2fsql-joins",
+        "/skills/sql-joins%00",
+        "/skills/%E2%80%AEsql-joins",
+        &format!("/skills/{}", "a".repeat(8 << 10)),
+    ] {
+        let answer = get_as(&base, path, Some("learner-a"), &[]).await;
+        assert_eq!(answer.text(), not_found, "{path}");
+    }
+    for path in [
+        "/skills/sql-joins/SKILL.md",
+        "/skills/sql-joins/",
+        "/skillsx",
+    ] {
+        let answer = get_as(&base, path, Some("learner-a"), &[]).await;
+        assert_eq!(answer.status, 404, "{path}: {}", answer.text());
+        assert!(!answer.body.contains("sql"), "{path}: {}", answer.text());
+    }
+    // Host headers: the routes answer the names /mcp answers, no other.
+    for host in [
+        "evil.example",
+        "127.0.0.1@evil.example",
+        "127.0.0.1.evil.example",
+        "localhost.evil.example:80",
+        &"h".repeat(8 << 10),
+    ] {
+        for path in ["/skills", "/skills/academy"] {
+            let answer = get_as(&base, path, Some("learner-a"), &[("host", host)]).await;
+            assert_eq!(
+                answer.status,
+                403,
+                "{path} Host {host:.40}: {}",
+                answer.text()
+            );
+            assert!(!answer.body.contains("academy"), "{}", answer.text());
+        }
+    }
+    let port = base.rsplit(':').next().unwrap();
+    for host in [
+        format!("localhost:{port}"),
+        format!("LOCALHOST:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let answer = get_as(&base, "/skills", Some("learner-a"), &[("host", &host)]).await;
+        assert_eq!(answer.status, 200, "Host {host}: {}", answer.text());
+    }
+    // Malformed bearer tokens: the auth layer's 401, routes and /mcp alike.
+    let client = http();
+    for authorization in [
+        "Bearer".to_owned(),
+        "Bearer ".to_owned(),
+        "Basic bGVhcm5lci1hOg==".to_owned(),
+        "Bearer learner-a learner-b".to_owned(),
+        format!("Bearer {}", "x".repeat(16 << 10)),
+    ] {
+        for path in ["/skills", "/skills/academy"] {
+            let response = client
+                .get(format!("{base}{path}"))
+                .header("authorization", authorization.as_str())
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 401, "{path} {authorization:.40}");
+        }
+    }
+    // Bytes that are not text (obs-text) in the header.
+    let response = client
+        .get(format!("{base}/skills"))
+        .header(
+            "authorization",
+            reqwest::header::HeaderValue::from_bytes(b"Bearer \xe9learner-a").unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    // And the server still answers a good request afterwards.
+    let after = get_as(&base, "/skills/academy", Some("learner-a"), &[]).await;
+    assert_eq!(after.status, 200);
+}

@@ -119,6 +119,7 @@
 //! `Vary: authorization`), else `public, no-cache`. The ETag of `GET
 //! /skills/{name}` is the skill's version, that of `GET /skills` the digest
 //! of its body; a matching `If-None-Match` gets `304 Not Modified`.
+//! They accept the same `Host` names as `/mcp` ([`SkillsRouter::allowed_hosts`]).
 //! [`SkillsRouter::catalog`] turns the routes off.
 
 use std::future::Future;
@@ -267,6 +268,7 @@ impl<H: ServerHandler + Clone> SkillsRouter<H> {
         S: Clone + Send + Sync + 'static,
     {
         let handler = self.handler;
+        let allowed_hosts = self.config.allowed_hosts.clone();
         let mcp = StreamableHttpService::new(
             move || Ok(handler.clone()),
             Arc::new(LocalSessionManager::default()),
@@ -274,7 +276,7 @@ impl<H: ServerHandler + Clone> SkillsRouter<H> {
         );
         let router = axum::Router::new().nest_service(MCP_PATH, mcp);
         if self.catalog {
-            router.merge(catalog::routes(self.skills))
+            router.merge(catalog::routes(self.skills, allowed_hosts))
         } else {
             router
         }

@@ -6,12 +6,17 @@
 //! right now and the same access policy, seen through the request head the
 //! author's auth layer filled. Anything the caller does not own (locked,
 //! absent or nonexistent) gets one 404 whose bytes and headers never depend
-//! on the name asked for.
+//! on the name asked for. They accept the same `Host` names as `/mcp`
+//! (rmcp's guard against DNS rebinding covers only its own service), so a
+//! page on another site cannot read a local server's catalog either.
+
+use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
@@ -24,15 +29,63 @@ use crate::server::{Caller, SkillsView};
 pub(super) const NOT_FOUND_BODY: &str =
     r#"{"error":"not_found","message":"no skill of that name is available to you"}"#;
 
-/// `GET /skills` and `GET /skills/{name}`, answered from `skills`.
-pub(super) fn routes<S>(skills: SkillsServer) -> axum::Router<S>
+/// `GET /skills` and `GET /skills/{name}`, answered from `skills`, for
+/// requests whose `Host` is one of `allowed_hosts` (any, when empty).
+pub(super) fn routes<S>(skills: SkillsServer, allowed_hosts: Vec<String>) -> axum::Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
+    let allowed: Arc<[String]> = allowed_hosts.into();
     axum::Router::new()
         .route(super::CATALOG_PATH, get(list))
         .route(&format!("{}/{{name}}", super::CATALOG_PATH), get(one))
         .with_state(skills)
+        .layer(axum::middleware::from_fn_with_state(allowed, check_host))
+}
+
+/// Refuses a request whose `Host` the server does not answer to, as rmcp
+/// refuses it on `/mcp`: `400` without a readable one, `403` for another name.
+async fn check_host(
+    State(allowed): State<Arc<[String]>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if allowed.is_empty() {
+        return next.run(request).await;
+    }
+    let authority = request
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|host| axum::http::uri::Authority::try_from(host).ok())
+        .or_else(|| request.uri().authority().cloned());
+    let Some(authority) = authority else {
+        return (StatusCode::BAD_REQUEST, "Bad Request: Invalid Host header").into_response();
+    };
+    if host_is_allowed(&authority, &allowed) {
+        next.run(request).await
+    } else {
+        (
+            StatusCode::FORBIDDEN,
+            "Forbidden: Host header is not allowed",
+        )
+            .into_response()
+    }
+}
+
+/// Whether `authority` is one of `allowed` (`name` matches any port,
+/// `name:port` that port only; names compare without case or brackets).
+fn host_is_allowed(authority: &axum::http::uri::Authority, allowed: &[String]) -> bool {
+    let host = authority.host().trim_matches(['[', ']']);
+    allowed.iter().any(|entry| {
+        let entry = entry.trim();
+        let (name, port) = match axum::http::uri::Authority::try_from(entry) {
+            Ok(parsed) => (parsed.host().to_owned(), parsed.port_u16()),
+            Err(_) => (entry.to_owned(), None),
+        };
+        name.trim_matches(['[', ']']).eq_ignore_ascii_case(host)
+            && port.is_none_or(|port| authority.port_u16() == Some(port))
+    })
 }
 
 /// `GET /skills`: `{"skills": [owned…], "locked": [teasers…]}`.
@@ -176,6 +229,24 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(IF_NONE_MATCH, HeaderValue::from_str(value).unwrap());
         headers
+    }
+
+    #[test]
+    fn host_names_match_as_rmcp_matches_them() {
+        let allowed = [
+            "localhost".to_owned(),
+            "::1".to_owned(),
+            "example.com:8080".to_owned(),
+        ];
+        let allows = |host: &str| host_is_allowed(&host.parse().unwrap(), &allowed);
+        assert!(allows("localhost"));
+        assert!(allows("LOCALHOST:3000"));
+        assert!(allows("[::1]:80"));
+        assert!(allows("example.com:8080"));
+        assert!(!allows("example.com:8081"));
+        assert!(!allows("example.com"));
+        assert!(!allows("localhost.evil.example"));
+        assert!(!allows("evil.example"));
     }
 
     #[test]
