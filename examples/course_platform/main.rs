@@ -82,7 +82,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve /mcp, /api and the public /.well-known/oauth-protected-resource.
+    /// Serve /mcp, /skills, /api and the public /.well-known/oauth-protected-resource.
     ///
     /// Prints one line, `listening http://ADDR`, on stdout once it accepts
     /// connections; its log goes to stderr.
