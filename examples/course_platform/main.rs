@@ -317,7 +317,7 @@ async fn watch_entitlements(db: Db, skills: SkillsServer) {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        let skills = skills.clone();
+        let server = skills.clone();
         let polled = db
             .run(move |db| {
                 let version = db.data_version()?;
@@ -325,7 +325,7 @@ async fn watch_entitlements(db: Db, skills: SkillsServer) {
                     return Ok((version, 0));
                 }
                 let told = if last.is_some() {
-                    skills.refresh_views_with(|request| {
+                    server.refresh_views_with(|request| {
                         let Some(entitlements) = request.extensions.get_mut::<Entitlements>()
                         else {
                             return;
@@ -347,6 +347,14 @@ async fn watch_entitlements(db: Db, skills: SkillsServer) {
             .await;
         match polled {
             Ok((version, told)) => {
+                if last.is_some_and(|last| last != version) {
+                    tracing::debug!(
+                        version,
+                        told,
+                        sessions = skills.listeners(),
+                        "the database changed"
+                    );
+                }
                 if told > 0 {
                     tracing::info!("entitlements changed: told {told} session(s)");
                 }

@@ -37,7 +37,7 @@ pub fn skill_entry(skill: &Skill) -> rmcp::model::Skill {
         })
         .collect();
     let entry = rmcp::model::Skill::new(skill.uri(), frontmatter, SkillResources::Files(resources));
-    let mut meta = executable_meta(skill).unwrap_or_else(MetaObject::new);
+    let mut meta = executable_meta(skill).unwrap_or_default();
     meta.insert(VERSION_META_KEY.to_owned(), json!(skill.version()));
     entry.with_meta(meta)
 }
