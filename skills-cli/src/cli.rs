@@ -86,6 +86,13 @@ pub struct RuleArgs {
     /// ["PATH"]`). Repeat for several.
     #[arg(long = "allow-secrets-in", value_name = "PATH")]
     pub allow_secrets_in: Vec<String>,
+
+    /// Skills, by path or glob over skill paths (`courses/*`), that are
+    /// gated: sold, or held back from some callers. A gated skill must not
+    /// grant `allowed-tools` nor sit inside a skill that is not gated
+    /// (macro: `gated = ["GLOB"]`). Repeat for several.
+    #[arg(long = "gated", value_name = "GLOB")]
+    pub gated: Vec<String>,
 }
 
 impl RuleArgs {
@@ -96,6 +103,7 @@ impl RuleArgs {
         options.allow_fields.clone_from(&self.allow_fields);
         options.check_links = !self.no_check_links;
         options.allow_secrets_in.clone_from(&self.allow_secrets_in);
+        options.gated.clone_from(&self.gated);
         options
     }
 }

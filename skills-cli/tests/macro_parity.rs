@@ -46,12 +46,41 @@ fn snapshot_problems(stderr: &str) -> Vec<(String, String)> {
 
 /// The folder argument of the case's `embed_skills!` call.
 fn macro_argument(source: &str) -> &str {
-    let start = source
-        .find("embed_skills!(\"")
-        .expect("an embed_skills! call")
-        + 15;
+    let call = source
+        .find("embed_skills!(")
+        .expect("an embed_skills! call");
+    let start = call + source[call..].find('"').expect("a folder literal") + 1;
     let end = start + source[start..].find('"').expect("a closing quote");
     &source[start..end]
+}
+
+/// The command-line flags of the case's list options (`gated = ["a", "b"]`
+/// gives `--gated a --gated b`): the same option, spelled for `skills check`.
+fn macro_flags(source: &str) -> Vec<String> {
+    let mut flags = Vec::new();
+    for (option, flag) in [
+        ("gated", "--gated"),
+        ("allow_fields", "--allow-field"),
+        ("allow_secrets_in", "--allow-secrets-in"),
+    ] {
+        let Some(at) = source.find(&format!("{option} = [")) else {
+            continue;
+        };
+        let list = &source[at..];
+        let list = &list[list.find('[').unwrap() + 1..list.find(']').expect("a closing bracket")];
+        for item in list
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+        {
+            flags.push(flag.to_owned());
+            flags.push(item.trim_matches('"').to_owned());
+        }
+    }
+    if source.contains("check_links = false") {
+        flags.push("--no-check-links".to_owned());
+    }
+    flags
 }
 
 #[test]
@@ -82,10 +111,10 @@ fn the_command_line_reports_what_the_macro_reports() {
         }
         let expected = snapshot_problems(&stderr);
         assert!(!expected.is_empty(), "{name}: no problem in the snapshot");
-        let run = skills(
-            Path::new(&ui),
-            &["check", "--format", "json", macro_argument(&source)],
-        );
+        let mut args = vec!["check", "--format", "json", macro_argument(&source)];
+        let flags = macro_flags(&source);
+        args.extend(flags.iter().map(String::as_str));
+        let run = skills(Path::new(&ui), &args);
         assert_ne!(run.code, 0, "{name}: `skills check` passed: {run:?}");
         let found: Vec<(String, String)> = json_lines(&run.stdout)
             .iter()

@@ -263,7 +263,8 @@ fn the_sync_example_speaks_http() {
     std::io::BufReader::new(server.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    let url = line.trim().strip_prefix("listening ").unwrap().to_owned();
+    // The one stdout line names the server's address; MCP is at `/mcp`.
+    let url = format!("{}/mcp", line.trim().strip_prefix("listening ").unwrap());
     let folder = scratch("sync-http");
     let output = Command::new(example("sync"))
         .args(["--header", "Authorization: Bearer not-checked"])
