@@ -9,41 +9,22 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use rmcp::model::{
-    ErrorCode, PaginatedRequestParams, ReadResourceRequestParams, ResourceUpdatedNotificationParam,
-    ServerCapabilities, ServerConfig, ServerNotification, SubscribeRequestParams,
-    SubscriptionFilter, UnsubscribeRequestParams,
+    ErrorCode, PaginatedRequestParams, ReadResourceRequestParams, ServerCapabilities, ServerConfig,
+    ServerNotification, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, ServiceError, Subscription};
-use rmcp::{ClientHandler, RoleClient, RoleServer, ServerHandler, ServiceExt};
+use rmcp::service::{RequestContext, ServiceError};
+use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use skills_runtime::{
     Options, Reload, Reloads, Rule, Skills, SkillsServer, WatchHandle, WithSkills, embed_skills,
 };
+use support::live::{
+    DEADLINE, Notice, NoticeClient, Notices, Receive, entry_digest, folder, list_changed_and,
+    names, next_notice, next_on, write,
+};
 use support::{ERAS, Era, bytes_of, connect, skill_md};
 use tokio::sync::mpsc;
-
-/// Long enough for a loaded CI machine; only reached when something is wrong.
-const DEADLINE: Duration = Duration::from_secs(30);
-
-/// A fresh skills folder with `skills` (name → SKILL.md text).
-fn folder(test: &str, skills: &[(&str, &str)]) -> PathBuf {
-    let root =
-        std::env::temp_dir().join(format!("skills-runtime-live-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
-    for (name, text) in skills {
-        write(&root, &format!("{name}/SKILL.md"), text);
-    }
-    root
-}
-
-fn write(root: &Path, path: &str, text: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
 
 /// A server watching `root`, with the reloads to wait on.
 fn watched(root: &Path) -> (SkillsServer, WatchHandle, Reloads) {
@@ -90,32 +71,6 @@ async fn kept(reloads: &mut Reloads) -> skills_runtime::Report {
     }
 }
 
-/// A client that forwards the change notices it is sent.
-#[derive(Clone)]
-struct Notices(mpsc::UnboundedSender<Notice>);
-
-#[derive(Debug, PartialEq, Eq)]
-enum Notice {
-    ListChanged,
-    Updated(String),
-}
-
-impl ClientHandler for Notices {
-    async fn on_resource_updated(
-        &self,
-        params: ResourceUpdatedNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        let _ = self.0.send(Notice::Updated(params.uri));
-    }
-
-    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.0.send(Notice::ListChanged);
-    }
-}
-
-type NoticeClient = rmcp::service::RunningService<RoleClient, Notices>;
-
 /// A 2025-11-25 client whose notices arrive on the returned channel.
 async fn handshake_client(
     handler: impl ServerHandler,
@@ -131,83 +86,10 @@ async fn handshake_client(
     (client, receiver)
 }
 
-async fn next_notice(notices: &mut impl Receive) -> Notice {
-    tokio::time::timeout(DEADLINE, notices.receive())
-        .await
-        .expect("a notice within the deadline")
-        .expect("the client is running")
-}
-
-/// Where a test reads a session's notices from.
-trait Receive {
-    fn receive(&mut self) -> impl Future<Output = Option<Notice>>;
-}
-
-impl Receive for mpsc::UnboundedReceiver<Notice> {
-    fn receive(&mut self) -> impl Future<Output = Option<Notice>> {
-        self.recv()
-    }
-}
-
 impl Receive for UpdatesOnly<'_> {
     fn receive(&mut self) -> impl Future<Output = Option<Notice>> {
         self.recv()
     }
-}
-
-/// The next notification on a 2026-07-28 listen stream.
-async fn next_on(stream: &mut Subscription) -> Notice {
-    let notification = tokio::time::timeout(DEADLINE, stream.next())
-        .await
-        .expect("a notice within the deadline")
-        .expect("a well-formed stream")
-        .expect("the stream is open");
-    match notification {
-        ServerNotification::ResourceListChangedNotification(_) => Notice::ListChanged,
-        ServerNotification::ResourceUpdatedNotification(updated) => {
-            Notice::Updated(updated.params.uri)
-        }
-        other => panic!("unexpected notification {other:?}"),
-    }
-}
-
-fn list_changed_and(uris: &[&str]) -> SubscriptionFilter {
-    let builder = SubscriptionFilter::builder().resources_list_changed();
-    if uris.is_empty() {
-        builder.build()
-    } else {
-        builder.resource_subscriptions(uris.iter().copied()).build()
-    }
-}
-
-/// The digest the entry of `name` lists for its SKILL.md.
-async fn entry_digest(client: &rmcp::Peer<RoleClient>, name: &str) -> String {
-    let entries = client.list_all_skills().await.unwrap();
-    let entry = entries
-        .iter()
-        .find(|entry| entry.name() == name)
-        .unwrap_or_else(|| panic!("{name} is listed"));
-    let rmcp::model::SkillResources::Files(files) = &entry.resources else {
-        panic!("loaded skills are never dynamic");
-    };
-    files
-        .iter()
-        .find(|file| file.uri.ends_with("/SKILL.md"))
-        .unwrap()
-        .digest
-        .clone()
-}
-
-async fn names(client: &rmcp::Peer<RoleClient>) -> Vec<String> {
-    let mut names: Vec<String> = client
-        .list_all_skills()
-        .await
-        .unwrap()
-        .iter()
-        .map(|entry| entry.name().to_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[tokio::test]
@@ -964,4 +846,179 @@ async fn watch_in_debug_applies_the_options_the_set_was_embedded_with() {
         STRICT.len(),
         "the embedded set is served while the folder does not load"
     );
+}
+
+#[tokio::test]
+async fn a_set_the_server_refuses_keeps_the_last_good_one_and_says_why() {
+    // A SKILL.md linking a file declared generated loads, but cannot be
+    // served until the program adds the file: try_replace refuses it.
+    let root = folder("refused", &[("alpha", &skill_md("alpha", "First."))]);
+    let initial = support::load(&root);
+    let server = SkillsServer::new(initial.clone());
+    let mut options = Options::default();
+    options.generated = vec!["alpha/references/api.md".to_owned()];
+    write(
+        &root,
+        "alpha/SKILL.md",
+        &format!(
+            "{}See [the API](references/api.md).\n",
+            skill_md("alpha", "Edited.")
+        ),
+    );
+    let watch = server.watch(&root, options).unwrap();
+    let report = watch.last_report().expect("the set is refused");
+    assert!(
+        report
+            .diagnostics()
+            .iter()
+            .any(|problem| problem.rule == Rule::Generated),
+        "{report}"
+    );
+    assert_eq!(
+        server.skills().fingerprint(),
+        initial.fingerprint(),
+        "the last good set is still served"
+    );
+}
+
+/// A home folder with Claude Code's skills: a good one, one using Claude
+/// Code's own keys (refused by the strict rules, accepted by its profile),
+/// a broken one, and one linked from a dotfiles folder outside.
+fn claude_home(test: &str) -> (PathBuf, PathBuf) {
+    let base = folder(test, &[]);
+    let skills = base.join("home/.claude/skills");
+    write(&skills, "plain/SKILL.md", &skill_md("plain", "Plain."));
+    write(
+        &skills,
+        "claudes/SKILL.md",
+        "---\nname: claudes\ndescription: Uses Claude Code's keys.\ndisable-model-invocation: true\nallowed-tools:\n  - Read\n  - Grep\n---\n# claudes\n",
+    );
+    write(
+        &skills,
+        "broken/SKILL.md",
+        "---\nname: broken\ndescription: Broken: here\n---\n",
+    );
+    write(
+        &base,
+        "dotfiles/linked/SKILL.md",
+        &skill_md("linked", "Linked."),
+    );
+    std::os::unix::fs::symlink(base.join("dotfiles/linked"), skills.join("linked")).unwrap();
+    (base.join("home"), base)
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn an_agents_folders_are_served_skill_by_skill_with_its_rules_and_watched() {
+    use skills_runtime::vendor::{Agent, Environment};
+
+    let (home, base) = claude_home("agent");
+    let env = Environment::new(&home);
+    let server = SkillsServer::new(Skills::empty());
+    let watch = server.watch_agent(&Agent::CLAUDE_CODE, &env).unwrap();
+    let first = watch.last_reload();
+    assert!(first.report().is_none());
+    let refused: Vec<&str> = first.refused().iter().map(|r| r.folder.as_str()).collect();
+    assert_eq!(refused, ["broken"], "one broken skill refuses only itself");
+    assert_eq!(first.refused()[0].errors[0].rule, Rule::YamlSyntax);
+    assert_eq!(first.refused()[0].errors[0].line, Some(3));
+    let client = connect(server.clone(), Era::Modern).await;
+    assert_eq!(
+        names(client.peer()).await,
+        ["claudes", "linked", "plain"],
+        "Claude Code's keys pass its profile; the linked skill is followed"
+    );
+
+    // The linked skill's own folder is watched: an edit there is served.
+    let mut reloads = watch.reloads();
+    write(
+        &base,
+        "dotfiles/linked/SKILL.md",
+        &skill_md("linked", "Edited."),
+    );
+    loop {
+        next_reload(&mut reloads).await;
+        if server.skills().get("linked").unwrap().description() == "Edited." {
+            break;
+        }
+    }
+    // Fixing the broken one serves it.
+    write(
+        &home,
+        ".claude/skills/broken/SKILL.md",
+        &skill_md("broken", "Fixed."),
+    );
+    loop {
+        let reload = next_reload(&mut reloads).await;
+        if reload.refused().is_empty() {
+            break;
+        }
+    }
+    assert_eq!(
+        names(client.peer()).await,
+        ["broken", "claudes", "linked", "plain"]
+    );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn an_agents_override_is_honoured_and_roots_merge_first_wins() {
+    use skills_runtime::vendor::{Agent, Environment};
+
+    let base = folder("agent-override", &[]);
+    let config = base.join("claude-config");
+    write(
+        &config,
+        "skills/alpha/SKILL.md",
+        &skill_md("alpha", "From the override."),
+    );
+    write(
+        &base,
+        "home/.claude/skills/beta/SKILL.md",
+        &skill_md("beta", "Ignored."),
+    );
+    let env = Environment::new(base.join("home")).var("CLAUDE_CONFIG_DIR", &config);
+    let server = SkillsServer::new(Skills::empty());
+    let _watch = server.watch_agent(&Agent::CLAUDE_CODE, &env).unwrap();
+    assert_eq!(
+        server.skills().get("alpha").unwrap().description(),
+        "From the override."
+    );
+    assert!(
+        server.skills().get("beta").is_none(),
+        "CLAUDE_CONFIG_DIR replaces ~/.claude"
+    );
+
+    // Several roots: the first wins on a name, the duplicate is reported;
+    // a root that does not exist yet is served as it appears.
+    let first = base.join("first");
+    let second = base.join("second");
+    let later = base.join("not-yet/skills");
+    write(&first, "gamma/SKILL.md", &skill_md("gamma", "First root."));
+    write(
+        &second,
+        "gamma/SKILL.md",
+        &skill_md("gamma", "Second root."),
+    );
+    let server = SkillsServer::new(Skills::empty());
+    let watch = server
+        .watch_roots([&first, &second, &later], Options::default())
+        .unwrap();
+    assert_eq!(
+        server.skills().get("gamma").unwrap().description(),
+        "First root."
+    );
+    let loaded = skills_core::load_roots(&[&first, &second], &Options::default());
+    assert!(
+        loaded.reports()[1]
+            .diagnostics()
+            .iter()
+            .any(|problem| problem.rule == Rule::DuplicateName),
+        "the duplicate is reported"
+    );
+    let mut reloads = watch.reloads();
+    write(&later, "delta/SKILL.md", &skill_md("delta", "Came later."));
+    while server.skills().get("delta").is_none() {
+        next_reload(&mut reloads).await;
+    }
 }

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use skills_core::root::{self, ResolvedRoot};
+use skills_core::vendor::{Agent, Environment};
 use skills_core::{Diagnostic, Options, Report, Rule};
 
 use crate::Outcome;
@@ -57,6 +58,48 @@ pub fn run(args: &CheckArgs) -> Outcome {
         };
         printer.checked(&checked);
         outcome = outcome.max(judge(&report, args.deny_warnings));
+    }
+    for agent in args.vendor.selected() {
+        outcome = outcome.max(check_agent(agent, args, &printer));
+    }
+    outcome
+}
+
+/// Checks the folders `agent` reads as the agent's own rules judge them,
+/// skill by skill (what `skills serve --agent` serves), one report per
+/// folder that exists.
+fn check_agent(agent: &Agent, args: &CheckArgs, printer: &Printer) -> Outcome {
+    let roots = agent.user_roots(&Environment::from_process());
+    let options = args.rules.apply(agent.options());
+    let lenient = skills_core::load_roots(&roots, &options);
+    let loaded = lenient.loaded();
+    let mut outcome = Outcome::Done;
+    let mut found = false;
+    for (root, report) in roots.iter().zip(lenient.reports()) {
+        if !root.is_dir() {
+            continue;
+        }
+        found = true;
+        let skills = (0..loaded.skills().len())
+            .filter(|index| loaded.skill_dir(*index).starts_with(root))
+            .count();
+        printer.checked(&Checked {
+            report,
+            skills: (!report.has_errors()).then_some(skills),
+            deny_warnings: args.deny_warnings,
+        });
+        outcome = outcome.max(judge(report, args.deny_warnings));
+    }
+    if !found {
+        let folders: Vec<String> = roots
+            .iter()
+            .map(|root| root.display().to_string())
+            .collect();
+        eprintln!(
+            "{} keeps no skills here: none of {} exists",
+            agent.title(),
+            folders.join(", ")
+        );
     }
     outcome
 }

@@ -4,10 +4,12 @@
 //! later `serve`) takes the same flags with the same meaning, and a rule
 //! profile (`--claude`, …) is one more field there.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use skills_core::Options;
+use skills_core::vendor::Agent;
 
 /// Check Agent Skills with the rules `embed_skills!` applies, print what a
 /// server would list, and scaffold skills and crates.
@@ -35,6 +37,9 @@ pub enum Command {
     /// Add what embedding skills needs to an existing crate: the build-script
     /// line, the build-override, the dependency, the `static SKILLS` line.
     Init(InitArgs),
+    /// Serve a skills folder (or an agent's folders) over MCP, reloading it
+    /// on every change: over stdio, or streamable HTTP with `--http`.
+    Serve(ServeArgs),
 }
 
 /// `skills check`.
@@ -44,12 +49,16 @@ pub struct CheckArgs {
     /// `embed_skills!` (`$VAR` and `${VAR:-default}` expand); relative to the
     /// current directory, and messages name files relative to the folder as
     /// written.
-    #[arg(required = true, value_name = "DIR")]
+    #[arg(value_name = "DIR", required_unless_present_any = ["claude", "agents"])]
     pub dirs: Vec<String>,
 
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,
+
+    /// Agents' folders, instead of (or besides) folders named.
+    #[command(flatten)]
+    pub vendor: VendorArgs,
 
     /// How to print.
     #[command(flatten)]
@@ -99,13 +108,119 @@ impl RuleArgs {
     /// The library's options: its defaults (the macro's), changed only where
     /// a flag says so.
     pub fn options(&self) -> Options {
-        let mut options = Options::default();
-        options.allow_fields.clone_from(&self.allow_fields);
-        options.check_links = !self.no_check_links;
-        options.allow_secrets_in.clone_from(&self.allow_secrets_in);
-        options.gated.clone_from(&self.gated);
+        self.apply(Options::default())
+    }
+
+    /// `base` (an agent's rule profile) with the flags' additions.
+    pub fn apply(&self, mut options: Options) -> Options {
+        options
+            .allow_fields
+            .extend(self.allow_fields.iter().cloned());
+        options.check_links &= !self.no_check_links;
+        options
+            .allow_secrets_in
+            .extend(self.allow_secrets_in.iter().cloned());
+        options.gated.extend(self.gated.iter().cloned());
         options
     }
+}
+
+/// The folders agents read skills from (skills-core's vendor table), each
+/// with the rules its skills are written for.
+#[derive(Debug, Clone, Default, Args)]
+pub struct VendorArgs {
+    /// The skills Claude Code reads: `$CLAUDE_CONFIG_DIR/skills`, else
+    /// `~/.claude/skills` (the same as `--agent claude-code`).
+    #[arg(long)]
+    pub claude: bool,
+
+    /// The skills an agent reads at user scope, with the rules its skills
+    /// are written for, skill by skill (a broken one is reported, the others
+    /// are served): claude-code, cursor, github-copilot, codex, gemini,
+    /// antigravity, opencode, goose, agents. Repeat for several; the first
+    /// folder wins on a name.
+    #[arg(long = "agent", value_name = "NAME", value_parser = agent)]
+    pub agents: Vec<&'static Agent>,
+}
+
+impl VendorArgs {
+    /// The agents asked for, in order, each once.
+    pub fn selected(&self) -> Vec<&'static Agent> {
+        let mut agents: Vec<&'static Agent> = Vec::new();
+        let claude: Option<&'static Agent> = self.claude.then_some(&Agent::CLAUDE_CODE);
+        for agent in claude.into_iter().chain(self.agents.iter().copied()) {
+            if !agents.iter().any(|seen| seen.id() == agent.id()) {
+                agents.push(agent);
+            }
+        }
+        agents
+    }
+}
+
+/// A page size: a whole number, at least 1.
+fn page_size(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(size) if size > 0 => Ok(size),
+        _ => Err(format!(
+            "`{value}` is not a page size (a whole number, at least 1)"
+        )),
+    }
+}
+
+/// An agent by its id, for `--agent`.
+fn agent(id: &str) -> Result<&'static Agent, String> {
+    Agent::by_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = Agent::all().iter().map(Agent::id).collect();
+        format!("no agent `{id}`; the agents are: {}", ids.join(", "))
+    })
+}
+
+/// `skills serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The skills folder, as for `skills check`; loaded whole with the
+    /// rules `embed_skills!` applies, and reloaded on every change (while it
+    /// is broken, the last good set is served).
+    #[arg(value_name = "DIR", required_unless_present_any = ["claude", "agents"], conflicts_with_all = ["claude", "agents"])]
+    pub dir: Option<String>,
+
+    /// Serve MCP's streamable HTTP at http://ADDR/mcp instead of stdio; port
+    /// 0 picks a free port. Prints `listening http://HOST:PORT` on stdout
+    /// once it accepts connections.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<SocketAddr>,
+
+    /// With `--http`: keep no session state (every request is answered on
+    /// its own). Such a server cannot push change notices: clients re-list
+    /// when an entry's `ttlMs` runs out.
+    #[arg(long, requires = "http")]
+    pub stateless: bool,
+
+    /// With `--http`: a Host header to accept (repeatable). By default only
+    /// loopback names are, which guards a local server against DNS rebinding.
+    #[arg(long = "allow-host", value_name = "NAME", requires = "http")]
+    pub allowed_hosts: Vec<String>,
+
+    /// The name the server reports to clients [default: the folder's name,
+    /// or the agent's id].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Skills per skills/list page [default: 100].
+    #[arg(long, value_name = "N", value_parser = page_size)]
+    pub skills_page_size: Option<usize>,
+
+    /// Entries per resources/list and resources/directory/read page [default: 1000].
+    #[arg(long, value_name = "N", value_parser = page_size)]
+    pub resources_page_size: Option<usize>,
+
+    /// The rules.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+
+    /// Agents' folders, instead of a folder.
+    #[command(flatten)]
+    pub vendor: VendorArgs,
 }
 
 /// How problems are printed.

@@ -8,6 +8,8 @@
 //! skills manifest skills                 # what skills/list answers for the folder
 //! skills new pdf-tools                   # a skill that passes every rule
 //! skills init --path ../skills-runtime   # add embedding to an existing crate
+//! skills serve skills                    # serve a folder over stdio, live
+//! skills serve --claude --http 127.0.0.1:8080  # Claude Code's skills over HTTP
 //! ```
 //!
 //! Exit status: 0 when the job was done and nothing was refused, 1 when a
@@ -25,6 +27,7 @@ mod manifest;
 mod new;
 mod recipe;
 mod report;
+mod serve;
 mod steps;
 
 use std::process::ExitCode;
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         cli::Command::Manifest(args) => manifest::run(args),
         cli::Command::New(args) => new::run(args),
         cli::Command::Init(args) => init::run(args),
+        cli::Command::Serve(args) => serve::run(args),
     };
     outcome.into()
 }

@@ -140,10 +140,10 @@
 //! - `http`: the [`http`] module: MCP's streamable HTTP transport mounted
 //!   on an axum `Router` you extend with your own routes and layers, and a
 //!   `serve` function that prints the one line scripts wait for.
-//! - `openapi`: [`openapi::api_reference`] renders a skill's API reference
+//! - `openapi`: `openapi::api_reference` renders a skill's API reference
 //!   from an OpenAPI 3 document (the routes in conversation order, from the
 //!   `x-skill` extension).
-//! - `testing`: [`testing::assert_generated`] fails with a unified diff when
+//! - `testing`: `testing::assert_generated` fails with a unified diff when
 //!   a checked-in generated file differs from what the code generates
 //!   (`SKILLS_UPDATE=1` rewrites it).
 #![forbid(unsafe_code)]
@@ -183,10 +183,14 @@ pub mod testing;
 
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
+/// The folders each agent reads skills from (feature `load`): serve them
+/// with `SkillsServer::watch_agent` (feature `watch`).
+#[cfg(feature = "load")]
+pub use skills_core::vendor;
 /// Loading a folder at run time (feature `load`): the same rules and
 /// messages as `embed_skills!`.
 #[cfg(feature = "load")]
-pub use skills_core::{Diagnostic, Loaded, Options, Rule, add_files, load};
+pub use skills_core::{Diagnostic, Loaded, Options, Refused, Rule, add_files, load};
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///

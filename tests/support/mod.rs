@@ -3,6 +3,10 @@
 
 pub mod client;
 pub mod hostile;
+pub mod live;
+
+#[allow(unused_imports)] // Each test binary uses a different part.
+pub use live::skill_md;
 
 use std::path::Path;
 
@@ -181,11 +185,6 @@ pub fn load(root: &Path) -> skills_runtime::Skills {
     skills_core::load(root, &skills_core::Options::default())
         .unwrap_or_else(|report| panic!("{report}"))
         .into_skills()
-}
-
-/// A `SKILL.md` with this name and description.
-pub fn skill_md(name: &str, description: &str) -> String {
-    format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n")
 }
 
 /// Reads every file of `entries` and checks its size and digest (rmcp's own

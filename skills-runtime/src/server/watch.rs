@@ -13,7 +13,19 @@
 //! Reads stay inside the folder: the loader refuses symbolic links (reported,
 //! never followed), the watcher does not follow them either, and the loaded
 //! bytes are held in memory, so what a client reads is what was checked.
+//!
+//! An agent's folders ([`SkillsServer::watch_agent`], [`SkillsServer::watch_roots`])
+//! are loaded leniently instead: each root skill by skill, merged first-wins
+//! (`skills_core::load_roots`), so one broken skill is refused and reported
+//! while the others are served. Symbolic links right below such a root (a
+//! skill linked from a dotfiles repository) are followed, and watched too.
+//!
+//! Every set goes through [`SkillsServer::try_replace`], so a set the
+//! server's own rules refuse (a gated skill inside one that is not, a file
+//! declared generated that was not added) keeps the last good one served,
+//! with the report in [`WatchHandle::last_report`].
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Weak};
@@ -22,7 +34,8 @@ use std::time::Duration;
 use notify_debouncer_full::notify::event::{MetadataKind, ModifyKind};
 use notify_debouncer_full::notify::{self, EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache};
-use skills_core::{FrontEnd, Options, Renderer, Report};
+use skills_core::vendor::{Agent, Environment};
+use skills_core::{FrontEnd, Options, Refused, Renderer, Report};
 
 use super::{Shared, SkillsServer};
 
@@ -45,7 +58,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(50);
 /// ```
 #[derive(Debug)]
 pub struct WatchHandle {
-    dir: PathBuf,
+    dirs: Vec<PathBuf>,
     status: tokio::sync::watch::Receiver<Reload>,
     stop: mpsc::Sender<Signal>,
 }
@@ -56,6 +69,7 @@ pub struct WatchHandle {
 pub struct Reload {
     number: u64,
     report: Option<Arc<Report>>,
+    refused: Arc<[Refused]>,
     changed: bool,
     skills: usize,
 }
@@ -66,10 +80,20 @@ impl Reload {
         self.number
     }
 
-    /// Why the folder did not load (every problem, with `file:line:col`);
-    /// `None` when it loaded and is what the server serves.
+    /// Why the folder did not load (every problem, with `file:line:col`),
+    /// or why the server refused the set it loaded
+    /// ([`try_replace`](SkillsServer::try_replace)); `None` when it loaded
+    /// and is what the server serves.
     pub fn report(&self) -> Option<&Report> {
         self.report.as_deref()
+    }
+
+    /// The skills a lenient load ([`watch_roots`](SkillsServer::watch_roots),
+    /// [`watch_agent`](SkillsServer::watch_agent)) left out, each with the
+    /// errors that refused it; the others are served. Always empty for
+    /// [`watch`](SkillsServer::watch), which loads a folder whole or not at all.
+    pub fn refused(&self) -> &[Refused] {
+        &self.refused
     }
 
     /// Whether this load changed the set served.
@@ -129,9 +153,15 @@ enum Signal {
 }
 
 impl WatchHandle {
-    /// The folder being watched, made absolute.
+    /// The folder being watched, made absolute (the first one, for
+    /// [`watch_roots`](SkillsServer::watch_roots)).
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.dirs.first().map_or(Path::new(""), PathBuf::as_path)
+    }
+
+    /// Every folder being watched, made absolute, highest precedence first.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
     }
 
     /// Why the folder is not being served right now: every problem of the
@@ -182,26 +212,118 @@ impl SkillsServer {
         dir: impl Into<PathBuf>,
         options: Options,
     ) -> Result<WatchHandle, WatchError> {
-        self.watch_as(dir.into(), options, &skills_core::Library)
+        self.watch_as(Source::Folder(dir.into()), options, &skills_core::Library)
     }
 
-    /// [`watch`](Self::watch), with problems' hints spelling options the way
-    /// `front_end` writes them.
+    /// Serves the skills of several roots merged, highest precedence first,
+    /// and reloads them whenever something in any of them changes: each
+    /// root is loaded skill by skill (`skills_core::load_roots`), so an
+    /// invalid skill is left out and reported ([`Reload::refused`], and on
+    /// `tracing` with `file:line:col`) while the others are served; a skill
+    /// whose name an earlier root already has is left out with a
+    /// `duplicate-name` warning naming both. Roots that do not exist serve
+    /// nothing and are watched for (from their nearest existing folder), so
+    /// a skills folder created later is served as it appears.
+    ///
+    /// For an agent's folders, [`watch_agent`](Self::watch_agent) passes
+    /// its roots and its rule profile.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use skills_runtime::{Options, Skills, SkillsServer};
+    ///
+    /// let server = SkillsServer::new(Skills::empty());
+    /// let roots = ["team-skills", "my-skills"];
+    /// let watch = server.watch_roots(roots, Options::claude_code())?;
+    /// for refused in watch.last_reload().refused() {
+    ///     eprintln!("left out {}: {}", refused.folder, refused.errors[0].message);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn watch_roots(
+        &self,
+        roots: impl IntoIterator<Item = impl Into<PathBuf>>,
+        options: Options,
+    ) -> Result<WatchHandle, WatchError> {
+        let roots = roots.into_iter().map(Into::into).collect();
+        self.watch_as(Source::Roots(roots), options, &skills_core::Library)
+    }
+
+    /// Serves the skills `agent` reads at user scope (`~/.claude/skills`
+    /// for [`Agent::CLAUDE_CODE`], `$CODEX_HOME/skills`,
+    /// `~/.agents/skills` and `/etc/codex/skills` for [`Agent::CODEX`], …,
+    /// with the agent's overrides read from `env`), live, as
+    /// [`watch_roots`](Self::watch_roots) does, with the agent's rule
+    /// profile ([`Agent::options`]): its users' skills are not refused for
+    /// what the agent itself accepts, and skill folders linked at a root
+    /// (dotfiles) are followed.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use skills_runtime::vendor::{Agent, Environment};
+    /// use skills_runtime::{Skills, SkillsServer};
+    ///
+    /// let server = SkillsServer::new(Skills::empty());
+    /// let _watch = server.watch_agent(&Agent::CLAUDE_CODE, &Environment::from_process())?;
+    /// # Ok(()) }
+    /// ```
+    pub fn watch_agent(&self, agent: &Agent, env: &Environment) -> Result<WatchHandle, WatchError> {
+        self.watch_roots(agent.user_roots(env), agent.options())
+    }
+
+    /// [`watch`](Self::watch), with problems' hints spelling options the
+    /// way `front_end` writes them (a command line's flags, say) instead of
+    /// as [`Options`] fields.
+    pub fn watch_with_front_end(
+        &self,
+        dir: impl Into<PathBuf>,
+        options: Options,
+        front_end: &'static (dyn FrontEnd + Sync),
+    ) -> Result<WatchHandle, WatchError> {
+        self.watch_as(Source::Folder(dir.into()), options, front_end)
+    }
+
+    /// [`watch_roots`](Self::watch_roots), with problems' hints spelling
+    /// options the way `front_end` writes them.
+    pub fn watch_roots_with_front_end(
+        &self,
+        roots: impl IntoIterator<Item = impl Into<PathBuf>>,
+        options: Options,
+        front_end: &'static (dyn FrontEnd + Sync),
+    ) -> Result<WatchHandle, WatchError> {
+        let roots = roots.into_iter().map(Into::into).collect();
+        self.watch_as(Source::Roots(roots), options, front_end)
+    }
+
+    /// [`watch`](Self::watch) or [`watch_roots`](Self::watch_roots), with
+    /// problems' hints spelling options the way `front_end` writes them.
     fn watch_as(
         &self,
-        given: PathBuf,
+        source: Source,
         mut options: Options,
         front_end: &'static (dyn FrontEnd + Sync),
     ) -> Result<WatchHandle, WatchError> {
-        // Reports name files under the folder as it was given.
-        options
-            .display_root
-            .get_or_insert_with(|| given.display().to_string());
+        let given = source.roots().to_vec();
+        if let Source::Folder(dir) = &source {
+            // Reports name files under the folder as it was given.
+            options
+                .display_root
+                .get_or_insert_with(|| dir.display().to_string());
+        }
         // The OS reports absolute paths; a relative folder would match none.
-        let dir = std::path::absolute(&given).map_err(|error| WatchError {
-            dir: given,
-            source: notify::Error::io(error),
-        })?;
+        let mut dirs = Vec::with_capacity(given.len());
+        for dir in given {
+            dirs.push(std::path::absolute(&dir).map_err(|error| WatchError {
+                dir,
+                source: notify::Error::io(error),
+            })?);
+        }
+        let lenient = matches!(source, Source::Roots(_));
+        let source = match source {
+            Source::Folder(_) => Source::Folder(dirs[0].clone()),
+            Source::Roots(_) => Source::Roots(dirs.clone()),
+        };
+        let first_dir = dirs.first().cloned().unwrap_or_default();
         let (signals, received) = mpsc::channel();
         let events = signals.clone();
         let config = notify::Config::default().with_follow_symlinks(false);
@@ -216,25 +338,20 @@ impl SkillsServer {
                 config,
             )
             .map_err(|source| WatchError {
-                dir: dir.clone(),
+                dir: first_dir.clone(),
                 source,
             })?;
         let mut watcher = Watcher {
-            dir: dir.clone(),
+            roots: dirs.clone(),
+            lenient,
             debouncer,
-            watching_dir: false,
+            watched: BTreeMap::new(),
         };
-        watcher.start().map_err(|source| WatchError {
-            dir: dir.clone(),
-            source,
-        })?;
+        watcher.start()?;
         self.shared
             .live
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        let log = Log {
-            dir: dir.clone(),
-            front_end,
-        };
+        let log = Log { source, front_end };
         let first = log.load_into(self, &options, 0, None);
         let (status, receiver) = tokio::sync::watch::channel(first);
         let server = Arc::downgrade(&self.shared);
@@ -242,11 +359,11 @@ impl SkillsServer {
             .name("skills-watch".to_owned())
             .spawn(move || run(server, watcher, log, options, received, status))
             .map_err(|error| WatchError {
-                dir: dir.clone(),
+                dir: first_dir,
                 source: notify::Error::io(error),
             })?;
         Ok(WatchHandle {
-            dir,
+            dirs,
             status: receiver,
             stop: signals,
         })
@@ -264,7 +381,7 @@ impl SkillsServer {
     /// logged and the set the server was built with is served.
     pub(super) fn keep_watching(&self, dir: PathBuf, options: Options) {
         // The author wrote the options in the macro call: hints say so.
-        match self.watch_as(dir, options, &skills_core::EmbedMacro) {
+        match self.watch_as(Source::Folder(dir), options, &skills_core::EmbedMacro) {
             Ok(handle) => {
                 let _ = self.shared.watch.set(handle);
             }
@@ -281,51 +398,132 @@ pub(super) fn embedded_options(skills: &crate::Skills) -> Options {
         .map_or_else(Options::default, skills_core::EmbedOptions::to_options)
 }
 
-/// The OS watches: the folder, recursively, and its parent, so that a
-/// folder deleted and created again is noticed and watched again.
+/// What a watch loads.
+enum Source {
+    /// One folder, whole or not at all (the macro's load).
+    Folder(PathBuf),
+    /// Several roots, skill by skill, merged first-wins.
+    Roots(Vec<PathBuf>),
+}
+
+impl Source {
+    fn roots(&self) -> &[PathBuf] {
+        match self {
+            Self::Folder(dir) => std::slice::from_ref(dir),
+            Self::Roots(roots) => roots,
+        }
+    }
+}
+
+/// The OS watches: each root, recursively, and the folder above it, so that
+/// a root deleted and created again is noticed and watched again. For
+/// lenient roots (an agent's folders), a root that does not exist is
+/// watched for from its nearest existing folder, and the targets of the
+/// links right below a root, which the loader follows, are watched too.
 struct Watcher {
-    dir: PathBuf,
+    roots: Vec<PathBuf>,
+    lenient: bool,
     debouncer: Debouncer<notify::RecommendedWatcher, RecommendedCache>,
-    watching_dir: bool,
+    /// What is watched now: each path, and whether recursively.
+    watched: BTreeMap<PathBuf, bool>,
 }
 
 impl Watcher {
-    fn start(&mut self) -> notify::Result<()> {
-        let parent = self
-            .dir
-            .parent()
-            .filter(|parent| parent.is_dir())
-            .map(Path::to_path_buf);
-        if let Some(parent) = &parent {
-            self.debouncer.watch(parent, RecursiveMode::NonRecursive)?;
+    fn start(&mut self) -> Result<(), WatchError> {
+        if !self.lenient {
+            let dir = &self.roots[0];
+            let parent = dir.parent().filter(|parent| parent.is_dir());
+            if parent.is_none() && !dir.is_dir() {
+                // Nothing could tell us when the folder appears.
+                return Err(WatchError {
+                    dir: dir.clone(),
+                    source: notify::Error::path_not_found().add_path(dir.clone()),
+                });
+            }
         }
-        self.rewatch(false)?;
-        if parent.is_none() && !self.watching_dir {
-            // Nothing could tell us when the folder appears.
-            return Err(notify::Error::path_not_found().add_path(self.dir.clone()));
-        }
-        Ok(())
+        self.rewatch(false).map(|_| ())
     }
 
-    /// Watches the folder again if it was replaced (`replaced`: an event
-    /// named the folder itself) or is not watched yet.
-    fn rewatch(&mut self, replaced: bool) -> notify::Result<()> {
-        if replaced && self.watching_dir {
-            let _ = self.debouncer.unwatch(&self.dir);
-            self.watching_dir = false;
+    /// What should be watched now: each root that exists (recursively) and
+    /// the targets of its top-level links (lenient roots), then the folder
+    /// that tells when each root appears or goes.
+    fn wanted(&self) -> BTreeMap<PathBuf, bool> {
+        let mut wanted = BTreeMap::new();
+        for root in &self.roots {
+            if !root.is_dir() {
+                continue;
+            }
+            wanted.insert(root.clone(), true);
+            if self.lenient {
+                for target in linked_folders(root) {
+                    wanted.insert(target, true);
+                }
+            }
         }
-        if !self.watching_dir && self.dir.is_dir() {
-            self.debouncer.watch(&self.dir, RecursiveMode::Recursive)?;
-            self.watching_dir = true;
+        for root in &self.roots {
+            let above = if self.lenient {
+                root.ancestors().skip(1).find(|folder| folder.is_dir())
+            } else {
+                root.parent().filter(|parent| parent.is_dir())
+            };
+            if let Some(above) = above {
+                wanted.entry(above.to_path_buf()).or_insert(false);
+            }
         }
-        Ok(())
+        wanted
     }
 
-    /// Whether `event` may change what the folder loads as: it changes (not
-    /// merely opens or reads) the folder or something in it that is not
-    /// hidden (the loader skips hidden entries, so an editor's swap file
-    /// changes nothing). The loader's own reads are events too: counting
-    /// them would reload forever.
+    /// Brings the OS watches in line with [`wanted`](Self::wanted); a root
+    /// that was `replaced` (an event named it) is watched afresh, since the
+    /// old watch followed the folder that went away. Returns whether a
+    /// folder is now watched whole that was not: what it holds may have
+    /// been written before the watch began, so it needs a load.
+    fn rewatch(&mut self, replaced: bool) -> Result<bool, WatchError> {
+        if replaced {
+            for root in &self.roots {
+                if self.watched.remove(root).is_some() {
+                    let _ = self.debouncer.unwatch(root);
+                }
+            }
+        }
+        let wanted = self.wanted();
+        let stale: Vec<PathBuf> = self
+            .watched
+            .iter()
+            .filter(|(path, recursive)| wanted.get(*path) != Some(recursive))
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in stale {
+            self.watched.remove(&path);
+            let _ = self.debouncer.unwatch(&path);
+        }
+        let mut grew = false;
+        for (path, recursive) in wanted {
+            if self.watched.contains_key(&path) {
+                continue;
+            }
+            grew |= recursive;
+            let mode = if recursive {
+                RecursiveMode::Recursive
+            } else {
+                RecursiveMode::NonRecursive
+            };
+            self.debouncer
+                .watch(&path, mode)
+                .map_err(|source| WatchError {
+                    dir: path.clone(),
+                    source,
+                })?;
+            self.watched.insert(path, recursive);
+        }
+        Ok(grew)
+    }
+
+    /// Whether `event` may change what the roots load as: it changes (not
+    /// merely opens or reads) a root or something in one (or in a linked
+    /// skill folder) that is not hidden (the loader skips hidden entries,
+    /// so an editor's swap file changes nothing). The loader's own reads
+    /// are events too: counting them would reload forever.
     fn matters(&self, event: &DebouncedEvent) -> bool {
         if event.need_rescan() {
             return true;
@@ -337,18 +535,26 @@ impl Watcher {
         ) {
             return false;
         }
+        let linked = self
+            .watched
+            .iter()
+            .filter(|(_, recursive)| **recursive)
+            .map(|(path, _)| path);
+        let inside: Vec<&PathBuf> = self.roots.iter().chain(linked).collect();
         event.paths.iter().any(|path| {
-            path.strip_prefix(&self.dir).is_ok_and(|inside| {
-                !inside.components().any(|part| {
-                    part.as_os_str()
-                        .to_str()
-                        .is_some_and(|name| name.starts_with('.'))
+            inside.iter().any(|dir| {
+                path.strip_prefix(dir).is_ok_and(|inside| {
+                    !inside.components().any(|part| {
+                        part.as_os_str()
+                            .to_str()
+                            .is_some_and(|name| name.starts_with('.'))
+                    })
                 })
             })
         })
     }
 
-    /// Whether `event` created, removed or renamed the folder itself, which
+    /// Whether `event` created, removed or renamed a root itself, which
     /// then needs watching again.
     fn replaces_dir(&self, event: &DebouncedEvent) -> bool {
         event.need_rescan()
@@ -357,8 +563,26 @@ impl Watcher {
                 EventKind::Create(_)
                     | EventKind::Remove(_)
                     | EventKind::Modify(ModifyKind::Name(_))
-            ) && event.paths.iter().any(|path| path == &self.dir))
+            ) && event.paths.iter().any(|path| self.roots.contains(path)))
     }
+
+    fn first(&self) -> &Path {
+        self.roots.first().map_or(Path::new(""), PathBuf::as_path)
+    }
+}
+
+/// The folders that symbolic links right below `root` point to (skill
+/// folders linked from a dotfiles repository), resolved.
+fn linked_folders(root: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_symlink()))
+        .filter_map(|entry| std::fs::canonicalize(entry.path()).ok())
+        .filter(|target| target.is_dir())
+        .collect()
 }
 
 /// The watch thread: one reload per settled batch of changes, until the
@@ -386,14 +610,17 @@ fn run(
                 }
                 Signal::Events(Err(errors)) => {
                     for error in errors {
-                        tracing::warn!(dir = %watcher.dir.display(), %error, "watching skills");
+                        tracing::warn!(dir = %watcher.first().display(), %error, "watching skills");
                     }
                     (matters, replaced) = (true, true);
                 }
             }
         }
-        if let Err(error) = watcher.rewatch(replaced) {
-            tracing::warn!(dir = %watcher.dir.display(), %error, "cannot watch the skills folder again");
+        match watcher.rewatch(replaced) {
+            // A root (or a linked skill folder) that appeared is loaded even
+            // when its own creation was missed, before its watch began.
+            Ok(grew) => matters |= grew,
+            Err(error) => tracing::warn!(%error, "cannot watch the skills folder again"),
         }
         if !matters {
             continue;
@@ -410,12 +637,74 @@ fn run(
 
 /// Where loads are read from and how their problems are told.
 struct Log {
-    dir: PathBuf,
+    source: Source,
     front_end: &'static (dyn FrontEnd + Sync),
 }
 
+/// What one load gave: the set to serve (or why there is none), the
+/// warnings and refusals to tell.
+struct Outcome {
+    skills: Result<crate::Skills, Report>,
+    /// Warnings and lenient refusals, rendered, each with whether it is an error.
+    notes: Vec<(bool, String)>,
+    refused: Vec<Refused>,
+}
+
 impl Log {
-    /// Loads the folder and serves it if it loads; says what happened.
+    fn dir(&self) -> String {
+        let roots: Vec<String> = self
+            .source
+            .roots()
+            .iter()
+            .map(|root| root.display().to_string())
+            .collect();
+        roots.join(", ")
+    }
+
+    /// Reads the roots as the source says.
+    fn read(&self, options: &Options) -> Outcome {
+        let renderer = Renderer::new(self.front_end);
+        match &self.source {
+            Source::Folder(dir) => match skills_core::load(dir, options) {
+                Ok(loaded) => {
+                    let root = options.display_root.as_deref().unwrap_or_default();
+                    let notes = loaded
+                        .warnings()
+                        .iter()
+                        .map(|warning| (false, renderer.diagnostic(warning, root)))
+                        .collect();
+                    Outcome {
+                        skills: Ok(loaded.into_skills()),
+                        notes,
+                        refused: Vec::new(),
+                    }
+                }
+                Err(report) => Outcome {
+                    skills: Err(report),
+                    notes: Vec::new(),
+                    refused: Vec::new(),
+                },
+            },
+            Source::Roots(roots) => {
+                let lenient = skills_core::load_roots(roots, options);
+                let notes = lenient
+                    .reports()
+                    .iter()
+                    .filter(|report| !report.is_empty())
+                    .map(|report| (report.has_errors(), renderer.report(report)))
+                    .collect();
+                let refused = lenient.refused().to_vec();
+                Outcome {
+                    skills: Ok(lenient.into_loaded().into_skills()),
+                    notes,
+                    refused,
+                }
+            }
+        }
+    }
+
+    /// Loads the roots and serves the set if it loads and the server
+    /// accepts it; says what happened.
     fn load_into(
         &self,
         server: &SkillsServer,
@@ -423,34 +712,40 @@ impl Log {
         number: u64,
         previous: Option<&Reload>,
     ) -> Reload {
-        let dir = &self.dir;
+        let dir = self.dir();
         let renderer = Renderer::new(self.front_end);
-        match skills_core::load(dir, options) {
-            Ok(loaded) => {
-                let skills = loaded.skills().len();
-                let root = options.display_root.as_deref().unwrap_or_default();
-                let warnings: Vec<String> = loaded
-                    .warnings()
-                    .iter()
-                    .map(|warning| renderer.diagnostic(warning, root))
-                    .collect();
-                let changed = server.replace(loaded.into_skills());
+        let outcome = self.read(options);
+        let refused: Arc<[Refused]> = outcome.refused.into();
+        // The server's own rules (gated skills, generated files) judge the
+        // set too: a set it refuses is reported like one that does not load.
+        match outcome.skills.and_then(|skills| server.try_replace(skills)) {
+            Ok(changed) => {
+                let skills = server.skills().len();
                 if previous.is_some_and(|previous| previous.report.is_some()) {
-                    tracing::info!(dir = %dir.display(), skills, "skills folder fixed: serving it again");
+                    tracing::info!(dir, skills, "skills folder fixed: serving it again");
                 } else if number == 0 {
-                    tracing::info!(dir = %dir.display(), skills, "serving the skills folder");
+                    tracing::info!(dir, skills, "serving the skills folder");
                 } else if changed {
-                    tracing::info!(dir = %dir.display(), skills, "skills folder reloaded");
+                    tracing::info!(dir, skills, "skills folder reloaded");
                 }
-                // What the specification only recommends: said once per new set.
-                if changed || number == 0 {
-                    for warning in warnings {
-                        tracing::warn!("{warning}");
+                // What the specification only recommends, and what a
+                // lenient load left out: said once per new set.
+                let refusals_changed = previous.is_none_or(|previous| previous.refused != refused);
+                if changed || number == 0 || refusals_changed {
+                    for (error, note) in outcome.notes {
+                        if error {
+                            tracing::error!(
+                                "some skills are left out; the others are served:\n{note}"
+                            );
+                        } else {
+                            tracing::warn!("{note}");
+                        }
                     }
                 }
                 Reload {
                     number,
                     report: None,
+                    refused,
                     changed,
                     skills,
                 }
@@ -464,6 +759,7 @@ impl Log {
                 Reload {
                     number,
                     report: Some(Arc::new(report)),
+                    refused,
                     changed: false,
                     skills,
                 }

@@ -1,0 +1,260 @@
+//! `skills serve`: a folder (or an agent's folders) through the live
+//! loader, served over stdio or streamable HTTP until the client leaves or
+//! a signal comes. What happens (loads, reloads, every problem with
+//! `file:line:col`) is told on stderr; stdout carries only the protocol
+//! (stdio) or the one `listening` line (HTTP).
+
+use std::io::IsTerminal as _;
+use std::path::Path;
+
+use rmcp::ServiceExt as _;
+use rmcp::model::Implementation;
+use rmcp::service::ServerInitializeError;
+use skills_core::Options;
+use skills_core::vendor::{Agent, Environment};
+use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::{Skills, SkillsServer, WatchHandle};
+
+use crate::Outcome;
+use crate::check::resolve;
+use crate::cli::ServeArgs;
+use crate::report::{CommandLine, Printer};
+
+/// Serves until the client leaves (stdio) or Ctrl-C / `SIGTERM` (HTTP).
+pub fn run(args: &ServeArgs) -> Outcome {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the runtime: {error}");
+            return Outcome::Failed;
+        }
+    };
+    runtime.block_on(serve(args))
+}
+
+/// What is served: a folder, or agents' folders.
+enum Served {
+    Folder {
+        dir: std::path::PathBuf,
+        shown: String,
+    },
+    Agents(Vec<&'static Agent>),
+}
+
+impl Served {
+    /// How the first line names it.
+    fn describe(&self, env: &Environment) -> String {
+        match self {
+            Self::Folder { shown, .. } => format!("the skills in {shown}"),
+            Self::Agents(agents) => {
+                let described: Vec<String> = agents
+                    .iter()
+                    .map(|agent| {
+                        let roots: Vec<String> = agent
+                            .user_roots(env)
+                            .iter()
+                            .map(|root| root.display().to_string())
+                            .collect();
+                        format!("{}'s skills ({})", agent.title(), roots.join(", "))
+                    })
+                    .collect();
+                described.join(" and ")
+            }
+        }
+    }
+
+    /// The name the server reports when `--name` is not given.
+    fn default_name(&self) -> String {
+        match self {
+            Self::Folder { dir, .. } => std::path::absolute(dir)
+                .ok()
+                .as_deref()
+                .and_then(Path::file_name)
+                .map_or_else(
+                    || "skills".to_owned(),
+                    |name| name.to_string_lossy().into_owned(),
+                ),
+            Self::Agents(agents) => {
+                let ids: Vec<&str> = agents.iter().map(|agent| agent.id()).collect();
+                ids.join("+")
+            }
+        }
+    }
+}
+
+async fn serve(args: &ServeArgs) -> Outcome {
+    init_logging();
+    let env = Environment::from_process();
+    let served = match &args.dir {
+        Some(written) => match resolve(written) {
+            Ok(root) if root.path.is_dir() => Served::Folder {
+                dir: root.path,
+                shown: root.display,
+            },
+            Ok(root) => {
+                eprintln!("error: {}: no such folder", root.display);
+                return Outcome::Failed;
+            }
+            Err(diagnostic) => {
+                Printer::for_stderr().lone(&diagnostic, written);
+                return Outcome::Failed;
+            }
+        },
+        None => Served::Agents(args.vendor.selected()),
+    };
+    let name = args.name.clone().unwrap_or_else(|| served.default_name());
+    let mut builder = SkillsServer::builder(Skills::empty())
+        .server_info(Implementation::new(name.clone(), env!("CARGO_PKG_VERSION")));
+    if let Some(size) = args.skills_page_size {
+        builder = builder.skills_page_size(size);
+    }
+    if let Some(size) = args.resources_page_size {
+        builder = builder.resources_page_size(size);
+    }
+    let server = builder.build();
+    let what = served.describe(&env);
+    match args.http {
+        None => {
+            eprintln!(
+                "skills serve: serving {what} as `{name}` over stdio, live; waiting for an MCP client on stdin"
+            );
+            let Some(_watch) = start(&server, &served, args, &env) else {
+                return Outcome::Failed;
+            };
+            let running = match server.serve(rmcp::transport::stdio()).await {
+                Ok(running) => running,
+                // stdin ended before any client spoke: nobody to serve, nothing failed.
+                Err(ServerInitializeError::ConnectionClosed(_)) => {
+                    eprintln!("skills serve: stdin closed before a client connected");
+                    return Outcome::Done;
+                }
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    return Outcome::Failed;
+                }
+            };
+            match running.waiting().await {
+                Ok(_) => Outcome::Done,
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    Outcome::Failed
+                }
+            }
+        }
+        Some(address) => {
+            let listener = match Listener::bind(address).await {
+                Ok(listener) => listener,
+                Err(error) => {
+                    eprintln!("error: cannot listen on {address}: {error}");
+                    return Outcome::Failed;
+                }
+            };
+            let address = listener.local_addr();
+            let mode = if args.stateless {
+                "stateless: clients are not told of changes, they re-list after each entry's ttlMs"
+            } else {
+                "with sessions: clients are told of changes"
+            };
+            eprintln!(
+                "skills serve: serving {what} as `{name}` at http://{address}/mcp, live ({mode})"
+            );
+            let Some(_watch) = start(&server, &served, args, &env) else {
+                return Outcome::Failed;
+            };
+            let router = SkillsRouter::new(server)
+                .stateless(args.stateless)
+                .allowed_hosts(args.allowed_hosts.clone())
+                .build();
+            if let Err(error) = listener.announce() {
+                eprintln!("error: cannot write to stdout: {error}");
+                return Outcome::Failed;
+            }
+            match listener.serve(router).await {
+                Ok(()) => Outcome::Done,
+                Err(error) => {
+                    eprintln!("error: serving http://{address}/mcp: {error}");
+                    Outcome::Failed
+                }
+            }
+        }
+    }
+}
+
+/// Starts watching what is served; the first load is told on stderr.
+fn start(
+    server: &SkillsServer,
+    served: &Served,
+    args: &ServeArgs,
+    env: &Environment,
+) -> Option<WatchHandle> {
+    let watched = match served {
+        Served::Folder { dir, shown } => {
+            let mut options = args.rules.options();
+            options.display_root = Some(shown.clone());
+            server.watch_with_front_end(dir, options, &CommandLine)
+        }
+        Served::Agents(agents) => {
+            let roots: Vec<_> = agents
+                .iter()
+                .flat_map(|agent| agent.user_roots(env))
+                .collect();
+            server.watch_roots_with_front_end(
+                roots,
+                args.rules.apply(profile(agents)),
+                &CommandLine,
+            )
+        }
+    };
+    match watched {
+        Ok(watch) => Some(watch),
+        Err(error) => {
+            eprintln!("error: {error}");
+            None
+        }
+    }
+}
+
+/// The rules for several agents' folders: the agents' own when they agree,
+/// else the most lenient of them (any key), so that no agent's skills are
+/// refused for what that agent accepts.
+fn profile(agents: &[&'static Agent]) -> Options {
+    let mut profiles = agents.iter().map(|agent| agent.options());
+    let first = profiles.next().unwrap_or_default();
+    if profiles.all(|other| other == first) {
+        first
+    } else {
+        Options::any_fields().following_top_level_links()
+    }
+}
+
+/// Problems and reloads go to stderr, without timestamps (a terminal or a
+/// client's log already has them); `RUST_LOG` sets the level (rmcp's own
+/// session chatter only from `debug`).
+fn init_logging() {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+
+    let level = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|level| level.parse().ok())
+        .unwrap_or(LevelFilter::INFO);
+    let rmcp = if level >= LevelFilter::DEBUG {
+        level
+    } else {
+        LevelFilter::WARN
+    };
+    let filter = Targets::new().with_target("rmcp", rmcp).with_default(level);
+    let layer = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .without_time();
+    let _ = tracing_subscriber::registry()
+        .with(layer)
+        .with(filter)
+        .try_init();
+}
