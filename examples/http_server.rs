@@ -1,5 +1,6 @@
 //! An MCP server over streamable HTTP (rmcp's transport, mounted in axum at
-//! `/mcp` by `skills_runtime::http::SkillsRouter`).
+//! `/mcp` by `skills_runtime::http::SkillsRouter`, with the catalog routes
+//! `GET /skills` and `GET /skills/{name}` next to it).
 //!
 //! ```sh
 //! cargo run --example http_server                          # http://127.0.0.1:8080/mcp

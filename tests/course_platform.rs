@@ -1,7 +1,9 @@
 //! `examples/course_platform` as its users run it: the built binary, its
 //! one stdout line, its tokens, and a grant or a revoke from another process
 //! reflected in the running server's next answer, with sessions and
-//! stateless, through rmcp's own streamable HTTP client with a bearer header.
+//! stateless, through rmcp's own streamable HTTP client with a bearer header;
+//! the learner's open session is told of the grant (`list_changed`), and the
+//! catalog routes (`GET /skills`) show owned skills and teasers.
 //! (The example's unit tests, `cargo test --example course_platform`, cover
 //! every kind of bad token and the generated API reference in process.)
 
@@ -11,12 +13,16 @@ use std::process::{Child, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod support;
+
+use std::sync::atomic::Ordering;
+
+use rmcp::ServiceExt as _;
 use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
-use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
+use support::{Named, NamedClient};
 
 /// Builds the example with the Cargo running this test, into the same
 /// target folder, once; returns its path.
@@ -160,14 +166,42 @@ impl Drop for Server {
     }
 }
 
-type Client = RunningService<RoleClient, ()>;
+/// rmcp's client, counting the `list_changed` notices it is sent.
+type Client = NamedClient;
 
 async fn connect(server: &Server, token: &str) -> Client {
     let transport = StreamableHttpClientTransport::from_config(
         StreamableHttpClientTransportConfig::with_uri(format!("{}/mcp", server.base))
             .auth_header(token),
     );
-    ().serve(transport).await.expect("initialize")
+    Named::new("learner")
+        .serve(transport)
+        .await
+        .expect("initialize")
+}
+
+/// `GET /skills` with `token`: the names of the owned skills and of the
+/// teasers.
+async fn catalog(server: &Server, token: &str) -> (Vec<String>, Vec<String>) {
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let response = http
+        .get(format!("{}/skills", server.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["cache-control"], "private, no-cache");
+    let body: Value = response.json().await.unwrap();
+    let names = |key: &str| -> Vec<String> {
+        body[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    (names("skills"), names("locked"))
 }
 
 async fn skills(client: &Client) -> Vec<String> {
@@ -256,10 +290,37 @@ async fn each_learner_sees_their_own_skills_and_a_grant_shows_without_restart() 
     assert_eq!(course["body"]["owned"], false);
     assert_eq!(course["body"]["price"], "EUR 59.00");
 
-    // A purchase, from another process: the same session's next answer has it.
+    // The catalog route: what learner-a owns, and teasers of what is on
+    // sale (never the course in preparation).
+    let token_a = token(&db, "learner-a");
+    assert_eq!(
+        catalog(&server, &token_a).await,
+        (
+            vec!["academy".to_owned(), "rust-ownership".to_owned()],
+            vec!["async-rust".to_owned(), "sql-joins".to_owned()]
+        )
+    );
+
+    // A purchase, from another process: learner-a's open session is told,
+    // learner-b's is not, and the same session's next answer has it.
     let granted = cli(&db, &["grant", "learner-a", "async-rust"]);
     assert!(granted.status.success(), "{granted:?}");
     assert_eq!(stdout(&granted), "granted async-rust to learner-a\n");
+    tokio::time::timeout(Duration::from_secs(20), a.service().notified.notified())
+        .await
+        .expect("learner-a's session is told of the grant");
+    assert_eq!(b.service().list_changed.load(Ordering::SeqCst), 0);
+    assert_eq!(
+        catalog(&server, &token_a).await,
+        (
+            vec![
+                "academy".to_owned(),
+                "async-rust".to_owned(),
+                "rust-ownership".to_owned()
+            ],
+            vec!["sql-joins".to_owned()]
+        )
+    );
     assert_eq!(skills(&a).await, [ACADEMY, ASYNC_RUST, RUST_OWNERSHIP]);
     assert_eq!(skills(&b).await, [ACADEMY, SQL_JOINS]);
     let read = a
@@ -272,7 +333,11 @@ async fn each_learner_sees_their_own_skills_and_a_grant_shows_without_restart() 
     let revoked = cli(&db, &["revoke", "learner-a", "async-rust"]);
     assert!(revoked.status.success(), "{revoked:?}");
     assert_eq!(stdout(&revoked), "revoked async-rust from learner-a\n");
+    tokio::time::timeout(Duration::from_secs(20), a.service().notified.notified())
+        .await
+        .expect("learner-a's session is told of the refund");
     assert_eq!(skills(&a).await, [ACADEMY, RUST_OWNERSHIP]);
+    assert_eq!(b.service().list_changed.load(Ordering::SeqCst), 0);
 
     a.cancel().await.unwrap();
     b.cancel().await.unwrap();

@@ -157,6 +157,82 @@ async fn the_hostile_table_gets_clean_errors_on_both_eras() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The same table as a learner who owns two of the three skills (issue 11:
+/// "where per-user access exists, rerun the table as a learner"): the table
+/// is built from the learner's own set, so every name outside it is an
+/// unknown one, cursors carry the fingerprint of that set, and no byte of
+/// the skill they do not own may come back on any answer. Cases only a
+/// restricted caller has (the hidden skill's own URIs) are added.
+#[tokio::test]
+async fn the_hostile_table_as_a_learner_never_leaks_the_skill_they_do_not_own() {
+    use skills_runtime::server::Access;
+    use support::hostile::{Case, Expect, Message};
+
+    const HIDDEN: &str = "purchase-orders";
+    // The table's client (named "hostile") is the learner.
+    let server = SkillsServer::builder(SKILLS.clone())
+        .access(|skill, caller| {
+            let learner = caller
+                .mcp()
+                .and_then(|context| context.client_info())
+                .is_some_and(|info| info.name == "hostile");
+            if learner && skill.name() != HIDDEN {
+                Access::Owned
+            } else {
+                Access::Absent
+            }
+        })
+        .build();
+    // What the learner owns, as a set of its own: same files, same URIs.
+    let folder = std::env::temp_dir().join(format!("hostile-learner-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    for skill in SKILLS
+        .skills()
+        .iter()
+        .filter(|skill| skill.name() != HIDDEN)
+    {
+        for file in skill.files() {
+            let path = folder.join(skill.path()).join(file.path());
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, file.bytes()).unwrap();
+        }
+    }
+    let owned = skills_core::load(&folder, &skills_core::Options::default())
+        .unwrap_or_else(|report| panic!("{report}"))
+        .into_skills();
+    let _ = std::fs::remove_dir_all(&folder);
+    assert_eq!(owned.len(), SKILLS.len() - 1);
+
+    let mut cases = support::hostile::cases(&owned);
+    let hidden = SKILLS.get(HIDDEN).unwrap();
+    for file in hidden.files() {
+        let uri = hidden.file_uri(file);
+        cases.push(Case {
+            name: format!("the hidden skill's {}", file.path()),
+            message: Message::Request(json!({"method": "resources/read", "params": {"uri": uri}})),
+            expect: Expect::InvalidParams(Some(("uri", uri.clone()))),
+        });
+    }
+    cases.push(Case {
+        name: "skills/get of the hidden skill".to_owned(),
+        message: Message::Request(json!({"method": "skills/get", "params": {"uri": hidden.uri()}})),
+        expect: Expect::InvalidParams(Some(("uri", hidden.uri().to_owned()))),
+    });
+    cases.push(Case {
+        name: "the hidden skill's manifest".to_owned(),
+        message: Message::Request(
+            json!({"method": "resources/read", "params": {"uri": format!("skill://{HIDDEN}/_manifest")}}),
+        ),
+        expect: Expect::InvalidParams(Some(("uri", format!("skill://{HIDDEN}/_manifest")))),
+    });
+    let mut failures = Vec::new();
+    for era in ERAS {
+        let mut wire = support::line_wire(server.clone(), era).await;
+        failures.extend(support::hostile::run(&mut wire, &owned, &cases).await);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[tokio::test]
 async fn skills_get_answers_listed_uris_and_refuses_others() {
     for era in ERAS {

@@ -21,6 +21,7 @@ use jsonwebtoken::jwk::{
     OctetKeyPairParameters, OctetKeyPairType, PublicKeyUse, ThumbprintHash,
 };
 use rusqlite::{Connection, OptionalExtension as _, TransactionBehavior, params};
+use skills_runtime::server::Offer;
 
 /// The audience a token must name to be accepted here, on first start: the
 /// canonical URL of this server's MCP endpoint, as an authorization server
@@ -100,7 +101,7 @@ pub struct Entitlements {
     /// The skills the learner may read: public ones and those they bought.
     pub owned: HashSet<String>,
     /// The courses on sale, by skill name, with the offer a catalog shows.
-    pub offers: HashMap<String, serde_json::Value>,
+    pub offers: HashMap<String, Offer>,
 }
 
 /// A course of the catalog.
@@ -314,7 +315,7 @@ impl Db {
             drop(statement);
             let offers = courses_in(&transaction)?
                 .into_iter()
-                .map(|course| (course.slug.clone(), course.offer()))
+                .map(|course| (course.slug.clone(), Offer::new(course.offer())))
                 .collect();
             Ok(Some(Entitlements {
                 learner: learner.to_owned(),
@@ -322,6 +323,13 @@ impl Db {
                 offers,
             }))
         })
+    }
+
+    /// A number that changes whenever another connection (a `grant` or
+    /// `revoke` command) commits to the database: the server polls it to
+    /// tell learners' open sessions that what they own changed.
+    pub fn data_version(&self) -> rusqlite::Result<i64> {
+        self.with(|connection| connection.query_row("PRAGMA data_version", [], |row| row.get(0)))
     }
 
     /// The learner's display name.

@@ -22,7 +22,12 @@
 //! learner → what they own with one short SQLite read for every HTTP
 //! request, so a `grant` or `revoke` from another process shows in the very
 //! next answer, on every replica sharing the database, with nothing to
-//! invalidate.
+//! invalidate. The access policy answers from what the layer resolved: owned
+//! skills are `Owned`, courses on sale `Locked` with their offer (a teaser
+//! on `GET /skills`, absent on every MCP path), anything else `Absent`.
+//! The server also polls the database for commits of other processes and
+//! then resolves each open session's learner again, so the sessions whose
+//! view changed are told (`notifications/resources/list_changed`) at once.
 
 mod api;
 mod auth;
@@ -42,12 +47,20 @@ use std::time::Duration;
 use axum::middleware;
 use clap::{Parser, Subcommand};
 use skills_runtime::http::{SkillsRouter, serve};
+use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skill, Skills, SkillsServer, WithSkills, embed_skills};
 
 use crate::db::{Change, Db, Entitlements};
 
-/// The platform's skills: the handbook and one skill per course.
-static SKILLS: Skills = embed_skills!("examples/course_platform/skills");
+/// The platform's skills: the handbook and one skill per course. Courses
+/// are sold, so they are declared gated: only a gated skill may be locked
+/// (shown as a teaser with an offer), and a gated skill may not carry
+/// `allowed-tools`.
+static SKILLS: Skills = embed_skills!("examples/course_platform/skills", gated = ["courses/*"]);
+
+/// How often the server looks for grants and revokes committed by other
+/// processes, to tell the open sessions whose view they change.
+const ENTITLEMENTS_POLL: Duration = Duration::from_millis(250);
 
 /// Kestrel Academy: a course platform in miniature, serving each learner
 /// the skills they own over MCP, behind OAuth bearer tokens.
@@ -69,7 +82,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve /mcp, /api and the public /.well-known/oauth-protected-resource.
+    /// Serve /mcp, /skills, /api and the public /.well-known/oauth-protected-resource.
     ///
     /// Prints one line, `listening http://ADDR`, on stdout once it accepts
     /// connections; its log goes to stderr.
@@ -203,20 +216,28 @@ fn report(
     Ok(ExitCode::SUCCESS)
 }
 
-/// What the auth layer resolved for the request an MCP call came with.
-fn entitlements(
-    context: &rmcp::service::RequestContext<rmcp::RoleServer>,
-) -> Option<&Entitlements> {
-    context
-        .extensions
-        .get::<axum::http::request::Parts>()?
-        .extensions
-        .get::<Entitlements>()
+/// What the caller gets of `skill`, from what the auth layer resolved for
+/// this request: cheap lookups, no database query.
+fn access(skill: &Skill, caller: &Caller<'_>) -> Access {
+    let Some(entitlements) = caller.extension::<Entitlements>() else {
+        return Access::Absent;
+    };
+    if entitlements.owned.contains(skill.name()) {
+        Access::Owned
+    } else if let Some(offer) = entitlements.offers.get(skill.name()) {
+        Access::Locked(offer.clone())
+    } else {
+        Access::Absent
+    }
 }
 
-/// Whether the caller may see `skill`: it is public, or they bought it.
-fn owns(skill: &Skill, entitlements: Option<&Entitlements>) -> bool {
-    entitlements.is_some_and(|entitlements| entitlements.owned.contains(skill.name()))
+/// The skills server: each caller sees what [`access`] gives them, and
+/// sessions are told when their view changes.
+fn skills_server() -> SkillsServer {
+    SkillsServer::builder(SKILLS.clone())
+        .access(access)
+        .notify_changes(true)
+        .build()
 }
 
 /// The skills server, the API, the tools and the auth layer on one router.
@@ -226,9 +247,17 @@ pub fn platform(
     stateless: bool,
     allowed_hosts: Vec<String>,
 ) -> anyhow::Result<axum::Router> {
-    let skills = SkillsServer::builder(SKILLS.clone())
-        .visibility(|skill, context| owns(skill, entitlements(context)))
-        .build();
+    platform_for(skills_server(), db, verifier, stateless, allowed_hosts)
+}
+
+/// [`platform`] around `skills`, a server the caller keeps to refresh views.
+fn platform_for(
+    skills: SkillsServer,
+    db: Db,
+    verifier: auth::Verifier,
+    stateless: bool,
+    allowed_hosts: Vec<String>,
+) -> anyhow::Result<axum::Router> {
     let (api, _) = api::router(db.clone(), SKILLS.clone());
     let tools = tools::Tools::new(api.clone(), &api::document(), &skills);
     let metadata = auth::metadata(&db.setting("audience")?, &db.setting("issuer")?);
@@ -258,7 +287,15 @@ async fn serve_platform(
         None => auth::development_keys(&db)?,
     };
     let verifier = auth::Verifier::new(&keys, &db.setting("audience")?, &db.setting("issuer")?)?;
-    let router = platform(db, verifier, stateless, allowed_hosts)?;
+    let skills = skills_server();
+    let router = platform_for(
+        skills.clone(),
+        db.clone(),
+        verifier,
+        stateless,
+        allowed_hosts,
+    )?;
+    tokio::spawn(watch_entitlements(db, skills));
     tracing::info!(
         "Kestrel Academy: {} skills, tokens from {}",
         SKILLS.len(),
@@ -267,4 +304,65 @@ async fn serve_platform(
     );
     serve(bind, router).await?;
     Ok(())
+}
+
+/// Tells open sessions about grants and revokes made by other processes
+/// (the `grant` and `revoke` commands, a payment webhook on another
+/// replica): when the database changed, each session's learner is resolved
+/// again, as the auth layer would at their next request, and only the
+/// sessions whose view changed get `notifications/resources/list_changed`.
+async fn watch_entitlements(db: Db, skills: SkillsServer) {
+    let mut last = None;
+    let mut tick = tokio::time::interval(ENTITLEMENTS_POLL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let server = skills.clone();
+        let polled = db
+            .run(move |db| {
+                let version = db.data_version()?;
+                if last.is_some_and(|last| last == version) {
+                    return Ok((version, 0));
+                }
+                let told = if last.is_some() {
+                    server.refresh_views_with(|request| {
+                        let Some(entitlements) = request.extensions.get_mut::<Entitlements>()
+                        else {
+                            return;
+                        };
+                        match db.entitlements(&entitlements.learner) {
+                            Ok(Some(now)) => *entitlements = now,
+                            // A learner deleted meanwhile owns nothing any more.
+                            Ok(None) => entitlements.owned.clear(),
+                            Err(error) => {
+                                tracing::warn!(%error, "cannot read the entitlements again");
+                            }
+                        }
+                    })
+                } else {
+                    0
+                };
+                Ok((version, told))
+            })
+            .await;
+        match polled {
+            Ok((version, told)) => {
+                if last.is_some_and(|last| last != version) {
+                    tracing::debug!(
+                        version,
+                        told,
+                        sessions = skills.listeners(),
+                        "the database changed"
+                    );
+                }
+                if told > 0 {
+                    tracing::info!("entitlements changed: told {told} session(s)");
+                }
+                last = Some(version);
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot poll the database for entitlement changes")
+            }
+        }
+    }
 }

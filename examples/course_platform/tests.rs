@@ -425,7 +425,7 @@ fn a_fresh_database_is_seeded_once() {
     on_sale.sort();
     assert_eq!(on_sale, ["async-rust", "rust-ownership", "sql-joins"]);
     assert_eq!(
-        a.offers["async-rust"],
+        *a.offers["async-rust"].json(),
         json!({
             "title": "Async Rust from the Ground Up",
             "price": "EUR 59.00",

@@ -452,7 +452,9 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// An error about a whole file or folder.
+    /// An error about a whole file or folder. The message stays one line:
+    /// a control character in it (a tab or line break from a quoted key)
+    /// is spelled as an escape (`\t`, `\n`).
     pub fn new(rule: Rule, file: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             file: file.into(),
@@ -461,7 +463,7 @@ impl Diagnostic {
             length: 1,
             rule,
             severity: Severity::Error,
-            message: message.into(),
+            message: one_line(message.into()),
             hint: None,
             option: None,
             fix: None,
@@ -746,6 +748,25 @@ impl Position {
             column: saturating_u32(before[line_start..].chars().count() + 1),
         }
     }
+}
+
+/// `message` with each control character (a tab or a line break inside a
+/// key or value it quotes) spelled as an escape, so the message stays one
+/// line whose every character shows: `` `descri\tption` ``.
+fn one_line(message: String) -> String {
+    if !message.contains(char::is_control) {
+        return message;
+    }
+    message
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 pub(crate) fn saturating_u32(value: usize) -> u32 {

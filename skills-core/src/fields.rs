@@ -600,6 +600,13 @@ mod tests {
                 "s",
                 ":4:1: unknown-field: `disable-model-invocation` is not a frontmatter field",
             ),
+            (
+                // A tab inside a key shows in the message, which stays one
+                // line (found by the skill_md fuzz target).
+                "name: s\ndescription: d\ndescri\tption: x\n".into(),
+                "s",
+                ":4:1: unknown-field: `descri\\tption` is not a frontmatter field",
+            ),
         ];
         for (yaml, folder, expected) in cases {
             let found = check_text(&yaml, folder, &[]);

@@ -346,10 +346,21 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// Where `marker` lies in `SKILL.md`, with lines counted at `\n` as
+    /// everywhere else: the parser also breaks lines at a bare `\r` (YAML
+    /// does), so its own line and column would point past the file.
     fn position(&self, marker: &Marker) -> Position {
+        let byte = marker.byte_offset().unwrap_or_else(|| {
+            self.yaml
+                .char_indices()
+                .nth(marker.index())
+                .map_or(self.yaml.len(), |(byte, _)| byte)
+        });
+        // The slice starts a line (right after the opening `---` line).
+        let inside = Position::of_offset(self.yaml, byte);
         Position {
-            line: self.first_line + saturating_u32(marker.line()),
-            column: saturating_u32(marker.col() + 1),
+            line: self.first_line.saturating_add(inside.line),
+            column: inside.column,
         }
     }
 
@@ -872,6 +883,24 @@ mod tests {
 
         let tab = problems("---\nname: a\n\tdescription: b\n---\n");
         assert_eq!((tab[0].0, tab[0].1), (Rule::YamlSyntax, Some(3)));
+    }
+
+    #[test]
+    fn a_bare_cr_inside_the_frontmatter_does_not_shift_lines() {
+        // YAML breaks lines at a lone `\r`; editors and this report count
+        // `\n`. Found by the skill_md fuzz target (line 4 of a 3-line file).
+        let found = problems("---\n\r\ro\n---");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].0, found[0].1, found[0].2),
+            (Rule::NotAMapping, Some(2), Some(3))
+        );
+
+        let found = problems("---\nname: a\r\rdescription: b: c\n---\n");
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (rule, line, column, _) = &found[0];
+        assert_eq!((*rule, *line), (Rule::YamlSyntax, Some(2)), "{found:?}");
+        assert!(column.is_some_and(|column| column <= 29), "{found:?}");
     }
 
     #[test]

@@ -401,6 +401,9 @@ impl fmt::Display for CaseCollision<'_> {
 /// order. Each colliding name is reported once, at the shortest prefix where
 /// it collides: `A/x.md` and `a/y.md` give one collision between the folders
 /// `a` and `A`, not one per file. Folders may be listed or left implicit.
+/// The paths are as a walk lists them: no empty segment (no leading,
+/// trailing or doubled `/`); for a string that is no such path (`""`, `/`,
+/// `a//b`) the answer means nothing ([`check_path`] refuses those).
 ///
 /// ```
 /// use skills_core::names::case_collisions;

@@ -99,12 +99,28 @@
 //! # What is mounted
 //!
 //! [`SkillsRouter::build`] mounts rmcp's `StreamableHttpService` at
-//! [`MCP_PATH`]. Routes that answer from the skills themselves (a `GET
-//! /skills` catalog, `GET /skills/{name}`) belong to the same router: they
-//! read the snapshot the [`SkillsServer`] serves right now and the caller's
-//! view of it, from the request head your layer filled, so they are mounted
-//! here, next to `/mcp` and inside your auth layer, from
-//! [`SkillsRouter::skills`].
+//! [`MCP_PATH`] and, next to it (so inside the same auth layer), the catalog
+//! routes at [`CATALOG_PATH`], for agents that call HTTP routes rather than
+//! MCP methods. They answer from the snapshot the [`SkillsServer`] serves
+//! right now and the same access policy, seen through the request head your
+//! layer filled ([`SkillsServer::view_for`]), so a
+//! [`replace`](SkillsServer::replace) swaps MCP and the routes at once:
+//!
+//! - `GET /skills`: `{"skills": [{name, description, uri, version, files,
+//!   size}], "locked": [{name, description, offer}]}`: the skills the caller
+//!   owns (`files` is a count, `size` their total in bytes) and a teaser of
+//!   each skill they may buy, with the policy's [`Offer`](crate::server::Offer).
+//! - `GET /skills/{name}`: `{name, uri, version, files: [{path, uri, size,
+//!   digest}]}` for an owned skill, the files, digests, sizes and version of
+//!   its `skills/get` entry; for anything else (locked, absent,
+//!   nonexistent) one `404` whose bytes and headers never depend on the name.
+//!
+//! Under an access policy both send `Cache-Control: private, no-cache` (and
+//! `Vary: authorization`), else `public, no-cache`. The ETag of `GET
+//! /skills/{name}` is the skill's version, that of `GET /skills` the digest
+//! of its body; a matching `If-None-Match` gets `304 Not Modified`.
+//! They accept the same `Host` names as `/mcp` ([`SkillsRouter::allowed_hosts`]).
+//! [`SkillsRouter::catalog`] turns the routes off.
 
 use std::future::Future;
 use std::io::Write as _;
@@ -121,8 +137,14 @@ use tokio::net::{TcpListener, ToSocketAddrs};
 
 use crate::SkillsServer;
 
+mod catalog;
+
 /// Where [`SkillsRouter::build`] mounts MCP's streamable HTTP endpoint.
 pub const MCP_PATH: &str = "/mcp";
+
+/// Where [`SkillsRouter::build`] mounts the catalog routes: `GET /skills`
+/// and `GET /skills/{name}` (see the [module documentation](self#what-is-mounted)).
+pub const CATALOG_PATH: &str = "/skills";
 
 /// How long requests in flight may take to finish once a shutdown signal
 /// came. Open event streams (a session's `GET /mcp`) never finish on their
@@ -137,6 +159,7 @@ pub struct SkillsRouter<H = SkillsServer> {
     skills: SkillsServer,
     handler: H,
     config: StreamableHttpServerConfig,
+    catalog: bool,
 }
 
 impl SkillsRouter {
@@ -147,6 +170,7 @@ impl SkillsRouter {
             handler: skills.clone(),
             skills,
             config: StreamableHttpServerConfig::default(),
+            catalog: true,
         }
     }
 }
@@ -162,6 +186,7 @@ impl<H> SkillsRouter<H> {
             skills: self.skills,
             handler,
             config: self.config,
+            catalog: self.catalog,
         }
     }
 
@@ -219,6 +244,14 @@ impl<H> SkillsRouter<H> {
         self
     }
 
+    /// Mount the catalog routes `GET /skills` and `GET /skills/{name}` next
+    /// to `/mcp` (default: on). Turn them off for a server that serves MCP
+    /// only, or that answers those paths itself.
+    pub fn catalog(mut self, on: bool) -> Self {
+        self.catalog = on;
+        self
+    }
+
     /// The skills server the routes of this router answer from.
     pub fn skills(&self) -> &SkillsServer {
         &self.skills
@@ -226,7 +259,8 @@ impl<H> SkillsRouter<H> {
 }
 
 impl<H: ServerHandler + Clone> SkillsRouter<H> {
-    /// The router: MCP at [`MCP_PATH`]. Add your routes and layers to it,
+    /// The router: MCP at [`MCP_PATH`], the catalog routes at
+    /// [`CATALOG_PATH`] (unless [turned off](Self::catalog)). Add your routes and layers to it,
     /// then [`serve`] it. Generic over the router's state, so it merges into
     /// a router of yours that has one.
     pub fn build<S>(self) -> axum::Router<S>
@@ -234,12 +268,18 @@ impl<H: ServerHandler + Clone> SkillsRouter<H> {
         S: Clone + Send + Sync + 'static,
     {
         let handler = self.handler;
+        let allowed_hosts = self.config.allowed_hosts.clone();
         let mcp = StreamableHttpService::new(
             move || Ok(handler.clone()),
             Arc::new(LocalSessionManager::default()),
             self.config,
         );
-        axum::Router::new().nest_service(MCP_PATH, mcp)
+        let router = axum::Router::new().nest_service(MCP_PATH, mcp);
+        if self.catalog {
+            router.merge(catalog::routes(self.skills, allowed_hosts))
+        } else {
+            router
+        }
     }
 }
 
@@ -249,6 +289,7 @@ impl<H> std::fmt::Debug for SkillsRouter<H> {
             .field("skills", &self.skills)
             .field("stateless", &!self.config.legacy_session_mode)
             .field("allowed_hosts", &self.config.allowed_hosts)
+            .field("catalog", &self.catalog)
             .finish_non_exhaustive()
     }
 }

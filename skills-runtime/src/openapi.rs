@@ -163,6 +163,11 @@ fn routes<'a>(document: &'a Value, problems: &mut Vec<String>) -> Vec<Route<'a>>
         problems.push("paths: missing or not an object".to_owned());
         return routes;
     };
+    // Sorted: serde_json keeps document order when any crate in the build
+    // enables its `preserve_order` feature (rig-core does), and the output
+    // must not depend on what else a build links.
+    let mut paths: Vec<_> = paths.iter().collect();
+    paths.sort_by_key(|(path, _)| path.as_str());
     for (path, path_item) in paths {
         for method in METHODS {
             let Some(operation) = path_item.get(method) else {
@@ -415,7 +420,8 @@ fn media_schema(value: &Value) -> (Option<&str>, Option<&Value>) {
     match value
         .get("content")
         .and_then(Value::as_object)
-        .and_then(|content| content.iter().next())
+        // The first by name, whatever order serde_json keeps (see `routes`).
+        .and_then(|content| content.iter().min_by_key(|(media, _)| media.as_str()))
     {
         Some((media, entry)) => (Some(media.as_str()), entry.get("schema")),
         None => (None, None),
@@ -433,8 +439,11 @@ fn fields(document: &Value, schema: &Value) -> Vec<String> {
         .and_then(Value::as_array)
         .map(|names| names.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
+    // By name, whatever order serde_json keeps (see `routes`).
+    let mut properties: Vec<_> = properties.iter().collect();
+    properties.sort_by_key(|(name, _)| name.as_str());
     properties
-        .iter()
+        .into_iter()
         .map(|(name, property)| {
             let property_resolved = resolve(document, property);
             let mut line = format!(

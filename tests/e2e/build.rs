@@ -1,10 +1,13 @@
-//! Rebuild `skills-test-server` when any of the three skill trees it embeds
+//! Rebuild `skills-test-server` when any of the three skill trees it embeds (or the course
+//! platform's, which its tests embed)
 //! changes, or when `SKILLS_CORPUS` points elsewhere. `embed_skills!` refuses
 //! to compile a tree no build script watches (skills-macros/src/resolve.rs).
 //! Paths here are relative to this package, as Cargo reads them.
 
 fn main() {
     println!("cargo::rerun-if-changed=../../skills");
+    // The course platform's skills (tests/course_platform_clients.rs).
+    println!("cargo::rerun-if-changed=../../examples/course_platform/skills");
     println!("cargo::rerun-if-changed=../../../shared/reference/captures/sample-skills");
     println!("cargo::rerun-if-env-changed=SKILLS_CORPUS");
     let corpus = match std::env::var("SKILLS_CORPUS") {

@@ -74,6 +74,8 @@ pub use access::{Access, AccessPolicy, Caller, Offer};
 pub use builder::SkillsServerBuilder;
 pub use catalog::SkillsView;
 pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, index_json, manifest_json};
+#[doc(hidden)]
+pub use cursor::fuzzing as cursor_fuzzing;
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
 pub use sessions::ViewChanges;

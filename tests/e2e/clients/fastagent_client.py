@@ -16,7 +16,12 @@ minus those keys.
 counts: skills (in the registry), installed, files_listed, files_matched (installed files
 byte-equal to the entry), skill_md_rewritten (SKILL.md legitimately rewritten by fast-agent).
 
-usage: fastagent_client.py [--mode auto|modern|legacy] [--expect-protocol V] (URL | -- server-cmd args...)
+With `--header "Authorization: Bearer TOKEN"` the connection sends the token on every
+request and fast-agent's OAuth flow never runs (the connection is given a transport, not a
+server config with `auth`): what a host configured with a static bearer header does.
+
+usage: fastagent_client.py [--mode auto|modern|legacy] [--expect-protocol V] [--header H]...
+                           (URL | -- server-cmd args...)
 """
 import hashlib
 import logging
@@ -34,7 +39,6 @@ import frontmatter  # noqa: E402  (python-frontmatter, fast-agent's own parser)
 from fast_agent.mcp.client_callback_runtime import MCPClientCallbackRuntime  # noqa: E402
 from fast_agent.mcp.client_connection import MCPClientConnection  # noqa: E402
 from fast_agent.skills.mcp_registry import install_mcp_registry_skill, scan_mcp_skill_registry  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
 from pydantic import AnyUrl  # noqa: E402
 
 import common  # noqa: E402
@@ -99,7 +103,7 @@ async def check(target: common.Target, mode: str, out: dict[str, Any]) -> None:
     out.update({"client": "fast-agent-mcp 0.10.48", "mode": mode})
     counts = out["counts"] = dict.fromkeys(
         ["skills", "installed", "files_listed", "files_matched", "skill_md_rewritten"], 0)
-    server = target.url or StdioServerParameters(command=target.command[0], args=target.command[1:])
+    server = target.server()
     callbacks = MCPClientCallbackRuntime(server_name=SERVER, server_config=None)
     async with MCPClientConnection(server, callbacks, protocol_mode=mode, cache=False) as conn:
         out["protocol"] = conn.client.protocol_version

@@ -13,20 +13,33 @@ with fallback), then:
 
 counts: skills, pages, files_listed (sum of entry resources), files_verified (reads that
 matched size and digest), frontmatter_verified, get_verified, resources_list.
+The report also names every skill URI listed (`skill_uris`) and every resource
+(`resource_uris`), for a server whose answer depends on the caller.
 
-usage: sdk_client.py [--mode auto|legacy] [--expect-protocol V] (URL | -- server-cmd args...)
+For a caller who owns only some skills (a learner with `--header "Authorization: …"`):
+  --refused URI,URI,...  skills/get and resources/read of each (skills the caller does not
+                         own) must fail exactly as a skill that does not exist fails, once
+                         the URI is replaced (counts.refused_alike);
+  --then "CMD ARGS"      after the checks, runs CMD (a purchase), waits up to 20 s for
+                         notifications/resources/list_changed (counts.list_changed), lists
+                         the skills again (`skill_uris_after`) and reads each new one's files.
+
+usage: sdk_client.py [--mode auto|legacy] [--expect-protocol V] [--header H]... [--refused U,...]
+                     [--then CMD] (URL | -- server-cmd args...)
 """
+import anyio
 import base64
 import hashlib
 import json
 import re
+import shlex
+import subprocess
 import sys
 from typing import Any, Literal
 
 import mcp_types as T
 import yaml
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from pydantic import TypeAdapter
 
@@ -71,13 +84,46 @@ def content_bytes(item) -> bytes:
     return base64.b64decode(item.blob, validate=True)
 
 
-async def check(target: common.Target, mode: str, out: dict[str, Any]) -> None:
+NOWHERE = "skill://courses/no-such-course/SKILL.md"
+
+
+async def failure(c: Client, method: str, uri: str) -> str:
+    """How `method` of `uri` fails, with the URI replaced: or `succeeded`."""
+    try:
+        if method == "skills/get":
+            await c.session.send_request(GetSkill(params=GetSkillParams(uri=uri)), RAW)
+        else:
+            await c.read_resource(uri, cache_mode="bypass")
+    except MCPError as e:
+        error = e.error.model_dump(exclude_none=True, mode="json")
+        return json.dumps(error, sort_keys=True).replace(uri, "URI")
+    return "succeeded"
+
+
+async def list_skill_uris(c: Client) -> list[str]:
+    uris, cursor = [], None
+    while True:
+        res = await c.session.send_request(ListSkills(params=T.PaginatedRequestParams(cursor=cursor)), RAW)
+        uris += [entry["uri"] for entry in res["skills"]]
+        if (cursor := res.get("nextCursor")) is None:
+            return uris
+
+
+async def check(target: common.Target, mode: str, out: dict[str, Any], refused: list[str], then: str) -> None:
     out.update({"client": "mcp 2.3.0", "mode": mode})
     bad = out["problems"].append
     counts = out["counts"] = dict.fromkeys(
-        ["skills", "pages", "files_listed", "files_verified", "frontmatter_verified", "get_verified", "resources_list"], 0)
-    server = target.url or StdioServerParameters(command=target.command[0], args=target.command[1:])
-    async with Client(server, mode=mode) as c:
+        ["skills", "pages", "files_listed", "files_verified", "frontmatter_verified", "get_verified", "resources_list",
+         "refused_alike", "list_changed"], 0)
+    changed = anyio.Event()
+
+    async def on_message(message) -> None:
+        root = getattr(message, "root", message)
+        if isinstance(root, T.ResourceListChangedNotification):
+            counts["list_changed"] += 1
+            changed.set()
+
+    async with Client(target.server(), mode=mode, message_handler=on_message) as c:
         out["protocol"] = c.protocol_version
         modern = c.protocol_version >= "2026-07-28"
         out["server_info"] = c.server_info.model_dump(exclude_none=True) if c.server_info else None
@@ -88,10 +134,11 @@ async def check(target: common.Target, mode: str, out: dict[str, Any]) -> None:
         if caps.resources is None:
             bad("server does not declare the resources capability")
 
-        cursor = None
+        cursor, out["resource_uris"] = None, []
         while True:
             page = await c.list_resources(cursor=cursor, cache_mode="bypass")
             counts["resources_list"] += len(page.resources)
+            out["resource_uris"] += [str(r.uri) for r in page.resources]
             if (cursor := page.next_cursor) is None:
                 break
 
@@ -114,8 +161,18 @@ async def check(target: common.Target, mode: str, out: dict[str, Any]) -> None:
         except MCPError as e:
             bad(f"skills/list failed: {e.error.code} {e.error.message}")
         counts["skills"] = len(entries)
+        out["skill_uris"] = [entry.get("uri") for entry in entries]
         if not entries:
             bad("skills/list returned no skills")
+
+        for uri in refused:
+            alike = True
+            for method in ("skills/get", "resources/read"):
+                got, nowhere = await failure(c, method, uri), await failure(c, method, NOWHERE)
+                if got != nowhere:
+                    alike = False
+                    bad(f"{method} {uri}: {got} differs from a skill that does not exist: {nowhere}")
+            counts["refused_alike"] += alike
 
         out["skills"] = []
         for entry in entries:
@@ -167,7 +224,26 @@ async def check(target: common.Target, mode: str, out: dict[str, Any]) -> None:
                                  f"!= entry frontmatter {json.dumps(entry.get('frontmatter'))[:300]}")
             out["problems"] += [f"{rep['uri']}: {x}" for x in p]
 
+        if then:
+            done = subprocess.run(shlex.split(then), capture_output=True, text=True)
+            if done.returncode != 0:
+                bad(f"{then!r} exited {done.returncode}: {done.stderr.strip()[:300]}")
+            with anyio.move_on_after(20):
+                await changed.wait()
+            if not changed.is_set():
+                bad(f"no notifications/resources/list_changed within 20 s of {then!r}")
+            out["skill_uris_after"] = await list_skill_uris(c)
+            for uri in set(out["skill_uris_after"]) - set(out["skill_uris"]):
+                got = await c.session.send_request(GetSkill(params=GetSkillParams(uri=uri)), RAW)
+                for f in got["skill"]["resources"]:
+                    r = await c.read_resource(f["uri"], cache_mode="bypass")
+                    data = content_bytes(r.contents[0])
+                    if "sha256:" + hashlib.sha256(data).hexdigest() != f["digest"]:
+                        bad(f"read {f['uri']} after the purchase: sha256 differs from the entry's digest")
+
 
 if __name__ == "__main__":
-    opts, target = common.parse_args(sys.argv[1:], {})
-    common.run(lambda out: check(target, opts["--mode"], out), opts)
+    opts, target = common.parse_args(sys.argv[1:], {"--refused": "", "--then": ""},
+                                     "[--refused URI,...] [--then CMD] ")
+    refused = [uri for uri in opts["--refused"].split(",") if uri]
+    common.run(lambda out: check(target, opts["--mode"], out, refused, opts["--then"]), opts)

@@ -1,0 +1,421 @@
+//! The course platform example (`examples/course_platform`, run exactly as
+//! its users run it: `serve --bind 127.0.0.1:0 --db PATH`, `token LEARNER`,
+//! `grant LEARNER SKILL`) against real clients, each connecting as one
+//! learner with a bearer header:
+//!
+//! - the `mcp` SDK (`clients/sdk_client.py --header`) sees exactly that
+//!   learner's skills in `skills/list` and `resources/list`, verifies every
+//!   digest, gets the same error for the other learner's course, a course on
+//!   sale and one in preparation as for a course that does not exist, and,
+//!   after a `grant` from another process, is told (`list_changed`) and
+//!   lists the course;
+//! - fast-agent (`clients/fastagent_client.py --header`: its OAuth flow never
+//!   runs, the token is sent as a header) installs exactly that learner's
+//!   skills;
+//! - the teasers of courses on sale appear on `GET /skills` only.
+//!
+//! Needs the Python venvs of `clients/setup.sh`, like `python_clients.rs`:
+//! without them the tests print a loud note and pass, unless
+//! `SKILLS_E2E_REQUIRED=1`.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use skills_runtime::{Skills, embed_skills};
+
+/// The platform's skills, as the example embeds them.
+static COURSES: Skills = embed_skills!(
+    "../../examples/course_platform/skills",
+    gated = ["courses/*"]
+);
+
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(180);
+
+fn package_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Python of `venv` (`py311`: the mcp SDK; `py313`: fast-agent), or
+/// `None` after a loud note when the venvs are missing and not required.
+fn python(venv: &str, test: &str) -> Option<PathBuf> {
+    let root = std::env::var_os("SKILLS_E2E_VENVS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| package_dir().join("../../target/e2e-venvs"));
+    let python = root.join(venv).join("bin/python");
+    if python.exists() {
+        return Some(python);
+    }
+    let message = format!(
+        "{} is missing; run `bash tests/e2e/clients/setup.sh` (or point SKILLS_E2E_VENVS at its venvs)",
+        python.display()
+    );
+    if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
+        panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!!!!!! SKIPPED {test}: {message}. Set SKILLS_E2E_REQUIRED=1 to make this a failure. !!!!!!!!\n"
+    );
+    None
+}
+
+/// Builds the example with the Cargo running this test, once.
+fn example() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let output = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--package", "skills-workspace"])
+            .args(["--example", "course_platform", "--message-format", "json"])
+            .arg("--manifest-path")
+            .arg(package_dir().join("../../Cargo.toml"))
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "cargo build --example course_platform failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter(|message| message["target"]["name"] == "course_platform")
+            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+            .expect("cargo names the example's executable")
+    })
+}
+
+/// `course_platform serve` on a fresh database, killed when dropped.
+struct Platform {
+    child: Child,
+    _stdout: BufReader<ChildStdout>,
+    base: String,
+    folder: PathBuf,
+}
+
+impl Platform {
+    fn start(name: &str) -> Platform {
+        let folder = std::env::temp_dir().join(format!(
+            "course-platform-clients-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        let mut child = Command::new(example())
+            .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+            .arg(folder.join("platform.db"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("serve starts");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("the first line");
+        let base = line
+            .trim()
+            .strip_prefix("listening ")
+            .unwrap_or_else(|| panic!("serve printed {line:?}"))
+            .to_owned();
+        Platform {
+            child,
+            _stdout: stdout,
+            base,
+            folder,
+        }
+    }
+
+    fn db(&self) -> PathBuf {
+        self.folder.join("platform.db")
+    }
+
+    fn url(&self) -> String {
+        format!("{}/mcp", self.base)
+    }
+
+    /// `course_platform ARGS --db DB`, as a command line for a client to run.
+    fn command(&self, args: &[&str]) -> String {
+        let mut words = vec![example().display().to_string()];
+        words.extend(args.iter().map(|arg| (*arg).to_owned()));
+        words.extend(["--db".to_owned(), self.db().display().to_string()]);
+        words.join(" ")
+    }
+
+    fn token(&self, learner: &str) -> String {
+        let output = Command::new(example())
+            .args(["token", learner, "--db"])
+            .arg(self.db())
+            .output()
+            .expect("token runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    }
+}
+
+impl Drop for Platform {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+/// Runs `python clients/SCRIPT ARGS` with a time limit; its JSON report.
+fn run_client(python: &Path, script: &str, args: &[String]) -> Value {
+    let mut child = Command::new(python)
+        .arg(package_dir().join("clients").join(script))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the client starts");
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let mut stderr = child.stderr.take().unwrap();
+    let _drain = std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    let deadline = Instant::now() + CLIENT_TIMEOUT;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{script} {args:?} killed after {CLIENT_TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = reader.join().unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|_| panic!("{script} printed no report: {text}"))
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| item.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What each learner owns in a fresh database (examples/course_platform/db.rs).
+fn owned_by(learner: &str) -> &'static [&'static str] {
+    match learner {
+        "learner-a" => &["academy", "courses/rust-ownership"],
+        _ => &["academy", "courses/sql-joins"],
+    }
+}
+
+/// Courses the learner does not own: the other's, one on sale, one in preparation.
+fn refused_for(learner: &str) -> String {
+    let other = if learner == "learner-a" {
+        "sql-joins"
+    } else {
+        "rust-ownership"
+    };
+    [other, "async-rust", "kubernetes-basics"]
+        .map(|name| format!("skill://courses/{name}/SKILL.md"))
+        .join(",")
+}
+
+fn uris(paths: &[&str]) -> Vec<String> {
+    let mut uris: Vec<String> = paths
+        .iter()
+        .map(|path| COURSES.get(path).unwrap().uri().to_owned())
+        .collect();
+    uris.sort();
+    uris
+}
+
+fn files(paths: &[&str]) -> u64 {
+    paths
+        .iter()
+        .map(|path| COURSES.get(path).unwrap().files().len() as u64)
+        .sum()
+}
+
+#[test]
+fn sdk_each_learner_sees_their_own_skills_and_is_told_of_a_purchase() {
+    let test = "sdk_each_learner_sees_their_own_skills_and_is_told_of_a_purchase";
+    let Some(python) = python("py311", test) else {
+        return;
+    };
+    let platform = Platform::start("sdk");
+    let mut failures = Vec::new();
+    for learner in ["learner-a", "learner-b"] {
+        let owned = owned_by(learner);
+        let header = format!("Authorization: Bearer {}", platform.token(learner));
+        for (mode, protocol) in [("legacy", "2025-11-25"), ("auto", "2026-07-28")] {
+            let label = format!("{learner}, {mode}");
+            let report = run_client(
+                &python,
+                "sdk_client.py",
+                &[
+                    "--mode".into(),
+                    mode.into(),
+                    "--expect-protocol".into(),
+                    protocol.into(),
+                    "--header".into(),
+                    header.clone(),
+                    "--refused".into(),
+                    refused_for(learner),
+                    platform.url(),
+                ],
+            );
+            if report["ok"] != true {
+                failures.push(format!("{label}: {}", report["problems"]));
+            }
+            let mut listed = strings(&report["skill_uris"]);
+            listed.sort();
+            if listed != uris(owned) {
+                failures.push(format!("{label}: skills/list {listed:?}"));
+            }
+            // resources/list: every resource belongs to an owned skill, and
+            // each owned SKILL.md is there.
+            let resources = strings(&report["resource_uris"]);
+            let roots: Vec<&str> = owned
+                .iter()
+                .map(|path| COURSES.get(path).unwrap().root_uri())
+                .collect();
+            for uri in &resources {
+                if !roots
+                    .iter()
+                    .any(|root| uri.starts_with(&format!("{root}/")))
+                {
+                    failures.push(format!("{label}: resources/list shows {uri}"));
+                }
+            }
+            for uri in uris(owned) {
+                if !resources.contains(&uri) {
+                    failures.push(format!("{label}: resources/list lacks {uri}"));
+                }
+            }
+            let counts = &report["counts"];
+            let expected = files(owned);
+            if counts["files_listed"] != expected || counts["files_verified"] != expected {
+                failures.push(format!(
+                    "{label}: {expected} files expected, counts {counts}"
+                ));
+            }
+            if counts["refused_alike"] != 3 {
+                failures.push(format!(
+                    "{label}: refused alike {}",
+                    counts["refused_alike"]
+                ));
+            }
+        }
+    }
+
+    // Teasers are on the catalog route only (skills/list and resources/list
+    // above hold owned skills alone).
+    let token = platform.token("learner-a");
+    let catalog = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        reqwest::Client::builder()
+            .no_proxy()
+            .build()
+            .unwrap()
+            .get(format!("{}/skills", platform.base))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    });
+    let catalog: Value = serde_json::from_str(&catalog).unwrap();
+    let names = |key: &str| -> Vec<String> {
+        catalog[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(names("skills"), ["academy", "rust-ownership"]);
+    assert_eq!(names("locked"), ["async-rust", "sql-joins"]);
+
+    // A purchase from another process: the learner's session is told, and
+    // lists the course (whose files the client reads and verifies).
+    let report = run_client(
+        &python,
+        "sdk_client.py",
+        &[
+            "--mode".into(),
+            "legacy".into(),
+            "--header".into(),
+            format!("Authorization: Bearer {token}"),
+            "--then".into(),
+            platform.command(&["grant", "learner-a", "async-rust"]),
+            platform.url(),
+        ],
+    );
+    if report["ok"] != true {
+        failures.push(format!("purchase: {}", report["problems"]));
+    }
+    if report["counts"]["list_changed"].as_u64().unwrap_or(0) < 1 {
+        failures.push(format!("purchase: not told, counts {}", report["counts"]));
+    }
+    let mut after = strings(&report["skill_uris_after"]);
+    after.sort();
+    let mut expected = uris(owned_by("learner-a"));
+    expected.push("skill://courses/async-rust/SKILL.md".to_owned());
+    expected.sort();
+    if after != expected {
+        failures.push(format!("purchase: skills/list afterwards {after:?}"));
+    }
+    assert!(failures.is_empty(), "\n{}\n", failures.join("\n"));
+}
+
+#[test]
+fn fastagent_installs_exactly_the_learners_skills_with_a_bearer_header() {
+    let test = "fastagent_installs_exactly_the_learners_skills_with_a_bearer_header";
+    let Some(python) = python("py313", test) else {
+        return;
+    };
+    let platform = Platform::start("fastagent");
+    for learner in ["learner-a", "learner-b"] {
+        let report = run_client(
+            &python,
+            "fastagent_client.py",
+            &[
+                "--mode".into(),
+                "legacy".into(),
+                "--header".into(),
+                format!("Authorization: Bearer {}", platform.token(learner)),
+                platform.url(),
+            ],
+        );
+        assert_eq!(report["ok"], true, "{learner}: {}", report["problems"]);
+        let mut installed: Vec<String> = report["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|skill| skill["uri"].as_str().unwrap().to_owned())
+            .collect();
+        installed.sort();
+        assert_eq!(installed, uris(owned_by(learner)), "{learner}");
+        let counts = &report["counts"];
+        assert_eq!(counts["installed"], owned_by(learner).len(), "{learner}");
+        assert_eq!(
+            counts["files_matched"],
+            files(owned_by(learner)),
+            "{learner}"
+        );
+    }
+    // Without the header the server refuses the connection (401).
+    let report = run_client(
+        &python,
+        "fastagent_client.py",
+        &["--mode".into(), "legacy".into(), platform.url()],
+    );
+    assert_eq!(report["ok"], false, "{report}");
+    assert_eq!(report["counts"]["installed"], 0);
+}
