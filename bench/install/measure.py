@@ -123,11 +123,13 @@ def main() -> int:
     sizes = {name: path.stat().st_size for name, path in binaries.items()}
     for name, size in sizes.items():
         print(f"  {name:15} {size / 1024:8.0f} KiB")
-    for name in ("skill-embed", "skills-runtime"):
-        print(
-            f"  {name} adds {(sizes[name] - sizes['plain']) / 1024:.0f} KiB to a plain binary, "
-            f"{(sizes[name] - sizes['plain-clap']) / 1024:.0f} KiB to one with clap"
-        )
+    # skill-embed parses its own command line; skills-runtime's group is
+    # clap, which a tool that already uses clap has.
+    print(f"  skill-embed adds {(sizes['skill-embed'] - sizes['plain']) / 1024:.0f} KiB to a plain binary")
+    print(
+        f"  skills-runtime adds {(sizes['skills-runtime'] - sizes['plain']) / 1024:.0f} KiB to a plain binary, "
+        f"{(sizes['skills-runtime'] - sizes['plain-clap']) / 1024:.0f} KiB to one that already uses clap"
+    )
 
     first = {name: [] for name in ("skill-embed", "skills-runtime")}
     again = {name: [] for name in first}
