@@ -2,6 +2,7 @@
 //! edits kept and forced, executable bits, symbolic links, uninstall, user
 //! and project scope, flat names, `skill-embed`'s stamped installs, and the
 //! example's exact interface.
+#![cfg(unix)]
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
@@ -215,7 +216,13 @@ fn an_edit_is_kept_then_overwritten_with_force_and_a_dry_run_writes_nothing() {
     assert_eq!(code, 0);
     assert!(out.contains("alpha missing: would install"), "{out}");
     assert!(!out.contains("Restart"), "{out}");
-    assert!(!dir.join("alpha").exists());
+    assert!(
+        !dir.exists(),
+        "a dry run creates nothing, not even the folder"
+    );
+    let (code, _, _) = run(&tool, &["list", "--dir", dir_arg]);
+    assert_eq!(code, 0);
+    assert!(!dir.exists(), "list creates nothing");
 
     run(&tool, &["install", "--dir", dir_arg]);
     let edited = skill_md("beta", "My own words.");

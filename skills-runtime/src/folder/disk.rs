@@ -29,11 +29,36 @@ pub(super) enum Work<'a> {
     Remove,
 }
 
-/// The target folder, created when missing, with symbolic links in it and
-/// above it resolved (the user's own machine: a dotfiles link is followed).
+/// The target folder with symbolic links in it and above it resolved (the
+/// user's own machine: a dotfiles link is followed). Planning creates
+/// nothing: a missing target resolves through its nearest existing folder,
+/// and [`apply`] creates it.
 pub(super) fn open_root(root: &Path) -> io::Result<PathBuf> {
-    fs::create_dir_all(root)?;
-    fs::canonicalize(root)
+    let root = std::path::absolute(root)?;
+    let mut missing = Vec::new();
+    let mut existing = root.as_path();
+    loop {
+        match fs::symlink_metadata(existing) {
+            Ok(_) => break,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+                    return Err(error);
+                };
+                missing.push(name.to_owned());
+                existing = parent;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    let mut resolved = fs::canonicalize(existing)?;
+    if !resolved.is_dir() {
+        return Err(io::Error::other(format!(
+            "{} is not a folder",
+            resolved.display()
+        )));
+    }
+    resolved.extend(missing.iter().rev());
+    Ok(resolved)
 }
 
 /// `root` joined with a checked relative `/`-separated path.
@@ -469,6 +494,8 @@ pub(super) fn apply(
     item: &Planned,
     work: Work<'_>,
 ) -> Result<(), String> {
+    // The target itself, when planning found it missing.
+    fs::create_dir_all(root).map_err(|error| format!("{}: {error}", root.display()))?;
     let folder = join(root, &item.path);
     // The folder may have changed since the plan: refuse rather than follow a new link.
     if let Found::Blocked(reason) = look(root, &item.path).map_err(|error| error.to_string())? {

@@ -233,7 +233,7 @@ pub struct Target {
 }
 
 impl Target {
-    /// Skills go into folders under `root` (created when missing; symbolic
+    /// Skills go into folders under `root` (created by the first write; symbolic
     /// links in `root` itself and above it are followed, as a dotfiles
     /// `~/.claude` link is). `writer` names who writes them (a tool, or a
     /// server's label): a folder whose record names another writer is
@@ -555,8 +555,8 @@ impl fmt::Display for Plan<'_> {
 
 /// Compares `skills` with what is in `target` and says what to do for each,
 /// and for each skill this writer wrote earlier that is no longer given.
-/// Reads and hashes the folders it finds; writes nothing (the target is
-/// created if missing).
+/// Reads and hashes the folders it finds; writes nothing, not even a missing
+/// target (applying the plan creates it).
 ///
 /// A skill whose path or file paths are unsafe, or whose files collide on a
 /// case-insensitive disk or with the record file, is planned `keep` with the
