@@ -268,14 +268,27 @@ fn an_executable_bit_arrives_and_is_restored() {
     assert_eq!(mode(&script) & 0o111, 0o111, "{:o}", mode(&script));
     assert_eq!(mode(&dir.join("alpha/SKILL.md")) & 0o111, 0);
 
+    // Lost (an archive or a copy drops it): outdated, restored without --force.
     set_mode(&script, 0o644);
     let (_, out, _) = run(&tool, &["list", "--dir", dir_arg]);
-    assert_eq!(lines(&out), ["alpha modified"]);
-    let (code, out, _) = run(&tool, &["install", "--dir", dir_arg, "--force"]);
+    assert_eq!(lines(&out), ["alpha outdated"]);
+    let (code, out, _) = run(&tool, &["install", "--dir", dir_arg]);
     assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "alpha outdated: updated (scripts/run.sh); executable bit restored: scripts/run.sh"
+    );
     assert_eq!(mode(&script) & 0o111, 0o111, "{:o}", mode(&script));
     let ran = Command::new(&script).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&ran.stdout), "alpha\n");
+    let (_, out, _) = run(&tool, &["list", "--dir", dir_arg]);
+    assert_eq!(lines(&out), ["alpha up-to-date"]);
+    // An edit next to it is still an edit.
+    set_mode(&script, 0o644);
+    write(&dir.join("alpha/SKILL.md"), &skill_md("alpha", "Mine."));
+    let (code, _, _) = run(&tool, &["install", "--dir", dir_arg]);
+    assert_eq!(code, 1);
+    assert_eq!(mode(&script) & 0o111, 0, "a kept skill is left as it is");
     fs::remove_dir_all(&base).unwrap();
 }
 

@@ -161,16 +161,15 @@ fn is_executable(_meta: &fs::Metadata) -> bool {
     false
 }
 
-/// What a user changed in a folder the record describes.
+/// What a user changed in a folder the record describes. An executable bit
+/// alone is not an edit (an archive or a copy drops it, nobody means to):
+/// see [`mode_drift`].
 fn edits(record: &Record, on_disk: &OnDisk) -> Vec<String> {
     let mut edited: Vec<String> = on_disk.odd.clone();
     for (path, written) in &record.files {
         match on_disk.files.get(path) {
             None => edited.push(path.clone()),
             Some(found) if found.digest != written.digest => edited.push(path.clone()),
-            Some(found) if cfg!(unix) && found.executable != written.executable => {
-                edited.push(path.clone())
-            }
             Some(_) => {}
         }
     }
@@ -182,6 +181,24 @@ fn edits(record: &Record, on_disk: &OnDisk) -> Vec<String> {
     edited.sort();
     edited.dedup();
     edited
+}
+
+/// Files whose bytes are as written but whose executable bit is not: the
+/// writer restores them without `force`.
+fn mode_drift(record: &Record, on_disk: &OnDisk) -> Vec<String> {
+    if !cfg!(unix) {
+        return Vec::new();
+    }
+    record
+        .files
+        .iter()
+        .filter(|(path, written)| {
+            on_disk.files.get(*path).is_some_and(|found| {
+                found.digest == written.digest && found.executable != written.executable
+            })
+        })
+        .map(|(path, _)| path.clone())
+        .collect()
 }
 
 fn incoming_files(skill: &SkillWrite<'_>) -> BTreeMap<String, RecordedFile> {
@@ -308,12 +325,16 @@ pub(super) fn plan_skill<'a>(
                 };
             };
             let edited = edits(record, &on_disk);
+            let drifted = mode_drift(record, &on_disk);
             item.files = differences(&record.files, &incoming);
-            // Unchanged, unedited files are linked into the new folder.
+            // Unchanged, unedited files are linked into the new folder; one
+            // whose executable bit drifted is written again, with its bit.
             let keep: BTreeSet<String> = incoming
                 .iter()
                 .filter(|(path, new)| {
-                    record.files.get(*path) == Some(new) && !edited.contains(path)
+                    record.files.get(*path) == Some(new)
+                        && !edited.contains(path)
+                        && !drifted.contains(path)
                 })
                 .map(|(path, _)| path.clone())
                 .collect();
@@ -333,10 +354,22 @@ pub(super) fn plan_skill<'a>(
                 });
                 return (item, None);
             }
-            if record.version == skill.version.as_ref() && item.files.is_empty() {
+            let restored: Vec<String> = drifted
+                .into_iter()
+                .filter(|path| incoming.contains_key(path) && !item.files.changed.contains(path))
+                .collect();
+            if record.version == skill.version.as_ref()
+                && item.files.is_empty()
+                && restored.is_empty()
+            {
                 item.state = State::UpToDate;
                 item.action = Action::None;
                 return (item, None);
+            }
+            if !restored.is_empty() {
+                item.reason = Some(format!("executable bit restored: {}", restored.join(", ")));
+                item.files.changed.extend(restored);
+                item.files.changed.sort();
             }
             item.state = State::Outdated;
             item.action = Action::Update;

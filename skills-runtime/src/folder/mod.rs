@@ -39,8 +39,9 @@
 //!   bit. Nothing is added to `SKILL.md`, so every file stays byte-identical
 //!   to its digest, and the record moves with the folder in the swap below.
 //! - **States**: `missing` (no folder), `up-to-date`, `outdated` (ours, older
-//!   version), `modified` (ours, but a file was edited, added, removed or
-//!   re-permissioned since we wrote it), `foreign` (a folder no record of
+//!   version, or a file whose executable bit was lost: restored without
+//!   force), `modified` (ours, but a file was edited, added or removed since
+//!   we wrote it), `foreign` (a folder no record of
 //!   this writer knows), `orphaned` (ours, no longer among the skills given).
 //! - **Edits are kept**: a `modified` or `foreign` folder is left alone
 //!   unless [`Options::force`]; an `orphaned` one is removed only when
@@ -291,10 +292,12 @@ pub enum State {
     Missing,
     /// Written by this writer, at this version, unedited.
     UpToDate,
-    /// Written by this writer at another version, unedited.
+    /// Written by this writer at another version, unedited; or at this
+    /// version with a file whose executable bit changed since (an archive or
+    /// a copy drops it): updating restores it.
     Outdated,
     /// Written by this writer, then edited: a file changed, was added or
-    /// removed, or changed its executable bit.
+    /// removed.
     Modified,
     /// A folder that no record of this writer knows (the user's own skill,
     /// another tool's, or a symbolic link).
@@ -377,8 +380,8 @@ pub struct Changes {
     /// Files the new version no longer has.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
-    /// Files a user edited, added, removed or re-permissioned since they
-    /// were written (what makes a skill `modified`).
+    /// Files a user edited, added or removed since they were written (what
+    /// makes a skill `modified`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub edited: Vec<String>,
 }
