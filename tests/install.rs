@@ -654,6 +654,17 @@ fn skill_embed_installs_are_recognised() {
         fs::read_to_string(dir.join("stock-audit/references/discrepancy-codes.md")).unwrap(),
         "mine\n"
     );
+    // Uninstall removes an unedited one and keeps an edited one.
+    stamped();
+    let (code, out, _) = example_run(&["uninstall", "--dir", dir_arg]);
+    assert_eq!((code, out.as_str()), (0, "stock-audit: removed\n"));
+    assert!(!dir.join("stock-audit").exists());
+    stamped();
+    write(&dir.join("stock-audit/assets/mine.txt"), "mine\n");
+    let (code, out, _) = example_run(&["uninstall", "--dir", dir_arg]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("stock-audit: kept"), "{out}");
+    assert!(dir.join("stock-audit/assets/mine.txt").exists());
     // Another tool's stamp stays foreign.
     stamped();
     let skill_md = fs::read_to_string(dir.join("stock-audit/SKILL.md")).unwrap();

@@ -454,6 +454,13 @@ pub(super) fn orphans<'a>(
                     found.push(plan_orphan(&folder, relative, record, options));
                 }
                 Some(_) => {}
+                // skill-embed's install under this writer's name, no longer given.
+                None if !given.contains(&relative)
+                    && let Some(stamp) = super::stamped::read(&folder)
+                    && stamp.by == writer =>
+                {
+                    found.push(plan_stamped_orphan(relative, &stamp, options));
+                }
                 // A foreign skill's folder is not searched: what is inside is its own.
                 None if folder.join(skills_core::SKILL_MD).exists() => {}
                 None if depth + 1 < ORPHAN_DEPTH => {
@@ -465,6 +472,39 @@ pub(super) fn orphans<'a>(
     }
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
     found
+}
+
+fn plan_stamped_orphan<'a>(
+    path: String,
+    stamp: &super::stamped::Stamp,
+    options: &Options,
+) -> (Planned, Option<Work<'a>>) {
+    let mut item = Planned {
+        name: path.rsplit('/').next().unwrap_or(&path).to_owned(),
+        path,
+        version: stamp.version.clone(),
+        state: State::Orphaned,
+        action: Action::Keep,
+        reason: None,
+        files: Changes::default(),
+        error: None,
+    };
+    if !stamp.unedited {
+        item.reason = Some(
+            "installed by skill-embed, no longer given, but edited since (its x-embedded-digest \
+             no longer matches); kept"
+                .into(),
+        );
+        (item, None)
+    } else if options.remove_orphans {
+        item.action = Action::Remove;
+        item.reason = Some("installed by skill-embed".into());
+        (item, Some(Work::Remove))
+    } else {
+        item.action = Action::None;
+        item.reason = Some("installed by skill-embed, no longer given; left in place".into());
+        (item, None)
+    }
 }
 
 fn plan_orphan<'a>(

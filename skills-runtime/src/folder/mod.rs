@@ -59,7 +59,7 @@
 //!   carries `skill-embed`'s `x-embedded-by` stamp naming this writer is
 //!   this writer's: `outdated` while it still hashes to its
 //!   `x-embedded-digest` (rewritten with a record, the stamp dropped),
-//!   `modified` once edited.
+//!   `modified` once edited; one no longer given is `orphaned` like ours.
 //!
 //! Reading the folder back hashes files, so the writer comes with the `load`
 //! feature.
