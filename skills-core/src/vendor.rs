@@ -253,6 +253,15 @@ pub struct Agent {
     profile: Profile,
 }
 
+/// Agents are the same when their [`id`](Agent::id)s are.
+impl PartialEq for Agent {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Agent {}
+
 const fn own(place: Place) -> UserRoot {
     UserRoot {
         place,
@@ -694,6 +703,8 @@ mod tests {
             assert_eq!(Agent::by_id(id).unwrap().id(), id);
         }
         assert!(Agent::by_id("emacs").is_none());
+        assert_eq!(Agent::by_id("codex"), Some(&Agent::CODEX));
+        assert_ne!(Agent::CODEX, Agent::CURSOR);
     }
 
     #[test]

@@ -143,6 +143,10 @@
 //! - `openapi`: `openapi::api_reference` renders a skill's API reference
 //!   from an OpenAPI 3 document (the routes in conversation order, from the
 //!   `x-skill` extension).
+//! - `install` (implies `load`): `install::plan`/`install::apply` write the
+//!   embedded skills into agents' folders through the folder writer;
+//!   `install::SkillCommand` is a ready clap `skill install|uninstall|list`
+//!   group and `install::Installer::intercept` serves tools without clap.
 //! - `testing`: `testing::assert_generated` fails with a unified diff when
 //!   a checked-in generated file differs from what the code generates
 //!   (`SKILLS_UPDATE=1` rewrites it).
@@ -160,6 +164,9 @@ pub mod server;
 
 #[cfg(feature = "folder")]
 pub mod folder;
+
+#[cfg(feature = "install")]
+pub mod install;
 
 /// `_meta` key of a SEP-2640 skill entry (and of a `_manifest` read) that
 /// lists the skill's executable files, by path inside the skill. Our own key:

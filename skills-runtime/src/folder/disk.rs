@@ -29,11 +29,36 @@ pub(super) enum Work<'a> {
     Remove,
 }
 
-/// The target folder, created when missing, with symbolic links in it and
-/// above it resolved (the user's own machine: a dotfiles link is followed).
+/// The target folder with symbolic links in it and above it resolved (the
+/// user's own machine: a dotfiles link is followed). Planning creates
+/// nothing: a missing target resolves through its nearest existing folder,
+/// and [`apply`] creates it.
 pub(super) fn open_root(root: &Path) -> io::Result<PathBuf> {
-    fs::create_dir_all(root)?;
-    fs::canonicalize(root)
+    let root = std::path::absolute(root)?;
+    let mut missing = Vec::new();
+    let mut existing = root.as_path();
+    loop {
+        match fs::symlink_metadata(existing) {
+            Ok(_) => break,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+                    return Err(error);
+                };
+                missing.push(name.to_owned());
+                existing = parent;
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    let mut resolved = fs::canonicalize(existing)?;
+    if !resolved.is_dir() {
+        return Err(io::Error::other(format!(
+            "{} is not a folder",
+            resolved.display()
+        )));
+    }
+    resolved.extend(missing.iter().rev());
+    Ok(resolved)
 }
 
 /// `root` joined with a checked relative `/`-separated path.
@@ -136,16 +161,15 @@ fn is_executable(_meta: &fs::Metadata) -> bool {
     false
 }
 
-/// What a user changed in a folder the record describes.
+/// What a user changed in a folder the record describes. An executable bit
+/// alone is not an edit (an archive or a copy drops it, nobody means to):
+/// see [`mode_drift`].
 fn edits(record: &Record, on_disk: &OnDisk) -> Vec<String> {
     let mut edited: Vec<String> = on_disk.odd.clone();
     for (path, written) in &record.files {
         match on_disk.files.get(path) {
             None => edited.push(path.clone()),
             Some(found) if found.digest != written.digest => edited.push(path.clone()),
-            Some(found) if cfg!(unix) && found.executable != written.executable => {
-                edited.push(path.clone())
-            }
             Some(_) => {}
         }
     }
@@ -157,6 +181,24 @@ fn edits(record: &Record, on_disk: &OnDisk) -> Vec<String> {
     edited.sort();
     edited.dedup();
     edited
+}
+
+/// Files whose bytes are as written but whose executable bit is not: the
+/// writer restores them without `force`.
+fn mode_drift(record: &Record, on_disk: &OnDisk) -> Vec<String> {
+    if !cfg!(unix) {
+        return Vec::new();
+    }
+    record
+        .files
+        .iter()
+        .filter(|(path, written)| {
+            on_disk.files.get(*path).is_some_and(|found| {
+                found.digest == written.digest && found.executable != written.executable
+            })
+        })
+        .map(|(path, _)| path.clone())
+        .collect()
 }
 
 fn incoming_files(skill: &SkillWrite<'_>) -> BTreeMap<String, RecordedFile> {
@@ -249,6 +291,13 @@ pub(super) fn plan_skill<'a>(
                 .as_ref()
                 .filter(|record| record.writer == writer);
             let Some(record) = ours else {
+                if on_disk.record.is_none()
+                    && on_disk.odd.is_empty()
+                    && let Some(stamp) = super::stamped::read(&folder)
+                    && stamp.by == writer
+                {
+                    return plan_stamped(item, skill, &on_disk, &incoming, &stamp, options);
+                }
                 item.state = State::Foreign;
                 item.reason = Some(match &on_disk.record {
                     Some(record) => format!("written by `{}`, not by `{writer}`", record.writer),
@@ -276,12 +325,16 @@ pub(super) fn plan_skill<'a>(
                 };
             };
             let edited = edits(record, &on_disk);
+            let drifted = mode_drift(record, &on_disk);
             item.files = differences(&record.files, &incoming);
-            // Unchanged, unedited files are linked into the new folder.
+            // Unchanged, unedited files are linked into the new folder; one
+            // whose executable bit drifted is written again, with its bit.
             let keep: BTreeSet<String> = incoming
                 .iter()
                 .filter(|(path, new)| {
-                    record.files.get(*path) == Some(new) && !edited.contains(path)
+                    record.files.get(*path) == Some(new)
+                        && !edited.contains(path)
+                        && !drifted.contains(path)
                 })
                 .map(|(path, _)| path.clone())
                 .collect();
@@ -301,15 +354,69 @@ pub(super) fn plan_skill<'a>(
                 });
                 return (item, None);
             }
-            if record.version == skill.version.as_ref() && item.files.is_empty() {
+            let restored: Vec<String> = drifted
+                .into_iter()
+                .filter(|path| incoming.contains_key(path) && !item.files.changed.contains(path))
+                .collect();
+            if record.version == skill.version.as_ref()
+                && item.files.is_empty()
+                && restored.is_empty()
+            {
                 item.state = State::UpToDate;
                 item.action = Action::None;
                 return (item, None);
+            }
+            if !restored.is_empty() {
+                item.reason = Some(format!("executable bit restored: {}", restored.join(", ")));
+                item.files.changed.extend(restored);
+                item.files.changed.sort();
             }
             item.state = State::Outdated;
             item.action = Action::Update;
             (item, Some(Work::Write { skill, keep }))
         }
+    }
+}
+
+/// A folder `skill-embed` installed under this writer's name: `outdated`
+/// when unedited (rewritten with a record, the stamp dropped), `modified`
+/// when edited since.
+fn plan_stamped<'a>(
+    mut item: Planned,
+    skill: SkillWrite<'a>,
+    on_disk: &OnDisk,
+    incoming: &BTreeMap<String, RecordedFile>,
+    stamp: &super::stamped::Stamp,
+    options: &Options,
+) -> (Planned, Option<Work<'a>>) {
+    item.files = differences(&on_disk.files, incoming);
+    let installed = match stamp.version.as_str() {
+        "" => "installed by skill-embed".to_owned(),
+        version => format!("installed by skill-embed (version {version})"),
+    };
+    let write = Work::Write {
+        skill,
+        keep: BTreeSet::new(),
+    };
+    if stamp.unedited {
+        item.state = State::Outdated;
+        item.action = Action::Update;
+        item.reason = Some(format!("{installed}; rewritten with a record beside it"));
+        return (item, Some(write));
+    }
+    item.state = State::Modified;
+    if options.force {
+        item.action = Action::Update;
+        item.reason = Some(format!(
+            "{installed}, edited since; forced: the edits are overwritten"
+        ));
+        (item, Some(write))
+    } else {
+        item.action = Action::Keep;
+        item.reason = Some(format!(
+            "{installed}, edited since (its x-embedded-digest no longer matches); kept (force overwrites it)"
+        ));
+        (item, None)
     }
 }
 
@@ -347,6 +454,13 @@ pub(super) fn orphans<'a>(
                     found.push(plan_orphan(&folder, relative, record, options));
                 }
                 Some(_) => {}
+                // skill-embed's install under this writer's name, no longer given.
+                None if !given.contains(&relative)
+                    && let Some(stamp) = super::stamped::read(&folder)
+                    && stamp.by == writer =>
+                {
+                    found.push(plan_stamped_orphan(relative, &stamp, options));
+                }
                 // A foreign skill's folder is not searched: what is inside is its own.
                 None if folder.join(skills_core::SKILL_MD).exists() => {}
                 None if depth + 1 < ORPHAN_DEPTH => {
@@ -358,6 +472,39 @@ pub(super) fn orphans<'a>(
     }
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
     found
+}
+
+fn plan_stamped_orphan<'a>(
+    path: String,
+    stamp: &super::stamped::Stamp,
+    options: &Options,
+) -> (Planned, Option<Work<'a>>) {
+    let mut item = Planned {
+        name: path.rsplit('/').next().unwrap_or(&path).to_owned(),
+        path,
+        version: stamp.version.clone(),
+        state: State::Orphaned,
+        action: Action::Keep,
+        reason: None,
+        files: Changes::default(),
+        error: None,
+    };
+    if !stamp.unedited {
+        item.reason = Some(
+            "installed by skill-embed, no longer given, but edited since (its x-embedded-digest \
+             no longer matches); kept"
+                .into(),
+        );
+        (item, None)
+    } else if options.remove_orphans {
+        item.action = Action::Remove;
+        item.reason = Some("installed by skill-embed".into());
+        (item, Some(Work::Remove))
+    } else {
+        item.action = Action::None;
+        item.reason = Some("installed by skill-embed, no longer given; left in place".into());
+        (item, None)
+    }
 }
 
 fn plan_orphan<'a>(
@@ -420,6 +567,8 @@ pub(super) fn apply(
     item: &Planned,
     work: Work<'_>,
 ) -> Result<(), String> {
+    // The target itself, when planning found it missing.
+    fs::create_dir_all(root).map_err(|error| format!("{}: {error}", root.display()))?;
     let folder = join(root, &item.path);
     // The folder may have changed since the plan: refuse rather than follow a new link.
     if let Found::Blocked(reason) = look(root, &item.path).map_err(|error| error.to_string())? {

@@ -39,8 +39,9 @@
 //!   bit. Nothing is added to `SKILL.md`, so every file stays byte-identical
 //!   to its digest, and the record moves with the folder in the swap below.
 //! - **States**: `missing` (no folder), `up-to-date`, `outdated` (ours, older
-//!   version), `modified` (ours, but a file was edited, added, removed or
-//!   re-permissioned since we wrote it), `foreign` (a folder no record of
+//!   version, or a file whose executable bit was lost: restored without
+//!   force), `modified` (ours, but a file was edited, added or removed since
+//!   we wrote it), `foreign` (a folder no record of
 //!   this writer knows), `orphaned` (ours, no longer among the skills given).
 //! - **Edits are kept**: a `modified` or `foreign` folder is left alone
 //!   unless [`Options::force`]; an `orphaned` one is removed only when
@@ -54,12 +55,18 @@
 //!   [`skills_core::names::check_path`]; a symbolic link at or below the
 //!   target (other than the target itself and the folders above it) is never
 //!   followed: the skill is reported `foreign` and left alone.
+//! - **`skill-embed`'s installs recognised**: a folder whose `SKILL.md`
+//!   carries `skill-embed`'s `x-embedded-by` stamp naming this writer is
+//!   this writer's: `outdated` while it still hashes to its
+//!   `x-embedded-digest` (rewritten with a record, the stamp dropped),
+//!   `modified` once edited; one no longer given is `orphaned` like ours.
 //!
 //! Reading the folder back hashes files, so the writer comes with the `load`
 //! feature.
 
 mod disk;
 mod record;
+mod stamped;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -227,7 +234,7 @@ pub struct Target {
 }
 
 impl Target {
-    /// Skills go into folders under `root` (created when missing; symbolic
+    /// Skills go into folders under `root` (created by the first write; symbolic
     /// links in `root` itself and above it are followed, as a dotfiles
     /// `~/.claude` link is). `writer` names who writes them (a tool, or a
     /// server's label): a folder whose record names another writer is
@@ -285,10 +292,12 @@ pub enum State {
     Missing,
     /// Written by this writer, at this version, unedited.
     UpToDate,
-    /// Written by this writer at another version, unedited.
+    /// Written by this writer at another version, unedited; or at this
+    /// version with a file whose executable bit changed since (an archive or
+    /// a copy drops it): updating restores it.
     Outdated,
     /// Written by this writer, then edited: a file changed, was added or
-    /// removed, or changed its executable bit.
+    /// removed.
     Modified,
     /// A folder that no record of this writer knows (the user's own skill,
     /// another tool's, or a symbolic link).
@@ -371,8 +380,8 @@ pub struct Changes {
     /// Files the new version no longer has.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
-    /// Files a user edited, added, removed or re-permissioned since they
-    /// were written (what makes a skill `modified`).
+    /// Files a user edited, added or removed since they were written (what
+    /// makes a skill `modified`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub edited: Vec<String>,
 }
@@ -549,8 +558,8 @@ impl fmt::Display for Plan<'_> {
 
 /// Compares `skills` with what is in `target` and says what to do for each,
 /// and for each skill this writer wrote earlier that is no longer given.
-/// Reads and hashes the folders it finds; writes nothing (the target is
-/// created if missing).
+/// Reads and hashes the folders it finds; writes nothing, not even a missing
+/// target (applying the plan creates it).
 ///
 /// A skill whose path or file paths are unsafe, or whose files collide on a
 /// case-insensitive disk or with the record file, is planned `keep` with the
