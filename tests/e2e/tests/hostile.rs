@@ -257,11 +257,14 @@ impl Wire for HttpWire {
     fn refused(&self, refusal: Refusal, reply: &Reply) -> Result<(), String> {
         // rmcp answers a body it cannot read as a JSON-RPC message with 415,
         // and a body over its limit with 413 (possibly closing the connection
-        // before the client has sent it all).
+        // before the client has sent it all). hyper answers a head over its
+        // limit with 431 and closes at once: on a fast server that happens
+        // while the client still writes the body, which then sees the closed
+        // connection (a broken pipe) instead of the status.
         match (refusal, reply) {
             (Refusal::NotJson | Refusal::NotAMessage, Reply::Status(415, _)) => Ok(()),
             (Refusal::Oversized, Reply::Status(413, _) | Reply::Closed(_)) => Ok(()),
-            (Refusal::HeadersTooLarge, Reply::Status(431, _)) => Ok(()),
+            (Refusal::HeadersTooLarge, Reply::Status(431, _) | Reply::Closed(_)) => Ok(()),
             (Refusal::HeadersTooLarge, _) => Err("expected HTTP 431".to_owned()),
             (Refusal::NotJson | Refusal::NotAMessage, _) => Err("expected HTTP 415".to_owned()),
             (Refusal::Oversized, _) => Err("expected HTTP 413".to_owned()),
