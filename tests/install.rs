@@ -8,6 +8,7 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::Parser;
@@ -547,16 +548,31 @@ fn intercept_takes_only_the_skill_subcommand() {
     fs::remove_dir_all(&base).unwrap();
 }
 
-/// The example binary, built by `cargo test --all-targets` beside the tests.
+/// The example binary, built once by the Cargo running this test into the
+/// same target folder (`cargo test` builds examples but does not put them
+/// at `examples/<name>`; asking Cargo for the executable works either way).
 fn example() -> Command {
-    let exe = std::env::current_exe().unwrap();
-    let profile = exe.parent().unwrap().parent().unwrap();
-    let binary = profile.join("examples/installer");
-    assert!(
-        binary.is_file(),
-        "{} is missing: run the tests with `cargo test --all-targets` (or `cargo build --example installer` first)",
-        binary.display()
-    );
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    let binary = BINARY.get_or_init(|| {
+        let output = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--package", "skills-workspace"])
+            .args(["--example", "installer", "--message-format", "json"])
+            .arg("--manifest-path")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "cargo build --example installer failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|message| message["target"]["name"] == "installer")
+            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+            .expect("cargo names the example's executable")
+    });
     Command::new(binary)
 }
 
