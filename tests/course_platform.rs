@@ -24,30 +24,10 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use serde_json::{Value, json};
 use support::{Named, NamedClient};
 
-/// Builds the example with the Cargo running this test, into the same
-/// target folder, once; returns its path.
+/// The example's executable, built once.
 fn binary() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let output = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--package", "skills-workspace"])
-            .args(["--example", "course_platform", "--message-format", "json"])
-            .arg("--manifest-path")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            .output()
-            .expect("cargo runs");
-        assert!(
-            output.status.success(),
-            "cargo build --example course_platform failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-            .filter(|message| message["target"]["name"] == "course_platform")
-            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-            .expect("cargo names the example's executable")
-    })
+    BINARY.get_or_init(|| support::examples::executable("course_platform"))
 }
 
 /// A folder for one test's database, removed when dropped.

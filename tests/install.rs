@@ -4,11 +4,13 @@
 //! example's exact interface.
 #![cfg(unix)]
 
+#[path = "support/examples.rs"]
+mod examples;
+
 use std::fs;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::Parser;
@@ -548,32 +550,9 @@ fn intercept_takes_only_the_skill_subcommand() {
     fs::remove_dir_all(&base).unwrap();
 }
 
-/// The example binary, built once by the Cargo running this test into the
-/// same target folder (`cargo test` builds examples but does not put them
-/// at `examples/<name>`; asking Cargo for the executable works either way).
+/// The installer example, as its users run it.
 fn example() -> Command {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    let binary = BINARY.get_or_init(|| {
-        let output = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--package", "skills-workspace"])
-            .args(["--example", "installer", "--message-format", "json"])
-            .arg("--manifest-path")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            .output()
-            .expect("cargo runs");
-        assert!(
-            output.status.success(),
-            "cargo build --example installer failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-            .filter(|message| message["target"]["name"] == "installer")
-            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-            .expect("cargo names the example's executable")
-    });
-    Command::new(binary)
+    Command::new(examples::executable("installer"))
 }
 
 fn example_run(args: &[&str]) -> (i32, String, String) {

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // Each test binary uses a different part.
 
 pub mod client;
+pub mod examples;
 pub mod hostile;
 pub mod live;
 
