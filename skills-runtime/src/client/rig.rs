@@ -138,56 +138,46 @@ struct SkillTool {
     parameters: Value,
 }
 
-/// The `load_skill` rig tool.
-#[derive(Clone)]
-struct LoadSkill(SkillTool);
+/// A rig tool answered by the catalog's tool of the same name: rig wants the
+/// name as a constant, so each of the two is its own type.
+macro_rules! skill_tool {
+    ($(#[$doc:meta])* $tool:ident, $name:expr) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        struct $tool(SkillTool);
 
-/// The `unload_skill` rig tool.
-#[derive(Clone)]
-struct UnloadSkill(SkillTool);
+        impl Tool for $tool {
+            const NAME: &'static str = $name;
+            type Args = SkillArgs;
+            type Output = String;
+            type Error = SkillToolError;
 
-impl Tool for LoadSkill {
-    const NAME: &'static str = LOAD_SKILL;
-    type Args = SkillArgs;
-    type Output = String;
-    type Error = SkillToolError;
+            fn description(&self) -> String {
+                self.0.description.clone()
+            }
 
-    fn description(&self) -> String {
-        self.0.description.clone()
-    }
+            fn parameters(&self) -> Value {
+                self.0.parameters.clone()
+            }
 
-    fn parameters(&self) -> Value {
-        self.0.parameters.clone()
-    }
-
-    async fn call(
-        &self,
-        _context: &mut ToolContext,
-        args: SkillArgs,
-    ) -> Result<String, SkillToolError> {
-        self.0.skills.call(LOAD_SKILL, args).await
-    }
+            async fn call(
+                &self,
+                _context: &mut ToolContext,
+                args: SkillArgs,
+            ) -> Result<String, SkillToolError> {
+                self.0.skills.call($name, args).await
+            }
+        }
+    };
 }
 
-impl Tool for UnloadSkill {
-    const NAME: &'static str = UNLOAD_SKILL;
-    type Args = SkillArgs;
-    type Output = String;
-    type Error = SkillToolError;
-
-    fn description(&self) -> String {
-        self.0.description.clone()
-    }
-
-    fn parameters(&self) -> Value {
-        self.0.parameters.clone()
-    }
-
-    async fn call(
-        &self,
-        _context: &mut ToolContext,
-        args: SkillArgs,
-    ) -> Result<String, SkillToolError> {
-        self.0.skills.call(UNLOAD_SKILL, args).await
-    }
-}
+skill_tool!(
+    /// The `load_skill` rig tool.
+    LoadSkill,
+    LOAD_SKILL
+);
+skill_tool!(
+    /// The `unload_skill` rig tool.
+    UnloadSkill,
+    UNLOAD_SKILL
+);
