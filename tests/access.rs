@@ -137,43 +137,21 @@ fn platform(name: &str) -> (SkillsServer, Entitlements) {
     (server, entitlements)
 }
 
-/// `requests` with `{path}` and `{name}` filled in.
-fn filled(requests: &[Value], path: &str, name: &str) -> Vec<Value> {
-    requests
-        .iter()
-        .map(|request| {
-            let text = request
-                .to_string()
-                .replace("{path}", path)
-                .replace("{name}", name);
-            serde_json::from_str(&text).unwrap()
-        })
-        .collect()
+/// The requests naming the skill at `path` called `name`.
+fn probes(path: &str, name: &str) -> Vec<Value> {
+    support::probes::naming_skill(path, name, "references/ch1.md")
 }
 
 #[tokio::test]
 async fn locked_absent_and_nonexistent_skills_answer_alike_on_every_path() {
     let (server, _) = platform("alike");
-    let requests = [
-        json!({"method": "skills/get", "params": {"uri": "skill://{path}/SKILL.md"}}),
-        json!({"method": "resources/read", "params": {"uri": "skill://{path}/SKILL.md"}}),
-        json!({"method": "resources/read", "params": {"uri": "skill://{path}/references/ch1.md"}}),
-        json!({"method": "resources/read", "params": {"uri": "skill://{path}/_manifest"}}),
-        json!({"method": "resources/directory/read", "params": {"uri": "skill://{path}"}}),
-        json!({"method": "resources/directory/read", "params": {"uri": "skill://{path}/references"}}),
-        json!({"method": "completion/complete", "params": {
-            "ref": {"type": "ref/resource", "uri": "skill://{path}/{path*}"},
-            "argument": {"name": "path", "value": ""}}}),
-        json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": "skill://{path}/SKILL.md"}}}),
-        json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": "{name}"}}}),
-    ];
     for era in ERAS {
         // The owner reads every one of them: the paths are real.
         let owner = raw_as(
             server.clone(),
             era,
             "learner-b",
-            &filled(&requests, "courses/rust", "rust"),
+            &probes("courses/rust", "rust"),
         )
         .await;
         for answer in &owner {
@@ -192,13 +170,7 @@ async fn locked_absent_and_nonexistent_skills_answer_alike_on_every_path() {
             ("secret-plans", "secret-plans"),
             ("courses/nope", "nope"),
         ] {
-            let answers = raw_as(
-                server.clone(),
-                era,
-                "learner-a",
-                &filled(&requests, path, name),
-            )
-            .await;
+            let answers = raw_as(server.clone(), era, "learner-a", &probes(path, name)).await;
             let normalized = answers
                 .iter()
                 .map(|answer| {

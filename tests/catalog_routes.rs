@@ -6,6 +6,9 @@
 //! the routes at once, and (over HTTP, both eras) locked, absent and
 //! nonexistent skills answering alike, status and headers included.
 
+#[path = "support/probes.rs"]
+mod probes;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use axum::extract::Request;
@@ -521,31 +524,9 @@ async fn raw_mcp(base: &str, modern: bool, requests: &[Value]) -> Vec<Answer> {
     answers
 }
 
-/// `requests` for the skill at `path` named `name`.
+/// The requests naming the skill at `path` called `name`.
 fn probes(path: &str, name: &str) -> Vec<Value> {
-    let requests = [
-        json!({"method": "skills/get", "params": {"uri": "skill://{path}/SKILL.md"}}),
-        json!({"method": "resources/read", "params": {"uri": "skill://{path}/SKILL.md"}}),
-        json!({"method": "resources/read", "params": {"uri": "skill://{path}/references/exercises.md"}}),
-        json!({"method": "resources/read", "params": {"uri": "skill://{path}/_manifest"}}),
-        json!({"method": "resources/directory/read", "params": {"uri": "skill://{path}"}}),
-        json!({"method": "resources/directory/read", "params": {"uri": "skill://{path}/references"}}),
-        json!({"method": "completion/complete", "params": {
-            "ref": {"type": "ref/resource", "uri": "skill://{path}/{path*}"},
-            "argument": {"name": "path", "value": ""}}}),
-        json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": "skill://{path}/SKILL.md"}}}),
-        json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": "{name}"}}}),
-    ];
-    requests
-        .iter()
-        .map(|request| {
-            let text = request
-                .to_string()
-                .replace("{path}", path)
-                .replace("{name}", name);
-            serde_json::from_str(&text).unwrap()
-        })
-        .collect()
+    probes::naming_skill(path, name, "references/exercises.md")
 }
 
 /// A name nobody uses, as long as `name` (so `Content-Length` matches too).

@@ -5,6 +5,7 @@ pub mod client;
 pub mod examples;
 pub mod hostile;
 pub mod live;
+pub mod probes;
 
 #[allow(unused_imports)] // Each test binary uses a different part.
 pub use live::skill_md;
