@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""The tables of docs/BENCHMARKS.md, generated from the committed result files.
+
+usage (Python 3 standard library only):
+    python3 bench/tables.py            rewrite every generated table in docs/BENCHMARKS.md
+    python3 bench/tables.py --check    exit 1 (and print a diff) if the doc differs from what
+                                       the result files give; .ci/run runs this
+    python3 bench/tables.py --list     the table names and the result files each reads
+
+A generated table sits between two markers in the doc:
+
+    <!-- generated:NAME -->
+    ...whatever `NAME`'s function returns...
+    <!-- /generated:NAME -->
+
+Everything between them is rewritten; the prose around them is not. Each NAME is one function
+below, registered with `@table("NAME", "result file", ...)`; it reads its result files and
+returns markdown. Adding a table is one such function and one pair of markers (bench/README.md).
+A marker whose result files are missing gets a one-line note saying which series to run.
+"""
+import argparse
+import difflib
+import json
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "BENCHMARKS.md"
+TABLES = {}  # name -> (function, result files it reads, relative to the repository)
+
+
+class Missing(Exception):
+    """A result file a table needs does not exist (yet)."""
+
+
+def table(name, *files):
+    def register(f):
+        TABLES[name] = (f, files)
+        return f
+    return register
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and formatting
+
+
+def jsonl(rel):
+    path = REPO / rel
+    if not path.exists():
+        raise Missing(rel)
+    return [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+
+
+def jsonf(rel):
+    path = REPO / rel
+    if not path.exists():
+        raise Missing(rel)
+    return json.loads(path.read_text())
+
+
+def num(x, nd):
+    return f"{x:,.{nd}f}"
+
+
+def cell(vals, nd):
+    """median (min–max); no decimals from 100 up"""
+    nd = 0 if statistics.median(vals) >= 100 else nd
+    return f"{num(statistics.median(vals), nd)} ({num(min(vals), nd)}–{num(max(vals), nd)})"
+
+
+def med(vals, nd):
+    return num(statistics.median(vals), nd)
+
+
+def ratios(rows, key, value, a, b, group="round", field="case"):
+    """Per-round ratios of case a to case b (the rounds interleave them)."""
+    by = defaultdict(dict)
+    for r in rows:
+        by[r[group]][r[field]] = value(r)
+    return [d[a] / d[b] for _, d in sorted(by.items()) if a in d and b in d and d[b]]
+
+
+def ratio_cell(rs, nd=2, bold=True):
+    m = num(statistics.median(rs), nd)
+    return f"{'**' + m + '**' if bold else m} ({num(min(rs), nd)}–{num(max(rs), nd)})"
+
+
+def md(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def of(rows, **want):
+    return [r for r in rows if all(r.get(k) == v for k, v in want.items())]
+
+
+# ---------------------------------------------------------------------------------------------
+# A. Build time (bench/build-time/run.py, profile.py)
+
+BUILD = "bench/build-time/results/build.jsonl"
+SIZES = "bench/build-time/results/sizes.jsonl"
+PROFILE = "bench/build-time/results/profile.jsonl"
+TREES = ["real", "s10", "s100", "s1000", "s200x50"]
+
+
+def build_rows(profile):
+    rows = of(jsonl(BUILD), profile=profile)
+    for r in rows:
+        r["round"] = (r["tree"], r["mode"], r["rep"])
+    return rows
+
+
+def build_table(profile, target):
+    rows = build_rows(profile)
+    out = []
+    for tree in TREES:
+        for mode in ("touch", "clean"):
+            rs = of(rows, tree=tree, mode=mode)
+            if not rs:
+                continue
+            t = lambda c: [r["rustc_s"] for r in rs if r["crate"] == c]
+            ri = ratios(rs, None, lambda r: r["rustc_s"], "embed", "include-dir", field="crate")
+            rf = ratios(rs, None, lambda r: r["rustc_s"], "embed", "include-bytes", field="crate")
+            row = [tree, mode, cell(t("embed"), 3), cell(t("include-dir"), 3), cell(t("include-bytes"), 3),
+                   ratio_cell(ri), med(rf, 2)]
+            if target:
+                row.append("met" if statistics.median(ri) <= target else "**missed**")
+            out.append(row)
+    head = ["tree", "mode", "embed", "include-dir", "include-bytes (floor)", "embed ÷ include-dir", "embed ÷ floor"]
+    return md(head + (["target"] if target else []), out) + \
+        "\n\nSeconds, median (min–max); ratios are medians of the per-round ratios."
+
+
+@table("build-override", BUILD)
+def _():
+    return build_table("override", 1.25)
+
+
+@table("build-dev", BUILD)
+def _():
+    return build_table("dev", None)
+
+
+@table("build-growth", BUILD)
+def _():
+    rows = of(build_rows("override"), mode="touch")
+    out = []
+    for tree, files in (("s10", 100), ("s100", 1000), ("s1000", 10000)):
+        t = lambda c: med([r["rustc_s"] for r in of(rows, tree=tree, crate=c)], 3)
+        out.append([f"{files // 10:,} ({files:,})", t("embed"), t("include-dir"), t("include-bytes")])
+    return md(["skills (files)", "embed, s", "include_dir, s", "floor, s"], out)
+
+
+@table("build-sizes", SIZES)
+def _():
+    out = []
+    for s in jsonl(SIZES):
+        e, i, f = s["embed"], s["include-dir"], s["include-bytes"]
+        r = e["release"] / i["release"]
+        out.append([s["tree"], f"{e['debug']:,} / {i['debug']:,}",
+                    f"{e['release']:,} / {i['release']:,} / {f['release']:,}",
+                    f"{e['release_stripped']:,} / {i['release_stripped']:,}", f"**{r:.4f}**",
+                    "met" if r <= 1.01 else "**missed**"])
+    return md(["tree", "debug: embed / include-dir", "release: embed / include-dir / floor",
+               "release stripped: embed / include-dir", "embed ÷ include-dir (release)", "target ≤ 1.01"], out)
+
+
+@table("build-profile", PROFILE)
+def _():
+    phases = ["load", "read", "sha256", "is_text", "secrets", "yaml_fields_links_tables", "generate", "render"]
+    out = []
+    for r in jsonl(PROFILE):
+        if "macro_profile" not in r:
+            continue
+        out.append([f"{r['tree']} ({r['files']} files, {r['bytes']:,} B)", r["macro_profile"],
+                    *[f"{r[p + '_ms']:.1f}" for p in phases], f"{r['expanded_chars']:,}"])
+    return md(["tree", "macro built as", "load (ms)", "read", "sha256", "is_text", "secrets",
+               "YAML + checks + tables", "generate", "render", "expanded chars"], out)
+
+
+@table("build-expanded", BUILD, PROFILE)
+def _():
+    prof = jsonl(PROFILE)
+    rows = build_rows("override")
+    out = []
+    for tree in sorted({r["tree"] for r in prof if "expanded_crate" in r}, key=TREES.index):
+        w = lambda rs: med([r["wall_s"] for r in rs], 3)
+        pair = lambda crate: " / ".join(w(of(rows, tree=tree, crate=crate, mode=m)) for m in ("touch", "clean"))
+        exp = " / ".join(w(of(prof, tree=tree, expanded_crate=m)) for m in ("touch", "clean"))
+        out.append([tree, pair("embed"), exp, pair("include-dir")])
+    return md(["tree", "embed, s (touch / clean)", "expanded crate, no macro, s (touch / clean)",
+               "include_dir, s (touch / clean)"], out) + "\n\nWall time of `cargo build`, median, with the override."
+
+
+# ---------------------------------------------------------------------------------------------
+# B. Run time (bench/runtime/run.sh)
+
+RT = "bench/runtime/results"
+first = lambda r: r["first_ms"]
+ready = lambda r: r["ready_ms"]
+rss = lambda r: r["server_peak_rss_kb"] / 1024
+rps = lambda r: r["req_per_s"]
+cpu = lambda r: r["server_cpu_ms_per_1k_req"]
+
+
+def runtime_table(phase, cases, with_discover, with_reads_rss):
+    st, tp = jsonl(f"{RT}/{phase}/startup.jsonl"), jsonl(f"{RT}/{phase}/tput.jsonl")
+    out = []
+    for case, label in cases:
+        s, t = of(st, case=case), of(tp, case=case)
+        row = [label, cell([first(r) for r in s], 1)]
+        if with_discover:
+            row.append(med([ready(r) for r in s], 1))
+        row.append(med([rss(r) for r in s], 1))
+        row += [cell([rps(r) for r in t], 0), med([cpu(r) for r in t], 0)] if t else ["–", "–"]
+        if with_reads_rss:
+            row.append(med([rss(r) for r in t], 1) if t else "–")
+        out.append(row)
+    head = ["server", "first `skills/list`, ms"] + (["`server/discover` answered, ms"] if with_discover else []) + \
+        ["memory after start-up, MiB", "reads/s, 16 in flight", "server CPU per 1k reads, ms"] + \
+        (["peak RSS after the reads, MiB"] if with_reads_rss else [])
+    return md(head, out) + f"\n\n{len({r['round'] for r in st})} start-up rounds and " \
+        f"{len({r['round'] for r in tp})} throughput rounds; median (min–max)."
+
+
+@table("runtime-stdio", f"{RT}/stdio/startup.jsonl", f"{RT}/stdio/tput.jsonl")
+def _():
+    return runtime_table("stdio", [
+        ("ours", "**ours**"), ("rmcp", "rmcp SkillCatalog"), ("rmcp-empty-dir", "rmcp, no skills (floor)"),
+        ("fastmcp", "FastMCP 4.2.3"), ("agentskills", "agentskills-mcp-server 0.7.0")], True, True)
+
+
+@table("runtime-http", f"{RT}/http/startup.jsonl", f"{RT}/http/tput.jsonl")
+def _():
+    return runtime_table("http", [
+        ("ours", "**ours**, default (sessions for older clients, SSE)"), ("ours-stateless", "**ours**, `--stateless` (JSON)"),
+        ("rmcp-nodelay", "rmcp SkillCatalog, default + TCP_NODELAY"),
+        ("rmcp", "rmcp SkillCatalog, default, axum's socket defaults"), ("rmcp-stateless", "rmcp SkillCatalog, stateless"),
+        ("rmcp-empty-dir", "rmcp, no skills (floor)"), ("fastmcp", 'FastMCP 4.2.3 (`transport="http"`)')], False, False)
+
+
+@table("runtime-targets", *(f"{RT}/{p}/{f}.jsonl" for p in ("stdio", "http") for f in ("startup", "tput")))
+def _():
+    st = {p: jsonl(f"{RT}/{p}/startup.jsonl") for p in ("stdio", "http")}
+    tp = {p: jsonl(f"{RT}/{p}/tput.jsonl") for p in ("stdio", "http")}
+    cols = [("stdio", "ours", "rmcp"), ("http", "ours", "rmcp-nodelay"), ("http", "ours-stateless", "rmcp-stateless")]
+
+    def row(label, target, src, f, base, ok):
+        cells = []
+        for phase, ours, twin in cols:
+            rs = ratios(src[phase], None, f, ours, base or twin)
+            if not rs:
+                cells.append("–")
+            elif ok is None:
+                cells.append(f"**{statistics.median(rs):.2f}**")
+            else:
+                nd = 1 if statistics.median(rs) >= 10 else 2
+                cells.append(f"{ratio_cell(rs, nd)}, {'met' if ok(statistics.median(rs)) else 'not met'}")
+        return [label, target, *cells]
+
+    out = [row("first `skills/list` ÷ no-skills floor", "≤ 1.5", st, first, "rmcp-empty-dir", lambda x: x <= 1.5),
+           row("first `skills/list` ÷ SkillCatalog", "(≈ 1/7 expected)", st, first, None, None),
+           row("reads/s ÷ SkillCatalog", "≥ 1", tp, rps, None, lambda x: x >= 1.0),
+           row("reads/s ÷ FastMCP", "≥ 10", tp, rps, "fastmcp", lambda x: x >= 10),
+           row("memory after start-up ÷ SkillCatalog", "< 1", st, rss, None, lambda x: x < 1)]
+    return md(["figure", "target", "stdio", "HTTP, default", "HTTP, stateless"], out) + \
+        "\n\nSkillCatalog is the twin run the same way: over HTTP, default with TCP_NODELAY for ours " \
+        "(our example sets it) and stateless for ours `--stateless`."
+
+
+@table("runtime-scale", *(f"{RT}/scale-s{n}/{f}.jsonl" for n in (10, 100, 1000) for f in ("startup", "tput")))
+def _():
+    out = []
+    for n in (10, 100, 1000):
+        st, tp = jsonl(f"{RT}/scale-s{n}/startup.jsonl"), jsonl(f"{RT}/scale-s{n}/tput.jsonl")
+        pair = lambda rows, f, nd: " / ".join(med([f(r) for r in of(rows, case=c)], nd) for c in ("ours", "rmcp"))
+        out.append([f"s{n}", pair(st, first, 1), pair(st, rss, 1), pair(tp, rps, 0), pair(tp, rss, 1),
+                    pair(st, lambda r: r["items"], 0)])
+    return md(["tree", "first `skills/list`, ms: ours / SkillCatalog", "memory after start-up, MiB: ours / SkillCatalog",
+               "reads/s: ours / SkillCatalog", "peak RSS after the reads, MiB: ours / SkillCatalog",
+               "skills on the first page: ours / SkillCatalog"], out)
+
+
+@table("policy-cost", f"{RT}/policy-cost.jsonl")
+def _():
+    rows = jsonl(f"{RT}/policy-cost.jsonl")
+    out = []
+    for method, label, unit, scale, target in (("skills/list", "`skills/list` (first page)", "ms", 1e-3, 1.2),
+                                               ("resources/read", "`resources/read` (`SKILL.md`)", "µs", 1, 1.2)):
+        rs = of(rows, method=method)
+        ratio = [r["ratio"] for r in rs]
+        nd = 2 if unit == "ms" else 0
+        span = lambda k: f"{num(min(r[k] for r in rs) * scale, nd)}–{num(max(r[k] for r in rs) * scale, nd)} {unit}"
+        m = statistics.median(ratio)
+        out.append([label, f"{ratio_cell(ratio)}; per request: none {span('none_us')}, policy {span('policy_us')}",
+                    f"≤ {target}: {'met' if m <= target else 'not met'} at the median"])
+    return md(["request, 1,000 skills", f"policy ÷ none, median (min–max over {len(rs)} rounds)", "target"], out)
+
+
+@table("soak", f"{RT}/soak/summary.json", f"{RT}/soak/rss.jsonl")
+def _():
+    d = jsonf(f"{RT}/soak/summary.json")
+    samples = jsonl(f"{RT}/soak/rss.jsonl")
+    mib = lambda kb: f"{kb / 1024:.1f}"
+    rk = d["rss_kb"]
+    head = md(["sessions + stateless clients", "seconds", "requests", "requests/s", "errors", "digest mismatches",
+               "server RSS, MiB: first / max / last sample", "RSS samples"],
+              [[f"{d['sessions']} + {d['stateless']}", f"{d['secs']:.0f}", f"{d['requests']:,}", f"{d['req_per_s']:,.0f}",
+                d["errors"], d["mismatches"], f"{mib(rk['first'])} / {mib(rk['max'])} / {mib(rk['last'])}", len(samples)]])
+    ops = []
+    for method, kinds in d["by_op"].items():
+        for kind, t in kinds.items():
+            l = t["lat_ms"]
+            ops.append([f"`{method}`", kind, f"{t['requests']:,}", f"{l['p50']:.2f}", f"{l['p90']:.2f}",
+                        f"{l['p99']:.2f}", f"{l['max']:.2f}"])
+    return head + "\n\n" + md(["method", "client", "requests", "p50, ms", "p90, ms", "p99, ms", "max, ms"], ops)
+
+
+# ---------------------------------------------------------------------------------------------
+# C. Live reload (cargo bench --bench reload_latency; bench/run-all keeps its JSON lines)
+
+LIVE = "bench/live/results"
+
+
+@table("live-reload", f"{LIVE}/reload-synthetic.jsonl", f"{LIVE}/reload-real.jsonl")
+def _():
+    out = []
+    for name, label in (("synthetic", "10 synthetic skills"), ("real", "real corpus (copy, 23 skills)")):
+        s = [r for r in jsonl(f"{LIVE}/reload-{name}.jsonl") if r.get("summary")][-1]
+        out.append([label, s["edits"], f"**{s['median_ms']:.1f} ms**", f"{s['min_ms']:.1f}–{s['max_ms']:.1f} ms",
+                    f"≤ 150 ms: {'met' if s['median_ms'] <= 150 else 'not met'}", s["loadavg"]])
+    return md(["tree", "edits", "median", "min–max", "target", "load average at the end"], out)
+
+
+# ---------------------------------------------------------------------------------------------
+# D. `skills check` (bench/cli/run.py), E. client sync (bench/client/run.sh)
+
+CLI = "bench/cli/results/cli.jsonl"
+SYNC = "bench/client/results/sync.jsonl"
+
+
+@table("cli", CLI)
+def _():
+    rows = [r for r in jsonl(CLI) if "variant" in r]
+    n = len({r["round"] for r in rows})
+    out = []
+    for v, label in (("skills", "`skills check <tree>`"),
+                     ("agentskills", "`agentskills validate <skill>`, once per skill"),
+                     ("skills_ref-api", "`skills_ref.validate()` per skill, one Python process")):
+        secs = [r["seconds"] for r in of(rows, variant=v)]
+        if not secs:
+            continue
+        rs = ratios(rows, None, lambda r: r["seconds"], v, "skills", field="variant")
+        out.append([label, cell(secs, 3), "1" if v == "skills" else ratio_cell(rs, 1)])
+    return md(["variant", f"wall time, s (median, min–max over {n} rounds)", "÷ skills"], out)
+
+
+@table("client-sync", SYNC)
+def _():
+    rows = jsonl(SYNC)
+    out = []
+    for server, label in (("ours", "ours (skills-test-server, stdio)"), ("fastmcp", "FastMCP 4.2.3 SEP provider, stdio")):
+        rs = of(rows, server=server)
+        cpu_ms = statistics.median(r["client_cpu_ms"] for r in rs)
+        out.append([label, f"{med([r['wall_ms'] for r in rs], 0)} ms ({min(r['wall_ms'] for r in rs):,.0f}–"
+                           f"{max(r['wall_ms'] for r in rs):,.0f})", f"{cpu_ms:.0f} ms",
+                    f"{cpu_ms * 1e6 / rs[0]['bytes']:.1f} ns/byte"])
+    rs = ratios(rows, None, lambda r: r["wall_ms"], "fastmcp", "ours", field="server")
+    return md(["server", "wall time, median (min–max)", "client CPU, median", "client CPU per byte verified"], out) + \
+        f"\n\nFastMCP ÷ ours, per round: median **{statistics.median(rs):.1f}×** (min {min(rs):.1f}×, " \
+        f"max {max(rs):.1f}×) over {len(rs)} rounds; target ≥ 3×: {'met' if statistics.median(rs) >= 3 else 'not met'}."
+
+
+# ---------------------------------------------------------------------------------------------
+# F. Cold build of a user's crate (bench/cold-build/run.py)
+
+COLD = "bench/cold-build/results/cold.jsonl"
+TIMINGS = "bench/cold-build/results/timings.jsonl"
+COLD_LABELS = {"quickstart": "the README's Quickstart", "quickstart-no-override": "the Quickstart without its build-override",
+               "hello": "rmcp stdio hello-world (same rmcp and tokio lines)"}
+
+
+def cold_series():
+    """The rows of the last series of each tag, in the order the tags were first measured."""
+    last = {}
+    for r in jsonl(COLD):
+        if "series" in r:
+            cur = {"meta": r, "rows": []}
+            last[r["tag"]] = cur
+        elif "variant" in r:
+            cur["rows"].append(r)
+        elif "series_end" in r:
+            cur["meta"]["load_after"] = r["load_after"]
+    return last
+
+
+@table("cold-build", COLD)
+def _():
+    out = []
+    notes = []
+    for tag, s in cold_series().items():
+        rows, meta = s["rows"], s["meta"]
+        for v in dict.fromkeys(r["variant"] for r in rows):
+            rs = of(rows, variant=v)
+            if v == "hello":
+                rw = rc = None
+            else:
+                rw = ratios(rows, None, lambda r: r["wall_s"], v, "hello", field="variant")
+                rc = ratios(rows, None, lambda r: r["cpu_s"], v, "hello", field="variant")
+            target = "" if rc is None else ("met" if statistics.median(rc) <= 1.15 else "not met")
+            out.append([f"{tag or meta['commit']}", COLD_LABELS.get(v, v), cell([r["wall_s"] for r in rs], 1),
+                        cell([r["cpu_s"] for r in rs], 1), rs[0]["units"],
+                        "1" if rw is None else ratio_cell(rw), "1" if rc is None else ratio_cell(rc), target])
+        notes.append(f"`{tag}`: {meta['commit']}, {len({r['round'] for r in rows})} rounds, 1-minute load "
+                     f"{meta['load_at_start']:.2f} before (waited {meta['waited_s']:.0f} s), "
+                     f"{meta.get('load_after', float('nan')):.2f} after")
+    return md(["measured", "crate", "wall, s", "CPU, s", "units compiled", "wall ÷ hello-world",
+               "CPU ÷ hello-world", "target ≤ 1.15 (CPU)"], out) + "\n\n" + "; ".join(notes) + "."
+
+
+@table("cold-build-path", TIMINGS)
+def _():
+    last = {}
+    for r in jsonl(TIMINGS):
+        last[(r["tag"], r["variant"])] = r
+    out = []
+    for (tag, v), r in last.items():
+        path = " → ".join(f"{u['unit']} {u['duration_s']:.1f}" for u in r["critical_path"] if u["duration_s"] >= 0.5)
+        slow = ", ".join(f"{u['unit']} {u['duration_s']:.1f}" for u in r["slowest"][:6])
+        out.append([tag, COLD_LABELS.get(v, v), f"{r['total_s']:.1f}", path, slow])
+    return md(["measured", "crate", "`--timings` total, s", "critical path (units over 0.5 s, s)",
+               "six slowest units, s"], out)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def render(doc: str) -> str:
+    out, pos = [], 0
+    while True:
+        start = doc.find("<!-- generated:", pos)
+        if start < 0:
+            out.append(doc[pos:])
+            return "".join(out)
+        name_end = doc.index(" -->", start)
+        name = doc[start + len("<!-- generated:"):name_end]
+        close = f"<!-- /generated:{name} -->"
+        end = doc.find(close, name_end)
+        if end < 0:
+            raise SystemExit(f"docs/BENCHMARKS.md: no {close} after the generated:{name} marker")
+        if name not in TABLES:
+            raise SystemExit(f"docs/BENCHMARKS.md: no table named {name!r} in bench/tables.py ({', '.join(TABLES)})")
+        f, files = TABLES[name]
+        try:
+            body = f()
+        except Missing as e:
+            body = f"_No results yet ({e.args[0]} is missing): run `bench/run-all`._"
+        out.append(doc[pos:name_end + len(" -->")] + "\n" + body.strip() + "\n")
+        pos = end
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="fail if the doc differs from what the results give")
+    ap.add_argument("--list", action="store_true", help="print each table's name and result files")
+    ap.add_argument("--doc", type=Path, default=DOC)
+    a = ap.parse_args()
+    if a.list:
+        for name, (_, files) in TABLES.items():
+            print(f"{name}: {', '.join(files)}")
+        return
+    doc = a.doc.read_text()
+    new = render(doc)
+    if a.check:
+        if new != doc:
+            sys.stdout.writelines(difflib.unified_diff(doc.splitlines(True), new.splitlines(True),
+                                                       str(a.doc), "generated from the result files"))
+            print(f"\n{a.doc} differs from its result files: run `python3 bench/tables.py` and commit", file=sys.stderr)
+            sys.exit(1)
+        print(f"{a.doc}: {doc.count('<!-- generated:')} generated tables match their result files")
+        return
+    if new != doc:
+        a.doc.write_text(new)
+        print(f"{a.doc}: tables regenerated")
+    else:
+        print(f"{a.doc}: already up to date")
+
+
+if __name__ == "__main__":
+    main()
