@@ -21,6 +21,7 @@ A marker whose result files are missing gets a one-line note saying which series
 import argparse
 import difflib
 import json
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -438,28 +439,27 @@ def _():
 # ---------------------------------------------------------------------------------------------
 
 
+# A marker is a line of its own (prose may quote one inside backticks).
+MARKER = re.compile(r"^<!-- generated:([\w-]+) -->\n.*?^<!-- /generated:\1 -->$", re.M | re.S)
+OPENING = re.compile(r"^<!-- generated:([\w-]+) -->$", re.M)
+
+
 def render(doc: str) -> str:
-    out, pos = [], 0
-    while True:
-        start = doc.find("<!-- generated:", pos)
-        if start < 0:
-            out.append(doc[pos:])
-            return "".join(out)
-        name_end = doc.index(" -->", start)
-        name = doc[start + len("<!-- generated:"):name_end]
-        close = f"<!-- /generated:{name} -->"
-        end = doc.find(close, name_end)
-        if end < 0:
-            raise SystemExit(f"docs/BENCHMARKS.md: no {close} after the generated:{name} marker")
+    def body(m):
+        name = m.group(1)
         if name not in TABLES:
             raise SystemExit(f"docs/BENCHMARKS.md: no table named {name!r} in bench/tables.py ({', '.join(TABLES)})")
-        f, files = TABLES[name]
         try:
-            body = f()
+            text = TABLES[name][0]()
         except Missing as e:
-            body = f"_No results yet ({e.args[0]} is missing): run `bench/run-all`._"
-        out.append(doc[pos:name_end + len(" -->")] + "\n" + body.strip() + "\n")
-        pos = end
+            text = f"_No results yet ({e.args[0]} is missing): run `bench/run-all`._"
+        return f"<!-- generated:{name} -->\n{text.strip()}\n<!-- /generated:{name} -->"
+
+    closed = [m.group(1) for m in MARKER.finditer(doc)]
+    for name in OPENING.findall(doc):
+        if name not in closed:
+            raise SystemExit(f"docs/BENCHMARKS.md: no <!-- /generated:{name} --> after its opening marker")
+    return MARKER.sub(body, doc)
 
 
 def main():
@@ -480,7 +480,7 @@ def main():
                                                        str(a.doc), "generated from the result files"))
             print(f"\n{a.doc} differs from its result files: run `python3 bench/tables.py` and commit", file=sys.stderr)
             sys.exit(1)
-        print(f"{a.doc}: {doc.count('<!-- generated:')} generated tables match their result files")
+        print(f"{a.doc}: {len(OPENING.findall(doc))} generated tables match their result files")
         return
     if new != doc:
         a.doc.write_text(new)
