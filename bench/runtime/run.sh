@@ -76,9 +76,9 @@ mkdir -p "$OUT" "$BIN"
 
 pick_python() { # $1 = 3.11 | 3.12
   local v="$1" p
+  # A pyenv shim exists for every version but fails for those not selected: try each one.
   for p in "python$v" "$HOME"/.pyenv/versions/"$v".*/bin/"python$v"; do
-    command -v "$p" >/dev/null 2>&1 && { command -v "$p"; return; }
-    [ -x "$p" ] && { echo "$p"; return; }
+    "$p" -c '' >/dev/null 2>&1 && { command -v "$p"; return; }
   done
   echo "python$v"
 }
