@@ -237,16 +237,16 @@ def timings_summary(d: Path, variant: str, out: Path) -> dict:
         u["end"] = u["start"] + u["duration"]
     by_index = {u["i"]: u for u in units}
     # The critical path: from the unit that ends last, step back to the dependency that
-    # unlocked it (the one of its dependencies that finished last).
-    unlocked_by = {}
+    # unblocked it (the one of its dependencies that finished last).
+    unblocked_by = {}
     for u in units:
-        for j in u.get("unlocked_units", []) + u.get("unlocked_rmeta_units", []):
-            unlocked_by.setdefault(j, []).append(u["i"])
+        for j in u.get("unblocked_units", []) + u.get("unblocked_rmeta_units", []):
+            unblocked_by.setdefault(j, []).append(u["i"])
     path = []
     cur = max(units, key=lambda u: u["end"]) if units else None
     while cur is not None:
         path.append(cur)
-        parents = [by_index[i] for i in unlocked_by.get(cur["i"], [])]
+        parents = [by_index[i] for i in unblocked_by.get(cur["i"], [])]
         cur = max(parents, key=lambda u: u["end"]) if parents else None
     name = lambda u: f'{u["name"]} {u["version"]}' + (f' ({u["target"].strip()})' if u.get("target", "").strip() else "") \
         + (" [host]" if u.get("mode") == "run-custom-build" else "")
@@ -300,7 +300,7 @@ def main():
     series.update({"waited_s": 0, "load_at_start": loadavg(), "quiet": None} if a.no_wait
                   else wait_quiet(a.load_max, a.load_hold, a.load_timeout))
     log(f"cold builds of {variants} from {crates}: {a.rounds} rounds, load {series['load_at_start']}")
-    rows, summaries = [], []
+    rows = []
     with open(a.out / "cold.jsonl", "a") as f:
         f.write(json.dumps(series) + "\n")
         for r in range(a.rounds):
@@ -314,12 +314,10 @@ def main():
                 f.flush()
                 rows.append(row)
                 if r == 0:
-                    summaries.append({"commit": commit, "tag": a.tag, **timings_summary(dirs[v], v, a.out)})
+                    with open(a.out / "timings.jsonl", "a") as t:
+                        t.write(json.dumps({"commit": commit, "tag": a.tag, **timings_summary(dirs[v], v, a.out)}) + "\n")
                 shutil.rmtree(dirs[v] / "target")
         f.write(json.dumps({"series_end": "cold-build", "commit": commit, "tag": a.tag, "load_after": loadavg()}) + "\n")
-    with open(a.out / "timings.jsonl", "a") as f:
-        for s in summaries:
-            f.write(json.dumps(s) + "\n")
     by = {v: [x for x in rows if x["variant"] == v] for v in variants}
     for v in variants:
         w = sorted(x["wall_s"] for x in by[v]); c = sorted(x["cpu_s"] for x in by[v])
