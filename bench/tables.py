@@ -411,13 +411,13 @@ def _():
             else:
                 rw = ratios(rows, None, lambda r: r["wall_s"], v, "hello", field="variant")
                 rc = ratios(rows, None, lambda r: r["cpu_s"], v, "hello", field="variant")
-            target = "" if rc is None else ("met" if statistics.median(rc) <= 1.15 else "not met")
+            show = lambda x: "1" if x is None else (ratio_cell(x) if x else "–")
+            target = "" if not rc else ("met" if statistics.median(rc) <= 1.15 else "not met")
             out.append([f"{tag or meta['commit']}", COLD_LABELS.get(v, v), cell([r["wall_s"] for r in rs], 1),
-                        cell([r["cpu_s"] for r in rs], 1), rs[0]["units"],
-                        "1" if rw is None else ratio_cell(rw), "1" if rc is None else ratio_cell(rc), target])
-        notes.append(f"`{tag}`: {meta['commit']}, {len({r['round'] for r in rows})} rounds, 1-minute load "
-                     f"{meta['load_at_start']:.2f} before (waited {meta['waited_s']:.0f} s), "
-                     f"{meta.get('load_after', float('nan')):.2f} after")
+                        cell([r["cpu_s"] for r in rs], 1), rs[0]["units"], show(rw), show(rc), target])
+        after = f"{meta['load_after']:.2f}" if "load_after" in meta else "– (series not finished)"
+        notes.append(f"`{tag}`: commit {meta['commit']}, rounds: {len({r['round'] for r in rows})}, 1-minute load "
+                     f"{meta['load_at_start']:.2f} before (waited {meta['waited_s']:.0f} s), {after} after")
     return md(["measured", "crate", "wall, s", "CPU, s", "units compiled", "wall ÷ hello-world",
                "CPU ÷ hello-world", "target ≤ 1.15 (CPU)"], out) + "\n\n" + "; ".join(notes) + "."
 
@@ -434,6 +434,41 @@ def _():
         out.append([tag, COLD_LABELS.get(v, v), f"{r['total_s']:.1f}", path, slow])
     return md(["measured", "crate", "`--timings` total, s", "critical path (units over 0.5 s, s)",
                "six slowest units, s"], out)
+
+
+@table("cold-build-units", TIMINGS)
+def _():
+    """What the Quickstart adds to the hello-world, from the `--timings` round: the time of the
+    units both compile (the build-override makes the proc macros' dependencies slower to compile)
+    and of the units only the Quickstart compiles (our crates and what the macro needs)."""
+    last = {}
+    for r in jsonl(TIMINGS):
+        if "units" in r:
+            last[(r["tag"], r["variant"])] = r
+    out = []
+    for (tag, v), r in last.items():
+        hello = last.get((tag, "hello"))
+        if v == "hello" or hello is None:
+            continue
+        pool = defaultdict(list)
+        for name, d in hello["units"]:
+            pool[name].append(d)
+        shared_ours = shared_hello = 0.0
+        added = []
+        for name, d in r["units"]:
+            if pool[name]:
+                shared_ours += d
+                shared_hello += pool[name].pop()
+            else:
+                added.append((d, name))
+        added.sort(reverse=True)
+        total = lambda x: sum(d for _, d in x["units"])
+        out.append([tag, COLD_LABELS.get(v, v), f"{total(r):.0f} / {total(hello):.0f}",
+                    f"{shared_ours:.0f} / {shared_hello:.0f}", f"{sum(d for d, _ in added):.0f} ({len(added)} units)",
+                    ", ".join(f"{n} {d:.1f}" for d, n in added[:8])])
+    return md(["measured", "crate", "unit time, s: crate / hello-world", "units both compile, s: crate / hello-world",
+               "units only the crate compiles, s", "the slowest of those, s"], out) + \
+        "\n\nUnit time: the sum of the durations `cargo build --timings` gives each unit (crate, build script)."
 
 
 # ---------------------------------------------------------------------------------------------

@@ -257,6 +257,8 @@ def timings_summary(d: Path, variant: str, out: Path) -> dict:
                           for u in reversed(path)],
         "slowest": [{"unit": name(u), "duration_s": round(u["duration"], 2)}
                     for u in sorted(units, key=lambda u: -u["duration"])[:12]],
+        # Every unit, to tell what the Quickstart adds to the hello-world from what both build.
+        "units": sorted([name(u), round(u["duration"], 2)] for u in units),
     }
 
 
