@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import tables  # noqa: E402
 from tables import Missing, jsonf, jsonl, of  # noqa: E402
 
-DOCS = tables.REPO / "docs"
+DOCS = tables.REPO / "docs"  # where the PNG files go (argument 2 changes it)
 PLOTS = {}
 # No software version or date in the files: the same results give the same bytes.
 METADATA = {"Software": None}
@@ -147,12 +147,19 @@ def _(name):
 
 
 def main():
+    """usage: plots.py [RESULTS_ROOT [OUT_DIR]] (default: the repository and its docs/)"""
+    global DOCS
+    if len(sys.argv) > 1:
+        tables.ROOT = Path(sys.argv[1]).resolve()
+    if len(sys.argv) > 2:
+        DOCS = Path(sys.argv[2]).resolve()
+        DOCS.mkdir(parents=True, exist_ok=True)
     for name, f in PLOTS.items():
         try:
             f(name)
-            print(f"docs/{name}")
+            print(DOCS / name)
         except Missing as e:
-            print(f"docs/{name}: skipped, {e.args[0]} is missing", file=sys.stderr)
+            print(f"{DOCS / name}: skipped, {e.args[0]} is missing", file=sys.stderr)
 
 
 if __name__ == "__main__":

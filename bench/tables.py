@@ -29,6 +29,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "BENCHMARKS.md"
+# Where the result files are read from: the repository, or (--root) a folder laid out like it,
+# such as the one `bench/run-all --quick` writes its smoke results to.
+ROOT = REPO
 TABLES = {}  # name -> (function, result files it reads, relative to the repository)
 
 
@@ -48,14 +51,14 @@ def table(name, *files):
 
 
 def jsonl(rel):
-    path = REPO / rel
+    path = ROOT / rel
     if not path.exists():
         raise Missing(rel)
     return [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
 
 
 def jsonf(rel):
-    path = REPO / rel
+    path = ROOT / rel
     if not path.exists():
         raise Missing(rel)
     return json.loads(path.read_text())
@@ -502,7 +505,11 @@ def main():
     ap.add_argument("--check", action="store_true", help="fail if the doc differs from what the results give")
     ap.add_argument("--list", action="store_true", help="print each table's name and result files")
     ap.add_argument("--doc", type=Path, default=DOC)
+    ap.add_argument("--root", type=Path, default=REPO, help="read the result files under this folder instead")
+    ap.add_argument("--write", type=Path, help="write the regenerated doc here instead of over --doc")
     a = ap.parse_args()
+    global ROOT
+    ROOT = a.root.resolve()
     if a.list:
         for name, (_, files) in TABLES.items():
             print(f"{name}: {', '.join(files)}")
@@ -517,9 +524,10 @@ def main():
             sys.exit(1)
         print(f"{a.doc}: {len(OPENING.findall(doc))} generated tables match their result files")
         return
-    if new != doc:
-        a.doc.write_text(new)
-        print(f"{a.doc}: tables regenerated")
+    target = a.write or a.doc
+    if new != doc or a.write:
+        target.write_text(new)
+        print(f"{target}: tables regenerated")
     else:
         print(f"{a.doc}: already up to date")
 
