@@ -54,8 +54,8 @@ VARIANTS = ["quickstart", "hello", "quickstart-no-override"]
 HELLO_RS = r"""//! An rmcp stdio hello-world: one tool, served on stdio.
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Content, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerInfo, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServiceExt};
@@ -64,8 +64,8 @@ use std::sync::Arc;
 struct Hello;
 
 impl ServerHandler for Hello {
-    fn get_info(&self) -> ServerInfo {
-        ServerInfo::new(ServerCapabilities::builder().enable_tools().build())
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("hello", "0.1.0"))
     }
 
@@ -87,7 +87,7 @@ impl ServerHandler for Hello {
         if request.name != "hello" {
             return Err(ErrorData::invalid_params("unknown tool", None));
         }
-        Ok(CallToolResult::success(vec![Content::text("hello")]).into())
+        Ok(CallToolResult::success(vec![ContentBlock::text("hello")]).into())
     }
 }
 
