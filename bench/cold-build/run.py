@@ -30,7 +30,7 @@ dir deleted, then `cargo build --offline` (the registry is already downloaded: a
 the crate, not a download). Recorded: wall time, CPU time (user + system of cargo and every
 rustc, build script and linker it ran: getrusage of the waited children), the number of units
 compiled, the 1-minute load before and after. Round 0 runs with `--timings`; its HTML report is
-kept in <out>/timings-<variant>.html and the units on the critical path and the slowest units are
+kept in <out>/timings-[<tag>-]<variant>.html and the units on the critical path and the slowest units are
 summarised in <out>/timings.jsonl. The environment's CARGO_PROFILE_*, CARGO_TARGET_DIR,
 RUSTC_WRAPPER and CARGO_BUILD_* are cleared so the build is what a user gets.
 Before the series the script waits for the 1-minute load to stay below --load-max for
@@ -246,10 +246,10 @@ def cold_build(d: Path, timings: bool) -> dict:
             "load_before": load, "load_after": loadavg()}
 
 
-def timings_summary(d: Path, variant: str, out: Path) -> dict:
+def timings_summary(d: Path, variant: str, out: Path, tag: str = "") -> dict:
     """Keeps Cargo's HTML report and summarises its unit data: critical path and slowest units."""
     html = d / "target" / "cargo-timings" / "cargo-timing.html"
-    shutil.copy(html, out / f"timings-{variant}.html")
+    shutil.copy(html, out / f"timings-{tag + '-' if tag else ''}{variant}.html")
     text = html.read_text()
     m = re.search(r"const UNIT_DATA = (\[.*?\]);\n", text, re.S)
     units = json.loads(m.group(1)) if m else []
@@ -337,7 +337,7 @@ def main():
                 rows.append(row)
                 if r == 0:
                     with open(a.out / "timings.jsonl", "a") as t:
-                        t.write(json.dumps({"commit": commit, "tag": a.tag, **timings_summary(dirs[v], v, a.out)}) + "\n")
+                        t.write(json.dumps({"commit": commit, "tag": a.tag, **timings_summary(dirs[v], v, a.out, a.tag)}) + "\n")
                 shutil.rmtree(dirs[v] / "target")
         f.write(json.dumps({"series_end": "cold-build", "commit": commit, "tag": a.tag, "load_after": loadavg()}) + "\n")
     by = {v: [x for x in rows if x["variant"] == v] for v in variants}
