@@ -306,6 +306,8 @@ def main():
     ap.add_argument("--scratch", type=Path, default=REPO / "target" / "cold-build")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--tag", default="", help="a label stored in every row (e.g. before/after a change)")
+    ap.add_argument("--first-round", type=int, default=0,
+                    help="number the rounds from here (more rounds of a tag already measured; round 0 keeps --timings)")
     a = ap.parse_args()
     if a.quick:
         a.rounds, a.variants = 1, "quickstart,hello"
@@ -325,7 +327,7 @@ def main():
     rows = []
     with open(a.out / "cold.jsonl", "a") as f:
         f.write(json.dumps(series) + "\n")
-        for r in range(a.rounds):
+        for r in range(a.first_round, a.first_round + a.rounds):
             order = variants[r % len(variants):] + variants[:r % len(variants)]
             for v in order:
                 row = {"commit": commit, "tag": a.tag, "round": r, "variant": v, "timings": r == 0,
