@@ -459,12 +459,15 @@ def _():
         hello = last.get((tag, "hello"))
         if v == "hello" or hello is None:
             continue
+        # The crates' own binaries match each other: "quickstart 0.1.0 (quickstart "bin")" is "hello …"'s twin.
+        own = lambda package, name: re.sub(rf"(?<![\w-]){re.escape(package)}(?![\w-])", "<crate>", name)
         pool = defaultdict(list)
         for name, d in hello["units"]:
-            pool[name].append(d)
+            pool[own("hello", name)].append(d)
         shared_ours = shared_hello = 0.0
         added = []
         for name, d in r["units"]:
+            name = own(v, name)
             if pool[name]:
                 shared_ours += d
                 shared_hello += pool[name].pop()
