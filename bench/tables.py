@@ -359,7 +359,10 @@ def _():
             continue
         rs = ratios(rows, None, lambda r: r["seconds"], v, "skills", field="variant")
         out.append([label, cell(secs, 3), "1" if v == "skills" else ratio_cell(rs, 1)])
-    return md(["variant", f"wall time, s (median, min–max over {n} rounds)", "÷ skills"], out)
+    meta = next((r["meta"] for r in jsonl(CLI) if "meta" in r), None)
+    note = "" if meta is None else (f"\n\n{meta['skills']} skills; 1-minute load {meta['load_before']:.2f} before "
+                                    f"(waited {meta['waited_s']:.0f} s), {meta['load_after']:.2f} after.")
+    return md(["variant", f"wall time, s (median, min–max over {n} rounds)", "÷ skills"], out) + note
 
 
 @table("client-sync", SYNC)
