@@ -304,7 +304,7 @@ def _():
     return md(["request, 1,000 skills", f"policy ÷ none, median (min–max over {len(rs)} rounds)", "target"], out)
 
 
-@table("soak", f"{RT}/soak/summary.json", f"{RT}/soak/rss.jsonl")
+@table("soak", f"{RT}/soak/summary.json", f"{RT}/soak/rss.jsonl", f"{RT}/load.txt")
 def _():
     d = jsonf(f"{RT}/soak/summary.json")
     samples = jsonl(f"{RT}/soak/rss.jsonl")
@@ -320,7 +320,15 @@ def _():
             l = t["lat_ms"]
             ops.append([f"`{method}`", kind, f"{t['requests']:,}", f"{l['p50']:.2f}", f"{l['p90']:.2f}",
                         f"{l['p99']:.2f}", f"{l['max']:.2f}"])
-    return head + "\n\n" + md(["method", "client", "requests", "p50, ms", "p90, ms", "p99, ms", "max, ms"], ops)
+    load = ""
+    if (ROOT / RT / "load.txt").exists():
+        lines = (ROOT / RT / "load.txt").read_text().splitlines()
+        before = [l for l in lines if " before soak " in l]
+        after = [l for l in lines if " after  soak:" in l]
+        if before and after:
+            la = lambda l: l.split("loadavg ")[1].split()[0]
+            load = f"\n\nMeasured {before[-1][:10]}, 1-minute load {la(before[-1])} before and {la(after[-1])} after (load.txt)."
+    return head + "\n\n" + md(["method", "client", "requests", "p50, ms", "p90, ms", "p99, ms", "max, ms"], ops) + load
 
 
 # ---------------------------------------------------------------------------------------------
