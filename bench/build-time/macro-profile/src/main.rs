@@ -72,7 +72,7 @@ fn main() {
         .collect();
     let (secrets_ms, _) = time(reps, || texts.iter().map(|t| secrets::scan(t).len()).sum::<usize>());
     let krate: proc_macro2::TokenStream = "::skills_runtime".parse().unwrap();
-    let (gen_ms, tokens) = time(reps, || generate::skills(&krate, &loaded, &[], false));
+    let (gen_ms, tokens) = time(reps, || generate::skills(&krate, &loaded, &options, &[], false));
     let (render_ms, text) = time(reps, || tokens.to_string());
     let bytes: usize = contents.iter().map(Vec::len).sum();
     let rest = load_ms - read_ms - sha_ms - text_ms - secrets_ms;
