@@ -97,7 +97,7 @@ impl Sum {
 
 WRAPPER = r"""#!/bin/sh
 # RUSTC_WRAPPER for bench/build-time/run.py: runs rustc; for the bench packages, appends
-# "<package> <crate-name> <crate-type> <microseconds> <peak RSS kB>" to $BENCH_RUSTC_LOG.
+# "<package> <crate-name> <crate-type> <microseconds> <peak RSS kB> <user s> <sys s>" to $BENCH_RUSTC_LOG.
 case "$CARGO_PKG_NAME" in
   embed|embed-variant|include-dir|include-bytes) ;;
   *) exec "$@" ;;
@@ -111,7 +111,7 @@ done
 [ -n "$name" ] || exec "$@"
 tmp=$(mktemp)
 start=$(date +%s%N)
-/usr/bin/time -f '%M' -o "$tmp" "$@"
+/usr/bin/time -f '%M %U %S' -o "$tmp" "$@"
 rc=$?
 end=$(date +%s%N)
 echo "$CARGO_PKG_NAME $name $type $(( (end - start) / 1000 )) $(tail -n 1 "$tmp")" >> "$BENCH_RUSTC_LOG"
@@ -302,6 +302,8 @@ class Cargo:
             "wall_s": wall,
             "rustc_s": sum(int(r[3]) for r in rustc) / 1e6,
             "rustc_rss_mb": max(int(r[4]) for r in rustc) / 1024,
+            # CPU time (user + sys) of the crate's rustc: steadier than wall time on a shared machine.
+            "rustc_cpu_s": sum(float(r[5]) + float(r[6]) for r in rustc if len(r) >= 7),
             "build_rs_compile_s": sum(int(r[3]) for r in script) / 1e6,
         }
 
