@@ -5,8 +5,9 @@
 //!   sha256    skills_core::digest::sha256 over every file
 //!   is_text   skills_core::mime::is_text over every file (UTF-8 + NUL check)
 //!   secrets   the secret scanner (skills-core/src/secrets.rs) over every text file
-//!   generate  skills-macros' generate::skills: the token stream of the tables
-//!   render    TokenStream::to_string of it (a stand-in for handing the tokens to rustc)
+//!   generate  skills-macros' generate::source: the tables as Rust source text
+//!   render    lexing that text into a proc_macro2::TokenStream (a stand-in for rustc's lexer,
+//!             which the macro hands the text to; proc_macro2's fallback lexer is slower)
 //! The rest of load (YAML parsing, field and link checks, tables) is load - read - sha256 -
 //! is_text - secrets. With a third argument, writes the expanded code as a crate root
 //! (`static SKILLS: Skills = <tables>;` + a checksum main) to compile without the macro.
@@ -72,8 +73,9 @@ fn main() {
         .collect();
     let (secrets_ms, _) = time(reps, || texts.iter().map(|t| secrets::scan(t).len()).sum::<usize>());
     let krate: proc_macro2::TokenStream = "::skills_runtime".parse().unwrap();
-    let (gen_ms, tokens) = time(reps, || generate::skills(&krate, &loaded, &options, &[], false));
-    let (render_ms, text) = time(reps, || tokens.to_string());
+    let (gen_ms, source) = time(reps, || generate::source(&loaded, &options, &[], false));
+    let (render_ms, _) = time(reps, || source.parse::<proc_macro2::TokenStream>().unwrap());
+    let text = generate::skills(&krate, &loaded, &options, &[], false).to_string();
     let bytes: usize = contents.iter().map(Vec::len).sum();
     let rest = load_ms - read_ms - sha_ms - text_ms - secrets_ms;
     println!(
