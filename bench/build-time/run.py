@@ -109,14 +109,26 @@ for a in "$@"; do
   prev=$a
 done
 [ -n "$name" ] || exec "$@"
-tmp=$(mktemp)
-start=$(date +%s%N)
-/usr/bin/time -f '%M %U %S' -o "$tmp" "$@"
-rc=$?
-end=$(date +%s%N)
-echo "$CARGO_PKG_NAME $name $type $(( (end - start) / 1000 )) $(tail -n 1 "$tmp")" >> "$BENCH_RUSTC_LOG"
-rm -f "$tmp"
-exit $rc
+export BENCH_NAME="$name" BENCH_TYPE="${type:-bin}"
+# Python measures the child itself (wall, and user/sys/peak RSS from wait4 to the microsecond),
+# so its own start-up is not counted.
+exec python3 -c '
+import os, sys, time
+argv = sys.argv[1:]
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = time.perf_counter() - t0
+rc = os.waitstatus_to_exitcode(status)
+with open(os.environ["BENCH_RUSTC_LOG"], "a") as log:
+    log.write(" ".join([os.environ["CARGO_PKG_NAME"], os.environ["BENCH_NAME"], os.environ["BENCH_TYPE"], str(int(wall * 1e6)), str(ru.ru_maxrss), "%.6f" % ru.ru_utime, "%.6f" % ru.ru_stime]) + "\n")
+sys.exit(rc if rc >= 0 else 1)
+' "$@"
 """
 
 

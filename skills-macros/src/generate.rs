@@ -59,21 +59,14 @@ fn choose<'a>(file: &'a SkillFile, source: &Path) -> Bytes<'a> {
     }
 }
 
-/// The expression that builds the embedded `Skills`.
+/// The expression that builds the embedded `Skills` from [`source`] lexed
+/// into `body`: a block that reaches the runtime through `krate`.
 ///
-/// `env_vars` are read through `option_env!` so that rustc rebuilds the crate
-/// when they change; with `untracked`, every file is also referenced through
-/// `include_bytes!` so that at least edits to existing files rebuild.
-pub(crate) fn skills(
-    krate: &TokenStream,
-    loaded: &Loaded,
-    options: &skills_core::Options,
-    env_vars: &[String],
-    untracked: bool,
-) -> TokenStream {
-    let body: TokenStream = source(loaded, options, env_vars, untracked)
-        .parse()
-        .expect("the generated tables are valid Rust tokens (string literals escaped by Debug)");
+/// The caller lexes the text with `proc_macro::TokenStream::from_str`, the
+/// compiler's own lexer: `proc_macro2`'s `FromStr` first re-lexes the text
+/// with its own (unoptimised, in a dev build) parser to validate it, which
+/// cost more than the whole of the rest of the macro on text-heavy trees.
+pub(crate) fn skills(krate: &TokenStream, body: TokenStream) -> TokenStream {
     let private = Ident::new(PRIVATE, Span::call_site());
     quote! {{
         use #krate::__private as #private;
@@ -103,6 +96,10 @@ fn strings<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
 /// The body of the expansion's block, as Rust source: statements and items,
 /// then the `Skills` value. It names the runtime only through
 /// `__skills_private`, which [`skills`] declares.
+///
+/// `env_vars` are read through `option_env!` so that rustc rebuilds the crate
+/// when they change; with `untracked`, every file is also referenced through
+/// `include_bytes!` so that at least edits to existing files rebuild.
 pub(crate) fn source(
     loaded: &Loaded,
     options: &skills_core::Options,

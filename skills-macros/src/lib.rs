@@ -21,6 +21,7 @@ mod generate;
 mod resolve;
 
 use std::path::{Path, PathBuf};
+use std::str::FromStr as _;
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -101,13 +102,14 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     load_options.cache_dir = out_dir;
     match skills_core::load(&root.path, &load_options) {
         // Warnings cannot be shown: stable Rust gives proc macros no warnings.
-        Ok(loaded) => Ok(generate::skills(
-            krate,
-            &loaded,
-            &load_options,
-            &root.env_vars,
-            options.untracked,
-        )),
+        Ok(loaded) => {
+            let source =
+                generate::source(&loaded, &load_options, &root.env_vars, options.untracked);
+            // The compiler's lexer, not proc_macro2's (see generate::skills).
+            let body = proc_macro::TokenStream::from_str(&source)
+                .map_err(|error| fail(format!("embed_skills! generated tokens rustc cannot lex ({error}); please report this bug")))?;
+            Ok(generate::skills(krate, body.into()))
+        }
         Err(report) => Err(fail(render_report(&report))),
     }
 }

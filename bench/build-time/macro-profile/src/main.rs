@@ -84,7 +84,7 @@ fn main() {
     let krate: proc_macro2::TokenStream = "::skills_runtime".parse().unwrap();
     let (gen_ms, source) = time(reps, || generate::source(&loaded, &options, &[], false));
     let (render_ms, _) = time(reps, || source.parse::<proc_macro2::TokenStream>().unwrap());
-    let text = generate::skills(&krate, &loaded, &options, &[], false).to_string();
+    let text = generate::skills(&krate, source.parse().unwrap()).to_string();
     let bytes: usize = contents.iter().map(Vec::len).sum();
     let rest = load_ms - read_ms - sha_ms - text_ms - secrets_ms;
     println!(
