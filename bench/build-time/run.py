@@ -370,7 +370,10 @@ def summarize(out: Path) -> str:
             md.append(f"| {s['tree']} | {s['skills']} | {s['files']} | {s['bytes']:,} | {s['profile']} | {s.get('commit', '?')} | "
                       f"{s['load_at_start']:.2f} | {s['waited_s']} | {s['quiet']} | {s.get('load_after', float('nan')):.2f} |")
         md.append("")
-    for key, title in (("rustc_s", "crate's own rustc time, s"), ("wall_s", "wall time of `cargo build -p`, s")):
+    cpu = any("rustc_cpu_s" in r for r in rows)
+    for key, title in (("rustc_s", "crate's own rustc time, s"),
+                       *((("rustc_cpu_s", "CPU time (user + sys) of the crate's rustc, s"),) if cpu else ()),
+                       ("wall_s", "wall time of `cargo build -p`, s")):
         md.append(f"### {title}: median (min–max); ratios are medians of per-round ratios\n")
         md.append("| tree | profile | mode | embed | include-dir | include-bytes | embed ÷ include-dir | embed ÷ include-bytes | n |")
         md.append("|---|---|---|---|---|---|---|---|---|")
@@ -379,7 +382,7 @@ def summarize(out: Path) -> str:
             rs = [r for r in rows if (r["tree"], r["profile"], r["mode"]) == (tree, profile, mode)]
             cells = []
             for c in CRATES:
-                v = [r[key] for r in rs if r["crate"] == c]
+                v = [r[key] for r in rs if r["crate"] == c and key in r]
                 cells.append(fmt(v) if v else "–")
             n = len([r for r in rs if r["crate"] == "embed"])
             md.append(f"| {tree} | {profile} | {mode} | " + " | ".join(cells) + f" | {ratio(rs, key, 'embed', 'include-dir')} | "
