@@ -97,7 +97,7 @@ impl Sum {
 
 WRAPPER = r"""#!/bin/sh
 # RUSTC_WRAPPER for bench/build-time/run.py: runs rustc; for the bench packages, appends
-# "<package> <crate-name> <crate-type> <microseconds> <peak RSS kB>" to $BENCH_RUSTC_LOG.
+# "<package> <crate-name> <crate-type> <microseconds> <peak RSS kB> <user s> <sys s>" to $BENCH_RUSTC_LOG.
 case "$CARGO_PKG_NAME" in
   embed|embed-variant|include-dir|include-bytes) ;;
   *) exec "$@" ;;
@@ -109,14 +109,26 @@ for a in "$@"; do
   prev=$a
 done
 [ -n "$name" ] || exec "$@"
-tmp=$(mktemp)
-start=$(date +%s%N)
-/usr/bin/time -f '%M' -o "$tmp" "$@"
-rc=$?
-end=$(date +%s%N)
-echo "$CARGO_PKG_NAME $name $type $(( (end - start) / 1000 )) $(tail -n 1 "$tmp")" >> "$BENCH_RUSTC_LOG"
-rm -f "$tmp"
-exit $rc
+export BENCH_NAME="$name" BENCH_TYPE="${type:-bin}"
+# Python measures the child itself (wall, and user/sys/peak RSS from wait4 to the microsecond),
+# so its own start-up is not counted.
+exec python3 -c '
+import os, sys, time
+argv = sys.argv[1:]
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = time.perf_counter() - t0
+rc = os.waitstatus_to_exitcode(status)
+with open(os.environ["BENCH_RUSTC_LOG"], "a") as log:
+    log.write(" ".join([os.environ["CARGO_PKG_NAME"], os.environ["BENCH_NAME"], os.environ["BENCH_TYPE"], str(int(wall * 1e6)), str(ru.ru_maxrss), "%.6f" % ru.ru_utime, "%.6f" % ru.ru_stime]) + "\n")
+sys.exit(rc if rc >= 0 else 1)
+' "$@"
 """
 
 
@@ -302,6 +314,8 @@ class Cargo:
             "wall_s": wall,
             "rustc_s": sum(int(r[3]) for r in rustc) / 1e6,
             "rustc_rss_mb": max(int(r[4]) for r in rustc) / 1024,
+            # CPU time (user + sys) of the crate's rustc: steadier than wall time on a shared machine.
+            "rustc_cpu_s": sum(float(r[5]) + float(r[6]) for r in rustc if len(r) >= 7),
             "build_rs_compile_s": sum(int(r[3]) for r in script) / 1e6,
         }
 
@@ -356,7 +370,10 @@ def summarize(out: Path) -> str:
             md.append(f"| {s['tree']} | {s['skills']} | {s['files']} | {s['bytes']:,} | {s['profile']} | {s.get('commit', '?')} | "
                       f"{s['load_at_start']:.2f} | {s['waited_s']} | {s['quiet']} | {s.get('load_after', float('nan')):.2f} |")
         md.append("")
-    for key, title in (("rustc_s", "crate's own rustc time, s"), ("wall_s", "wall time of `cargo build -p`, s")):
+    cpu = any("rustc_cpu_s" in r for r in rows)
+    for key, title in (("rustc_s", "crate's own rustc time, s"),
+                       *((("rustc_cpu_s", "CPU time (user + sys) of the crate's rustc, s"),) if cpu else ()),
+                       ("wall_s", "wall time of `cargo build -p`, s")):
         md.append(f"### {title}: median (min–max); ratios are medians of per-round ratios\n")
         md.append("| tree | profile | mode | embed | include-dir | include-bytes | embed ÷ include-dir | embed ÷ include-bytes | n |")
         md.append("|---|---|---|---|---|---|---|---|---|")
@@ -365,7 +382,7 @@ def summarize(out: Path) -> str:
             rs = [r for r in rows if (r["tree"], r["profile"], r["mode"]) == (tree, profile, mode)]
             cells = []
             for c in CRATES:
-                v = [r[key] for r in rs if r["crate"] == c]
+                v = [r[key] for r in rs if r["crate"] == c and key in r]
                 cells.append(fmt(v) if v else "–")
             n = len([r for r in rs if r["crate"] == "embed"])
             md.append(f"| {tree} | {profile} | {mode} | " + " | ".join(cells) + f" | {ratio(rs, key, 'embed', 'include-dir')} | "

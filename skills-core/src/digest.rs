@@ -2,13 +2,29 @@
 //! fingerprints of sets. Defined once here; the macro, run-time loads and
 //! the tests all call these.
 
+#[cfg(any(not(feature = "fast-digest"), test))]
 use sha2::{Digest as _, Sha256};
 
 use crate::Digest;
 
 /// The SHA-256 of `bytes`.
+///
+/// With the `fast-digest` feature (which `embed_skills!` turns on for the
+/// compiler's copy of this crate) it is ring's assembly, whose speed does not
+/// depend on the profile the caller was compiled with; otherwise sha2's.
+/// Both give the same digest.
 pub fn of(bytes: &[u8]) -> Digest {
-    Digest::from_bytes(Sha256::digest(bytes).into())
+    #[cfg(feature = "fast-digest")]
+    {
+        let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+        let mut out = [0; 32];
+        out.copy_from_slice(digest.as_ref());
+        Digest::from_bytes(out)
+    }
+    #[cfg(not(feature = "fast-digest"))]
+    {
+        Digest::from_bytes(Sha256::digest(bytes).into())
+    }
 }
 
 /// `sha256:` followed by 64 lowercase hex digits (SEP-2640 §Skill Entries).
@@ -57,6 +73,19 @@ mod tests {
             "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
         assert_eq!(sha256(b"abc").len(), 71);
+    }
+
+    /// Whichever implementation `of` uses (ring with `fast-digest`), it
+    /// agrees with sha2 on every length around the block and padding
+    /// boundaries, and on a multi-block input.
+    #[test]
+    fn digests_agree_with_sha2() {
+        let data: Vec<u8> = (0..70_000u32).map(|i| (i * 31 % 251) as u8).collect();
+        let lengths = (0..=200).chain([1000, 4096, 65_535, 65_536, 70_000]);
+        for len in lengths {
+            let expected: [u8; 32] = Sha256::digest(&data[..len]).into();
+            assert_eq!(of(&data[..len]).as_bytes(), &expected, "length {len}");
+        }
     }
 
     #[cfg(feature = "load")]

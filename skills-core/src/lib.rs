@@ -66,6 +66,8 @@ mod load;
 #[cfg(feature = "load")]
 mod options;
 #[cfg(feature = "load")]
+mod read_cache;
+#[cfg(feature = "load")]
 mod scalar;
 #[cfg(feature = "load")]
 mod secrets;

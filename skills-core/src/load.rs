@@ -21,6 +21,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Report, R
 use crate::layout::{self, Found};
 use crate::model::{Digest, Skill, SkillFile, Skills};
 use crate::options::Options;
+use crate::read_cache::{self, ReadCache};
 use crate::skill_md::{self, SkillMdContext};
 use crate::walk::{self, Entry, Kind};
 use crate::{
@@ -498,8 +499,14 @@ impl Loader<'_> {
         gated
     }
 
-    /// Reads, hashes and scans each file once.
+    /// Reads, hashes and scans each file once (the hashing and scanning
+    /// spared for files the read cache vouches for).
     fn read(&mut self, files: &[&Entry], allowed_secrets: &BTreeSet<String>) -> Contents {
+        let mut cache = self
+            .options
+            .cache_dir
+            .as_deref()
+            .map(|dir| ReadCache::open(dir, self.root));
         let mut contents = BTreeMap::new();
         for entry in files {
             let Kind::File { executable, len } = entry.kind else {
@@ -508,8 +515,8 @@ impl Loader<'_> {
             if len > MAX_FILE_BYTES {
                 continue; // Reported by the size check.
             }
-            let bytes = match std::fs::read(relpath::on_disk(self.root, &entry.rel)) {
-                Ok(bytes) => bytes,
+            let (bytes, stamp) = match read_stamped(&relpath::on_disk(self.root, &entry.rel)) {
+                Ok(read) => read,
                 Err(error) => {
                     self.diagnostics.push(Diagnostic::new(
                         Rule::Io,
@@ -522,12 +529,35 @@ impl Loader<'_> {
             if bytes.len() as u64 > MAX_FILE_BYTES {
                 continue; // Grew while we walked; reported on the next run.
             }
-            let digest = digest::of(&bytes);
+            let cached = match (&cache, &stamp) {
+                (Some(cache), Some(stamp)) => cache.get(&entry.rel, stamp).cloned(),
+                _ => None,
+            };
+            let digest = match &cached {
+                Some(cached) => cached.digest,
+                None => digest::of(&bytes),
+            };
             let body = mime::into_text(bytes);
+            let mut findings = None;
             if let Ok(text) = &body
                 && !allowed_secrets.contains(&entry.rel)
             {
-                report_secrets(&entry.rel, text, self.diagnostics);
+                let found = match cached.and_then(|cached| cached.findings) {
+                    Some(found) => found,
+                    None => secrets::scan(text),
+                };
+                report_findings(&entry.rel, text, &found, self.diagnostics);
+                findings = Some(found);
+            }
+            if let (Some(cache), Some(stamp)) = (&mut cache, stamp) {
+                cache.put(
+                    &entry.rel,
+                    read_cache::Entry {
+                        stamp,
+                        digest,
+                        findings,
+                    },
+                );
             }
             contents.insert(
                 entry.rel.clone(),
@@ -537,6 +567,9 @@ impl Loader<'_> {
                     executable,
                 },
             );
+        }
+        if let Some(cache) = cache {
+            cache.save();
         }
         contents
     }
@@ -653,7 +686,38 @@ impl Loader<'_> {
 /// A `secret` problem for each credential-shaped text in `text`, the file
 /// at `rel` (relative to the root): what the loader and `add_files` report.
 pub(crate) fn report_secrets(rel: &str, text: &str, diagnostics: &mut Diagnostics) {
-    for finding in secrets::scan(text) {
+    report_findings(rel, text, &secrets::scan(text), diagnostics);
+}
+
+/// A file's bytes and, when the file did not change while it was read, its
+/// stamp for the read cache (metadata of the open handle, before and after).
+fn read_stamped(path: &Path) -> std::io::Result<(Vec<u8>, Option<read_cache::Stamp>)> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let before = file
+        .metadata()
+        .ok()
+        .as_ref()
+        .and_then(read_cache::Stamp::of);
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    let after = file
+        .metadata()
+        .ok()
+        .as_ref()
+        .and_then(read_cache::Stamp::of);
+    let unchanged = before.is_some() && before == after;
+    Ok((bytes, if unchanged { before } else { None }))
+}
+
+/// The `secret` problems of `findings` in `text`.
+fn report_findings(
+    rel: &str,
+    text: &str,
+    findings: &[secrets::Finding],
+    diagnostics: &mut Diagnostics,
+) {
+    for finding in findings {
         let at = Position::of_offset(text, finding.offset);
         diagnostics.push(
             Diagnostic::new(

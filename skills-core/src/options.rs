@@ -81,6 +81,18 @@ pub struct Options {
     /// [pending](crate::Skills::pending_files) until they are added, and a
     /// server refuses to serve it before ([`check_servable`](crate::check_servable)).
     pub generated: Vec<String>,
+    /// A folder where the loader keeps, across runs, each file's digest and
+    /// secret-scan result, keyed by its path, size, modification time and
+    /// (on Unix) inode and change time, so that a run after a one-file edit
+    /// hashes and scans that file only. `embed_skills!` passes the crate's
+    /// `OUT_DIR` (which a build script gives it). Every file is still read;
+    /// the result of a load is the same with or without the folder. Entries
+    /// about files modified within a few seconds of the run that wrote them
+    /// are not trusted, so a same-size edit within the file system's
+    /// timestamp resolution is seen. A missing, damaged or foreign cache is
+    /// ignored, and one that cannot be written is not written: neither fails
+    /// the load. `None` (the default) keeps nothing.
+    pub cache_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -95,6 +107,7 @@ impl Default for Options {
             follow_top_level_links: false,
             gated: Vec::new(),
             generated: Vec::new(),
+            cache_dir: None,
         }
     }
 }

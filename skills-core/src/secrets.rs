@@ -211,6 +211,25 @@ const SHAPES: &[Shape] = &[
     },
 ];
 
+/// A small number standing for a finding's kind (where the shape is in
+/// [`SHAPES`], or one past them for a private key), for the read cache.
+pub(crate) fn kind_index(kind: &str) -> usize {
+    SHAPES
+        .iter()
+        .position(|shape| shape.kind == kind)
+        .unwrap_or(SHAPES.len())
+}
+
+/// The kind [`kind_index`] stands for; `None` for a number it never gives.
+pub(crate) fn kind_at(index: usize) -> Option<&'static str> {
+    match SHAPES.get(index) {
+        Some(shape) => Some(shape.kind),
+        None => (index == SHAPES.len()).then_some(PRIVATE_KEY),
+    }
+}
+
+const PRIVATE_KEY: &str = "private key";
+
 /// The PEM block opener; what follows decides whether it is a private key.
 const PEM_BEGIN: &str = "-----BEGIN ";
 
@@ -313,7 +332,7 @@ fn private_key(text: &str, offset: usize) -> Option<Finding> {
         .count();
     let filler = body.contains("...") || is_placeholder(body.trim());
     (base64 >= 64 && !filler).then_some(Finding {
-        kind: "private key",
+        kind: PRIVATE_KEY,
         offset,
         length: PEM_BEGIN.len() + label_end + 5,
     })
@@ -322,6 +341,14 @@ fn private_key(text: &str, offset: usize) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_survive_their_index() {
+        for kind in SHAPES.iter().map(|shape| shape.kind).chain([PRIVATE_KEY]) {
+            assert_eq!(kind_at(kind_index(kind)), Some(kind));
+        }
+        assert_eq!(kind_at(SHAPES.len() + 1), None);
+    }
 
     fn kinds(text: &str) -> Vec<&'static str> {
         scan(text).into_iter().map(|finding| finding.kind).collect()

@@ -7,16 +7,34 @@
 //! hashed; binary files larger than [`INLINE_BINARY_MAX`] go out as
 //! `include_bytes!`, which rustc reads far faster than an escaped literal,
 //! guarded by a compile-time length check.
+//!
+//! The expansion is written as Rust source text ([`source`]) and handed to
+//! the compiler's own lexer once ([`skills`]). Under Cargo's default dev
+//! profile the macro runs unoptimised: building the tables token by token
+//! with `quote!` crossed the proc-macro bridge for every token and cost
+//! about as much as the rest of the macro. Escaping goes through the
+//! standard library's `Debug` for `str` and `escape_ascii` for bytes, which
+//! are compiled optimised whatever the caller's profile.
+//!
+//! Hygiene: the text names the runtime only through `__skills_private`, a
+//! `use` of `$crate::__private` emitted with `quote!` (so a crate that
+//! renames or shadows `skills_runtime` still works); every other name the
+//! text declares lives inside the expansion's block, which holds no tokens
+//! of the caller.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::Path;
 
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
 use skills_core::{Digest, Loaded, SkillFile};
 
 /// Binary files up to this size are inlined as byte strings.
 pub(crate) const INLINE_BINARY_MAX: usize = 1024;
+
+/// The name under which the text reaches `$crate::__private`.
+const PRIVATE: &str = "__skills_private";
 
 /// How the bytes of one distinct content are emitted.
 enum Bytes<'a> {
@@ -41,138 +59,185 @@ fn choose<'a>(file: &'a SkillFile, source: &Path) -> Bytes<'a> {
     }
 }
 
-/// The expression that builds the embedded `Skills`.
+/// The expression that builds the embedded `Skills` from [`source`] lexed
+/// into `body`: a block that reaches the runtime through `krate`.
+///
+/// The caller lexes the text with `proc_macro::TokenStream::from_str`, the
+/// compiler's own lexer: `proc_macro2`'s `FromStr` first re-lexes the text
+/// with its own (unoptimised, in a dev build) parser to validate it, which
+/// cost more than the whole of the rest of the macro on text-heavy trees.
+pub(crate) fn skills(krate: &TokenStream, body: TokenStream) -> TokenStream {
+    let private = Ident::new(PRIVATE, Span::call_site());
+    quote! {{
+        use #krate::__private as #private;
+        #body
+    }}
+}
+
+/// A `"…"` literal with the value `text`.
+fn string(out: &mut String, text: &str) {
+    // `Debug` for `str` escapes into a valid Rust string literal.
+    let _ = write!(out, "{text:?}");
+}
+
+/// A `b"…"` literal with the value `bytes`.
+fn byte_string(out: &mut String, bytes: &[u8]) {
+    let _ = write!(out, "b\"{}\"", bytes.escape_ascii());
+}
+
+/// A list of string literals, each followed by a comma.
+fn strings<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
+    for item in items {
+        string(out, item);
+        out.push(',');
+    }
+}
+
+/// The body of the expansion's block, as Rust source: statements and items,
+/// then the `Skills` value. It names the runtime only through
+/// `__skills_private`, which [`skills`] declares.
 ///
 /// `env_vars` are read through `option_env!` so that rustc rebuilds the crate
 /// when they change; with `untracked`, every file is also referenced through
 /// `include_bytes!` so that at least edits to existing files rebuild.
-pub(crate) fn skills(
-    krate: &TokenStream,
+pub(crate) fn source(
     loaded: &Loaded,
     options: &skills_core::Options,
     env_vars: &[String],
     untracked: bool,
-) -> TokenStream {
-    let private = quote!(#krate::__private);
-    let site = Span::mixed_site();
-    let file_type = format_ident!("__SkillsFile", span = site);
-    let mut contents: Vec<TokenStream> = Vec::new();
-    let mut content_ident: HashMap<Digest, proc_macro2::Ident> = HashMap::new();
-    let mut skill_consts = Vec::new();
-    let mut skill_values = Vec::new();
+) -> String {
+    let p = PRIVATE;
+    let mut out = String::new();
+    for var in env_vars {
+        let _ = write!(out, "const _: {p}::Option<&str> = {p}::option_env!(");
+        string(&mut out, var);
+        out.push_str(");\n");
+    }
+    // A short name for the type every file entry names.
+    let _ = writeln!(out, "type __SkillsFile = {p}::SkillFile;");
+    let mut content_index: HashMap<Digest, usize> = HashMap::new();
+    let mut skill_values = String::new();
 
     for (index, skill) in loaded.skills().skills().iter().enumerate() {
-        let mut files = Vec::with_capacity(skill.files().len());
+        let mut files = String::new();
         for file in skill.files() {
-            let content = match content_ident.get(&file.digest()) {
-                Some(ident) => ident.clone(),
+            let content = match content_index.get(&file.digest()) {
+                Some(&content) => content,
                 None => {
-                    let ident = format_ident!("__SKILLS_CONTENT_{}", contents.len(), span = site);
+                    let content = content_index.len();
                     let source = loaded.source_path(index, file);
-                    contents.push(content_const(&private, &ident, choose(file, &source)));
+                    content_const(&mut out, content, choose(file, &source));
                     if untracked
                         && file.is_text()
                         && let Some(path) = source.to_str()
                     {
-                        contents.push(quote!(const _: &[u8] = #private::include_bytes!(#path);));
+                        out.push_str("const _: &[u8] = ");
+                        let _ = write!(out, "{p}::include_bytes!(");
+                        string(&mut out, path);
+                        out.push_str(");\n");
                     }
-                    content_ident.insert(file.digest(), ident.clone());
-                    ident
+                    content_index.insert(file.digest(), content);
+                    content
                 }
             };
-            let path = Literal::string(file.path());
+            let constructor = if file.is_text() {
+                "embedded_text"
+            } else {
+                "embedded_binary"
+            };
+            let _ = write!(files, "__SkillsFile::{constructor}(");
+            string(&mut files, file.path());
+            let _ = write!(files, ", __SKILLS_CONTENT_{content}, ");
             // One byte-string token per digest: far less for rustc to parse
             // than an array of 32 integer literals.
-            let digest = Literal::byte_string(file.digest().as_bytes());
-            let executable = file.is_executable();
-            let constructor = if file.is_text() {
-                quote!(embedded_text)
-            } else {
-                quote!(embedded_binary)
-            };
-            files.push(quote!(#file_type::#constructor(#path, #content, #digest, #executable)));
+            byte_string(&mut files, file.digest().as_bytes());
+            let _ = writeln!(files, ", {}),", file.is_executable());
         }
-        let files_ident = format_ident!("__SKILLS_FILES_{}", index, span = site);
-        skill_consts.push(quote! {
-            const #files_ident: &[#file_type] = &[#(#files),*];
-        });
-        let strings = [
-            skill.name(),
-            skill.description(),
-            skill.path(),
-            skill.uri(),
-            skill.extra_fields_json(),
-            skill.version(),
-        ]
-        .map(Literal::string);
-        let body_offset = Literal::usize_unsuffixed(skill.body_offset());
-        let gated = skill.is_gated();
-        skill_values.push(quote! {
-            #private::Skill::embedded([#(#strings),*], #body_offset, #files_ident).with_gated(#gated)
-        });
+        let _ = write!(
+            out,
+            "const __SKILLS_FILES_{index}: &[__SkillsFile] = &[\n{files}];\n"
+        );
+        let _ = write!(skill_values, "{p}::Skill::embedded([");
+        strings(
+            &mut skill_values,
+            [
+                skill.name(),
+                skill.description(),
+                skill.path(),
+                skill.uri(),
+                skill.extra_fields_json(),
+                skill.version(),
+            ],
+        );
+        let _ = writeln!(
+            skill_values,
+            "], {}, __SKILLS_FILES_{index}).with_gated({}),",
+            skill.body_offset(),
+            skill.is_gated()
+        );
     }
 
-    let fingerprint = Literal::string(loaded.skills().fingerprint());
-    // Files declared generated and not there: the program adds them at start-up.
-    let pending = loaded.skills().pending_files().map(Literal::string);
-    let env_tracking = env_vars
-        .iter()
-        .map(|var| quote!(const _: #private::Option<&str> = #private::option_env!(#var);));
-    let skills_ident = format_ident!("__SKILLS_SKILLS", span = site);
+    let _ = write!(
+        out,
+        "const __SKILLS_SKILLS: &[{p}::Skill] = &[\n{skill_values}];\n\
+         {p}::Skills::embedded_pending(__SKILLS_SKILLS, "
+    );
+    string(&mut out, loaded.skills().fingerprint());
+    let _ = write!(
+        out,
+        ", ({p}::env!(\"CARGO_PKG_NAME\"), {p}::env!(\"CARGO_PKG_VERSION\")), "
+    );
     // The rules the set passed, so a live reload of the folder applies them too.
-    let allow_fields = options
-        .allow_fields
-        .iter()
-        .map(|field| Literal::string(field));
-    let check_links = options.check_links;
-    let allow_secrets_in = options
-        .allow_secrets_in
-        .iter()
-        .map(|path| Literal::string(path));
-    let gated_globs = options.gated.iter().map(|glob| Literal::string(glob));
-    let generated_paths = options.generated.iter().map(|path| Literal::string(path));
-    quote! {{
-        #(#env_tracking)*
-        // A short name for the type every file entry names.
-        type #file_type = #private::SkillFile;
-        #(#contents)*
-        #(#skill_consts)*
-        const #skills_ident: &[#private::Skill] = &[#(#skill_values),*];
-        #private::Skills::embedded_pending(
-            #skills_ident,
-            #fingerprint,
-            (#private::env!("CARGO_PKG_NAME"), #private::env!("CARGO_PKG_VERSION")),
-            #private::EmbedOptions::new(
-                &[#(#allow_fields),*],
-                #check_links,
-                &[#(#allow_secrets_in),*],
-                &[#(#gated_globs),*],
-                &[#(#generated_paths),*],
-            ),
-            &[#(#private::Cow::Borrowed(#pending)),*],
-        )
-    }}
+    let _ = write!(out, "{p}::EmbedOptions::new(&[");
+    strings(&mut out, options.allow_fields.iter().map(String::as_str));
+    let _ = write!(out, "], {}, &[", options.check_links);
+    strings(
+        &mut out,
+        options.allow_secrets_in.iter().map(String::as_str),
+    );
+    out.push_str("], &[");
+    strings(&mut out, options.gated.iter().map(String::as_str));
+    out.push_str("], &[");
+    strings(&mut out, options.generated.iter().map(String::as_str));
+    out.push_str("]), &[");
+    // Files declared generated and not there: the program adds them at start-up.
+    for pending in loaded.skills().pending_files() {
+        let _ = write!(out, "{p}::Cow::Borrowed(");
+        string(&mut out, pending);
+        out.push_str("),");
+    }
+    out.push_str("])\n");
+    out
 }
 
-fn content_const(private: &TokenStream, ident: &proc_macro2::Ident, bytes: Bytes) -> TokenStream {
+fn content_const(out: &mut String, index: usize, bytes: Bytes) {
+    let p = PRIVATE;
     match bytes {
         Bytes::Text(text) => {
-            let literal = Literal::string(text);
-            quote!(const #ident: &str = #literal;)
+            let _ = write!(out, "const __SKILLS_CONTENT_{index}: &str = ");
+            string(out, text);
+            out.push_str(";\n");
         }
         Bytes::Inline(bytes) => {
-            let literal = Literal::byte_string(bytes);
-            quote!(const #ident: &[u8] = #literal;)
+            let _ = write!(out, "const __SKILLS_CONTENT_{index}: &[u8] = ");
+            byte_string(out, bytes);
+            out.push_str(";\n");
         }
         Bytes::Include { path, len } => {
-            let len = Literal::usize_unsuffixed(len);
-            let message = Literal::string(&format!(
-                "{path} changed while it was being embedded; build again"
-            ));
-            quote! {
-                const #ident: &[u8] = #private::include_bytes!(#path);
-                const _: () = #private::assert!(#ident.len() == #len, #message);
-            }
+            let _ = write!(
+                out,
+                "const __SKILLS_CONTENT_{index}: &[u8] = {p}::include_bytes!("
+            );
+            string(out, &path);
+            let _ = write!(
+                out,
+                ");\nconst _: () = {p}::assert!(__SKILLS_CONTENT_{index}.len() == {len}, "
+            );
+            string(
+                out,
+                &format!("{path} changed while it was being embedded; build again"),
+            );
+            out.push_str(");\n");
         }
     }
 }

@@ -21,6 +21,7 @@ mod generate;
 mod resolve;
 
 use std::path::{Path, PathBuf};
+use std::str::FromStr as _;
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -76,16 +77,15 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     let options = arguments.options;
     // A missing folder is reported by the loader (`root-missing`); only an
     // existing one can be watched.
-    if !options.untracked && root.path.is_dir() {
-        let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
-        match std::env::var_os("OUT_DIR").map(PathBuf::from) {
-            // Another package's (a crate compiled from a test inherits it) or
-            // another build system's layout: it says nothing about this crate.
-            Some(out_dir) if !resolve::belongs_to(&out_dir, &package) => {}
-            out_dir => {
-                resolve::check_tracking(&root, &manifest_dir, out_dir.as_deref()).map_err(fail)?
-            }
-        }
+    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+    // Another package's (a crate compiled from a test inherits it) or
+    // another build system's layout says nothing about this crate.
+    let out_dir = std::env::var_os("OUT_DIR")
+        .map(PathBuf::from)
+        .filter(|out_dir| resolve::belongs_to(out_dir, &package));
+    let foreign_out_dir = out_dir.is_none() && std::env::var_os("OUT_DIR").is_some();
+    if !options.untracked && root.path.is_dir() && !foreign_out_dir {
+        resolve::check_tracking(&root, &manifest_dir, out_dir.as_deref()).map_err(fail)?
     }
     // The library's defaults, changed only where the call says so.
     let mut load_options = skills_core::Options::default();
@@ -97,15 +97,19 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     load_options.allow_secrets_in = options.allow_secrets_in;
     load_options.gated = options.gated;
     load_options.generated = options.generated;
+    // The crate's own OUT_DIR keeps each file's digest and secret scan, so a
+    // rebuild after a one-file edit hashes and scans that file only.
+    load_options.cache_dir = out_dir;
     match skills_core::load(&root.path, &load_options) {
         // Warnings cannot be shown: stable Rust gives proc macros no warnings.
-        Ok(loaded) => Ok(generate::skills(
-            krate,
-            &loaded,
-            &load_options,
-            &root.env_vars,
-            options.untracked,
-        )),
+        Ok(loaded) => {
+            let source =
+                generate::source(&loaded, &load_options, &root.env_vars, options.untracked);
+            // The compiler's lexer, not proc_macro2's (see generate::skills).
+            let body = proc_macro::TokenStream::from_str(&source)
+                .map_err(|error| fail(format!("embed_skills! generated tokens rustc cannot lex ({error}); please report this bug")))?;
+            Ok(generate::skills(krate, body.into()))
+        }
         Err(report) => Err(fail(render_report(&report))),
     }
 }

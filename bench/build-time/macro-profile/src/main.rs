@@ -1,12 +1,15 @@
 //! usage: macro-profile <tree> [reps] [expanded.rs]
 //! Times, on the same tree, what embed_skills! does inside rustc, phase by phase (median of reps):
 //!   load      skills_core::load: walk, read, validate (YAML, fields, links, secrets), hash, tables
+//!   load_cached  the same with a warm read cache (Options::cache_dir, as embed_skills! gives it the
+//!             crate's OUT_DIR): what a rebuild after touching one file costs
 //!   read      walking the tree and reading every file (std::fs), the I/O part of load
 //!   sha256    skills_core::digest::sha256 over every file
 //!   is_text   skills_core::mime::is_text over every file (UTF-8 + NUL check)
 //!   secrets   the secret scanner (skills-core/src/secrets.rs) over every text file
-//!   generate  skills-macros' generate::skills: the token stream of the tables
-//!   render    TokenStream::to_string of it (a stand-in for handing the tokens to rustc)
+//!   generate  skills-macros' generate::source: the tables as Rust source text
+//!   render    lexing that text into a proc_macro2::TokenStream (a stand-in for rustc's lexer,
+//!             which the macro hands the text to; proc_macro2's fallback lexer is slower)
 //! The rest of load (YAML parsing, field and link checks, tables) is load - read - sha256 -
 //! is_text - secrets. With a third argument, writes the expanded code as a crate root
 //! (`static SKILLS: Skills = <tables>;` + a checksum main) to compile without the macro.
@@ -62,6 +65,13 @@ fn main() {
     let expanded = args.next();
     let options = skills_core::Options::default();
     let (load_ms, loaded) = time(reps, || skills_core::load(&root, &options).expect("the tree loads"));
+    let cache_dir = std::env::temp_dir().join(format!("macro-profile-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&cache_dir).unwrap();
+    let mut cached_options = skills_core::Options::default();
+    cached_options.cache_dir = Some(cache_dir.clone());
+    skills_core::load(&root, &cached_options).expect("the tree loads"); // warms the cache
+    let (load_cached_ms, _) = time(reps, || skills_core::load(&root, &cached_options).expect("the tree loads"));
+    let _ = std::fs::remove_dir_all(&cache_dir);
     let (read_ms, contents) = time(reps, || files(&root).into_iter().map(|p| std::fs::read(p).unwrap()).collect::<Vec<_>>());
     let (sha_ms, _) = time(reps, || contents.iter().map(|b| skills_core::digest::sha256(b).len()).sum::<usize>());
     let (text_ms, _) = time(reps, || contents.iter().filter(|b| skills_core::mime::is_text(b)).count());
@@ -72,13 +82,14 @@ fn main() {
         .collect();
     let (secrets_ms, _) = time(reps, || texts.iter().map(|t| secrets::scan(t).len()).sum::<usize>());
     let krate: proc_macro2::TokenStream = "::skills_runtime".parse().unwrap();
-    let (gen_ms, tokens) = time(reps, || generate::skills(&krate, &loaded, &[], false));
-    let (render_ms, text) = time(reps, || tokens.to_string());
+    let (gen_ms, source) = time(reps, || generate::source(&loaded, &options, &[], false));
+    let (render_ms, _) = time(reps, || source.parse::<proc_macro2::TokenStream>().unwrap());
+    let text = generate::skills(&krate, source.parse().unwrap()).to_string();
     let bytes: usize = contents.iter().map(Vec::len).sum();
     let rest = load_ms - read_ms - sha_ms - text_ms - secrets_ms;
     println!(
-        "{{\"tree\":{:?},\"files\":{},\"bytes\":{},\"reps\":{},\"load_ms\":{:.2},\"read_ms\":{:.2},\"sha256_ms\":{:.2},\"is_text_ms\":{:.2},\"secrets_ms\":{:.2},\"yaml_fields_links_tables_ms\":{:.2},\"generate_ms\":{:.2},\"render_ms\":{:.2},\"expanded_chars\":{}}}",
-        root.display().to_string(), contents.len(), bytes, reps, load_ms, read_ms, sha_ms, text_ms, secrets_ms, rest, gen_ms, render_ms, text.len()
+        "{{\"tree\":{:?},\"files\":{},\"bytes\":{},\"reps\":{},\"load_ms\":{:.2},\"load_cached_ms\":{:.2},\"read_ms\":{:.2},\"sha256_ms\":{:.2},\"is_text_ms\":{:.2},\"secrets_ms\":{:.2},\"yaml_fields_links_tables_ms\":{:.2},\"generate_ms\":{:.2},\"render_ms\":{:.2},\"expanded_chars\":{}}}",
+        root.display().to_string(), contents.len(), bytes, reps, load_ms, load_cached_ms, read_ms, sha_ms, text_ms, secrets_ms, rest, gen_ms, render_ms, text.len()
     );
     if let Some(path) = expanded {
         let source = format!(
