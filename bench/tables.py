@@ -394,7 +394,8 @@ def _():
 
 COLD = "bench/cold-build/results/cold.jsonl"
 TIMINGS = "bench/cold-build/results/timings.jsonl"
-COLD_LABELS = {"quickstart": "the README's Quickstart", "quickstart-no-override": "the Quickstart without its build-override",
+COLD_LABELS = {"quickstart": "the Quickstart with the blanket build-override (the README's until 2026-12-01)",
+               "quickstart-no-override": "the Quickstart without build-override (the README's now)",
                "hello": "rmcp stdio hello-world (same rmcp and tokio lines)",
                "quickstart-narrow-override": "the Quickstart, override narrowed to the macro's crates"}
 

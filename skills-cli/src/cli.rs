@@ -35,7 +35,8 @@ pub enum Command {
     /// Create a skill folder whose SKILL.md passes every rule.
     New(NewArgs),
     /// Add what embedding skills needs to an existing crate: the build-script
-    /// line, the build-override, the dependency, the `static SKILLS` line.
+    /// line, the dependency, the `static SKILLS` line (and, on request, the
+    /// build-override).
     Init(InitArgs),
     /// Serve a skills folder (or an agent's folders) over MCP, reloading it
     /// on every change: over stdio, or streamable HTTP with `--http`.
@@ -318,4 +319,12 @@ pub struct InitArgs {
     /// embeds, and a `compile_fail` case for a deliberately broken fixture.
     #[arg(long)]
     pub tests: bool,
+
+    /// Also set `[profile.dev.build-override] opt-level = 3` in the
+    /// workspace root: rebuilds that re-run the macro get faster (about
+    /// 1.4× to 1.2× `include_dir!`'s time on a 6.3 MB tree), the first build
+    /// of the crate about three times slower, since every proc macro then
+    /// compiles optimised (docs/BENCHMARKS.md, sections A and F).
+    #[arg(long)]
+    pub build_override: bool,
 }

@@ -5,8 +5,8 @@
 //! - the build-script line that makes Cargo rebuild when the skills folder
 //!   changes (a new `build.rs`, or the line merged into an existing one, or
 //!   printed when it cannot be merged safely);
-//! - `[profile.dev.build-override] opt-level = 3`, in the workspace root's
-//!   manifest (Cargo reads profiles only there);
+//! - with `--build-override`, `[profile.dev.build-override] opt-level = 3`,
+//!   in the workspace root's manifest (Cargo reads profiles only there);
 //! - the `static SKILLS` line to paste (printed: where it goes is the
 //!   author's choice);
 //! - with `--tests`, the trybuild recipe ([`crate::recipe`]).
@@ -96,8 +96,11 @@ pub fn run(args: &InitArgs) -> Outcome {
         steps.failed(format!("Cargo.toml: cannot write it: {error}"));
     }
 
-    // The build-override, where Cargo reads profiles.
-    build_override(&args.manifest_path, &mut manifest, &mut steps);
+    // The build-override, where Cargo reads profiles; only on request, since
+    // it makes the crate's first build about three times slower.
+    if args.build_override {
+        build_override(&args.manifest_path, &mut manifest, &mut steps);
+    }
 
     // The build script.
     build_script(&crate_dir, &manifest, &skills, &mut steps);

@@ -38,11 +38,6 @@
 //! skills-runtime = { path = "../skills-runtime/skills-runtime" }
 //! rmcp = { version = "3.11", features = ["server", "transport-io"] }
 //! tokio = { version = "1", features = ["macros", "rt"] }
-//!
-//! # Recommended: the macro reads and hashes every file while your crate
-//! # compiles, and dev builds would run it unoptimised.
-//! [profile.dev.build-override]
-//! opt-level = 3
 //! ```
 //!
 //! Add a one-line build script, `build.rs`, so that adding a file to the
