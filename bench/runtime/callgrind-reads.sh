@@ -49,7 +49,9 @@ for c in "${CASES[@]}"; do
   done
   per=$(( (ir[$LONG] - ir[$SHORT]) / (LONG - SHORT) ))
   mv "$OUT_DIR/$name.$LONG.callgrind" "$OUT_DIR/$name.callgrind"
-  callgrind_annotate --inclusive=no "$OUT_DIR/$name.callgrind" 2>/dev/null | head -40 > "$OUT_DIR/$name.top.txt"
+  # Whole output, then cut (`| head` would end callgrind_annotate by SIGPIPE, and pipefail the script).
+  callgrind_annotate --inclusive=no "$OUT_DIR/$name.callgrind" > "$OUT_DIR/$name.annotate.txt" 2>/dev/null
+  sed -n 1,40p "$OUT_DIR/$name.annotate.txt" > "$OUT_DIR/$name.top.txt"
   printf '{"case":"%s","reads":%d,"instructions_per_read":%d,"short":{"n":%d,"ir":%d},"long":{"n":%d,"ir":%d}}\n' \
     "$name" $((LONG - SHORT)) "$per" "$SHORT" "${ir[$SHORT]}" "$LONG" "${ir[$LONG]}" | tee -a "$OUT/stdio/callgrind.jsonl"
   unset ir

@@ -43,7 +43,8 @@
 # Before each measurement series the script waits until the 1-minute load average has stayed
 # below $LOAD_MAX for $LOAD_HOLD s (give up after $LOAD_TIMEOUT s; NO_WAIT=1 skips); the load
 # before/after each series is appended to $OUT/load.txt. Summaries: $OUT/summary.md
-# (bench/runtime/summarize.py: medians, min-max, per-round ratios against several bases).
+# (bench/runtime/summarize.py: medians, min-max, per-round ratios against several bases, the
+# latency percentiles of every case, and callgrind.jsonl when callgrind-reads.sh wrote one).
 # Idempotent: setup reuses venvs, builds and trees; each measured phase rewrites its own JSONL.
 #
 # Env (defaults): WORK=/tmp/bench-runtime TARGET=/tmp/anchors-target VCORPUS=/tmp/anchors-corpus

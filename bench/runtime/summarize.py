@@ -158,6 +158,16 @@ for phase in sorted(p for p in out.iterdir() if p.is_dir()):
                 ("p50", 2, p("p50")), ("p90", 2, p("p90")), ("p99", 2, p("p99")), ("max", 2, p("max"))],
                 [("p99", p("p99"), o, base_for(o, timed)) for o in ours])
     percentiles(tp, lt)
+    cg = load(phase / "callgrind.jsonl")  # bench/runtime/callgrind-reads.sh
+    if cg:
+        base = next((r["instructions_per_read"] for r in cg if r["case"] == "rmcp"), None)
+        md.append("#### Instructions per resources/read (callgrind, 16 in flight; callgrind-reads.sh)\n")
+        md.append("| case | reads counted | instructions per read | ÷ rmcp |")
+        md.append("|---|---|---|---|")
+        for r in cg:
+            rel = f"{r['instructions_per_read'] / base:.3f}" if base else "–"
+            md.append(f"| {r['case']} | {r['reads']} | {r['instructions_per_read']:,} | {rel} |")
+        md.append("")
     for name, rows in (("tput", tp), ("lat", lt)):
         if rows:
             fps = sorted({(r["case"], r.get("manifest_fp"), r["files"], r["corpus_bytes"]) for r in rows})
