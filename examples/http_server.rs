@@ -49,6 +49,12 @@ struct Options {
     /// Entries per resources/list and resources/directory/read page [default: 1000].
     #[arg(long, value_name = "N", value_parser = page_size)]
     resources_page_size: Option<usize>,
+
+    /// Bytes of base64-encoded binary files to keep after their first read
+    /// (0, the default, encodes on every read; see
+    /// `SkillsServerBuilder::blob_cache_bytes`).
+    #[arg(long, value_name = "BYTES")]
+    blob_cache_bytes: Option<usize>,
 }
 
 fn page_size(value: &str) -> Result<usize, String> {
@@ -79,6 +85,9 @@ async fn main() -> anyhow::Result<()> {
     }
     if let Some(size) = options.resources_page_size {
         skills = skills.resources_page_size(size);
+    }
+    if let Some(bytes) = options.blob_cache_bytes {
+        skills = skills.blob_cache_bytes(bytes);
     }
     let skills = skills.build();
     let router = SkillsRouter::new(skills)

@@ -36,6 +36,11 @@ struct Options {
     /// Also serve Figma's legacy `skill://index.json`.
     #[arg(long)]
     legacy_index: bool,
+    /// Bytes of base64-encoded binary files to keep after their first read
+    /// (0, the default, encodes on every read; see
+    /// `SkillsServerBuilder::blob_cache_bytes`).
+    #[arg(long, value_name = "BYTES")]
+    blob_cache_bytes: Option<usize>,
 }
 
 // One thread starts fastest; over stdio, with the client on the other core,
@@ -46,6 +51,9 @@ async fn main() -> anyhow::Result<()> {
     let mut builder = SkillsServer::builder(SKILLS.clone())
         .list_supporting_files(options.list_supporting_files)
         .legacy_index(options.legacy_index);
+    if let Some(bytes) = options.blob_cache_bytes {
+        builder = builder.blob_cache_bytes(bytes);
+    }
     if let Some(instructions) = options.instructions {
         builder = builder.instructions(instructions);
     }

@@ -18,9 +18,15 @@
 #          (bench/runtime/http-load's own workspace), and the synthetic scale trees (gen-synthetic.py, N skills x
 #          $SCALE_FILES files x $SCALE_BYTES B, seed 1) with one build of ours per tree.
 #          Our binaries are copied to $WORK/bin/ours-{stdio,http}-<tree> (the tree is compiled in).
+#          Unless RMCP_PATCHED=0, also ours-rmcp-patched-{stdio,http}-real: the same examples built
+#          from a copy of the sources against rmcp with bench/runtime/rmcp-patch/*.patch applied
+#          (bench-only, `--config patch.crates-io...`; the repository's Cargo.lock is untouched).
 #   stdio  run_runtime.sh's loops with our rows added: startup (15 rounds), throughput (5 rounds,
 #          N=20000, 16 in flight), one-in-flight latency (3 rounds) -> $OUT/stdio/*.jsonl; every
-#          throughput and latency row carries lat_ms (per-request p50/p90/p99/max)
+#          throughput and latency row carries lat_ms (per-request p50/p90/p99/max). Throughput
+#          and latency cases: ours (default: no blob cache), ours-blob-cache (--blob-cache-bytes
+#          64 MiB, the default before issue 11), ours-rmcp-patched (when built), rmcp, fastmcp,
+#          agentskills. STARTUP_ROUNDS=0 skips the start-up series.
 #   http   the same over streamable HTTP (2026-07-28 stateless POSTs): ours --stateless and default
 #          (examples/http_server.rs), rmcp SkillCatalog (http-load/rmcp-skillcatalog-http)
 #          --stateless, default with TCP_NODELAY (as our example sets it: the fair twin of ours),
@@ -37,7 +43,8 @@
 # Before each measurement series the script waits until the 1-minute load average has stayed
 # below $LOAD_MAX for $LOAD_HOLD s (give up after $LOAD_TIMEOUT s; NO_WAIT=1 skips); the load
 # before/after each series is appended to $OUT/load.txt. Summaries: $OUT/summary.md
-# (bench/runtime/summarize.py: medians, min-max, per-round ratios against several bases).
+# (bench/runtime/summarize.py: medians, min-max, per-round ratios against several bases, the
+# latency percentiles of every case, and callgrind.jsonl when callgrind-reads.sh wrote one).
 # Idempotent: setup reuses venvs, builds and trees; each measured phase rewrites its own JSONL.
 #
 # Env (defaults): WORK=/tmp/bench-runtime TARGET=/tmp/anchors-target VCORPUS=/tmp/anchors-corpus
@@ -47,7 +54,8 @@
 #   HTTP_LAT_N=1000 SOAK_SECS=30 SOAK_SESSIONS=64 SOAK_STATELESS=16
 #   SCALE_TREES="10 100 1000" SCALE_FILES=10 SCALE_BYTES=2048 SCALE_STARTUP_ROUNDS=10 SCALE_TPUT_ROUNDS=3
 #   LOAD_MAX=0.6 LOAD_HOLD=30 LOAD_TIMEOUT=900 PY311/PY312 (else found under ~/.pyenv)
-#   CRATES_REPO=<repo copy> (default: this repository; see below)
+#   CRATES_REPO=<repo copy> (default: this repository; see below) RMCP_PATCHED=1
+# Instructions per read (callgrind, noise-free): bash bench/runtime/callgrind-reads.sh after setup.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -64,6 +72,7 @@ HTTP_LAT_N="${HTTP_LAT_N:-1000}"; SOAK_SECS="${SOAK_SECS:-30}"; SOAK_SESSIONS="$
 N="${N:-20000}"; HTTP_N="${HTTP_N:-10000}"; HTTP_TPUT_ROUNDS="${HTTP_TPUT_ROUNDS:-3}"; WINDOW="${WINDOW:-16}"; LAT_ROUNDS="${LAT_ROUNDS:-3}"; LAT_N="${LAT_N:-3000}"
 SCALE_TREES="${SCALE_TREES:-10 100 1000}"; SCALE_FILES="${SCALE_FILES:-10}"; SCALE_BYTES="${SCALE_BYTES:-2048}"
 SCALE_STARTUP_ROUNDS="${SCALE_STARTUP_ROUNDS:-10}"; SCALE_TPUT_ROUNDS="${SCALE_TPUT_ROUNDS:-3}"
+RMCP_PATCHED="${RMCP_PATCHED:-1}"
 LOAD_MAX="${LOAD_MAX:-0.6}"; LOAD_HOLD="${LOAD_HOLD:-30}"; LOAD_TIMEOUT="${LOAD_TIMEOUT:-900}"
 ONLY="${ONLY:-setup stdio http scale}"
 # CRATES_REPO: build our examples from this copy of the repository instead (a `git archive`
@@ -78,7 +87,7 @@ pick_python() { # $1 = 3.11 | 3.12
   local v="$1" p
   # A pyenv shim exists for every version but fails for those not selected: try each one.
   for p in "python$v" "$HOME"/.pyenv/versions/"$v".*/bin/"python$v"; do
-    "$p" -c '' >/dev/null 2>&1 && { command -v "$p"; return; }
+    "$p" -c '' >/dev/null 2>&1 && { command -v "$p" || echo "$p"; return; }
   done
   echo "python$v"
 }
@@ -120,6 +129,26 @@ build_ours() { # $1 = tree name, $2 = skills dir
   cp "$OURS_TARGET/release/examples/http_server" "$BIN/ours-http-$1"
 }
 
+# The bench-only variant of ours against rmcp with bench/runtime/rmcp-patch/*.patch applied
+# (`TextResourceContents::text` as `Cow<'static, str>`): a copy of the sources, so that the
+# `[patch.crates-io]` (given on the command line) never touches the repository's Cargo.lock.
+build_ours_rmcp_patched() { # $1 = tree name, $2 = skills dir
+  local version registry src="$WORK/ours-rmcp-patched-src" rmcp_src="$WORK/rmcp-patched"
+  version=$(awk '/^name = "rmcp"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$CRATES_REPO/Cargo.lock")
+  (cd "$CRATES_REPO" && cargo fetch --locked --quiet)
+  registry=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"rmcp-$version" | head -1)
+  rm -rf "$rmcp_src" "$src"; mkdir -p "$src"
+  cp -r "$registry" "$rmcp_src"
+  for p in "$HERE"/rmcp-patch/*.patch; do patch -s -d "$rmcp_src" -p1 < "$p"; done
+  tar -C "$CRATES_REPO" --exclude=./target --exclude=./.git --exclude=./fuzz -cf - . | tar -C "$src" -xf -
+  # Our target dir: only rmcp and what depends on it compile again.
+  SKILLS_DIR="$2" CARGO_TARGET_DIR="$OURS_TARGET" cargo build --release --quiet \
+    --manifest-path "$src/Cargo.toml" --config "patch.crates-io.rmcp.path=\"$rmcp_src\"" \
+    --example stdio_server --example http_server
+  cp "$OURS_TARGET/release/examples/stdio_server" "$BIN/ours-rmcp-patched-stdio-$1"
+  cp "$OURS_TARGET/release/examples/http_server" "$BIN/ours-rmcp-patched-http-$1"
+}
+
 if [[ " $ONLY " == *" setup "* ]]; then
   # setup.sh wants a folder that holds skills/; ../shared/corpus/real is the skills root itself.
   mkdir -p "$WORK/corpus-src"
@@ -129,6 +158,7 @@ if [[ " $ONLY " == *" setup "* ]]; then
   build_ours real "$S"
   CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet --manifest-path "$REPO/Cargo.toml" -p http-load
   (cd "$HERE/http-load" && CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet)
+  if [ "$RMCP_PATCHED" = 1 ]; then build_ours_rmcp_patched real "$S"; fi
   for n in $SCALE_TREES; do
     t="$WORK/trees/s$n"
     args="--skills $n --files-per-skill $SCALE_FILES --bytes-per-file $SCALE_BYTES --seed 1"
@@ -171,7 +201,9 @@ if [[ " $ONLY " == *" stdio "* ]]; then
     "fastmcp-empty-dir|--proto modern --first skills/list|$FM $E"
     "agentskills|--proto modern --first skills/list|$ASK $S"
   )
-  TPUT_CASES=("ours||$OURS" "rmcp||$RMCP $S" "fastmcp||$FM $S" "agentskills||$ASK $S")
+  TPUT_CASES=("ours||$OURS" "ours-blob-cache||$OURS --blob-cache-bytes $((64 << 20))")
+  [ -x "$BIN/ours-rmcp-patched-stdio-real" ] && TPUT_CASES+=("ours-rmcp-patched||$BIN/ours-rmcp-patched-stdio-real")
+  TPUT_CASES+=("rmcp||$RMCP $S" "fastmcp||$FM $S" "agentskills||$ASK $S")
   quiet stdio-startup
   run_cases "$OUT/stdio/startup.jsonl" "$STARTUP_ROUNDS" "$LC" startup "" "${STARTUP_CASES[@]}"
   after stdio-startup; quiet stdio-tput

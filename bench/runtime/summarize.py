@@ -79,6 +79,40 @@ def base_for(ours, rows):
     return "rmcp"
 
 
+def WINDOW_OF(rows):
+    return "/".join(str(w) for w in sorted({r["window"] for r in rows})) or "–"
+
+
+def percentiles(tp, lt):
+    """One table of per-request latency for every case (ours and the peers): p50/p90/p99/max,
+    medians over rounds, at 1 in flight (lat.jsonl) and at the throughput window (tput.jsonl), with
+    the p99 as a median of per-round ratios to SkillCatalog (the twin base_for picks for ours,
+    rmcp for the peers)."""
+    series = [(rows, WINDOW_OF(rows)) for rows in (lt, tp) if any("lat_ms" in r for r in rows)]
+    if not series:
+        return
+    cases = list(dict.fromkeys(r["case"] for rows, _ in series for r in rows if "lat_ms" in r))
+    head = ["case"]
+    for _, w in series:
+        head += [f"{w} in flight: p50", "p90", "p99", "max", "p99 ÷ SkillCatalog"]
+    md.append("#### resources/read latency per request, ms (median over rounds)\n")
+    md.append("| " + " | ".join(head) + " |")
+    md.append("|" + "---|" * len(head))
+    for case in cases:
+        row = [case]
+        for rows, _ in series:
+            timed = [r for r in rows if "lat_ms" in r]
+            mine = [r["lat_ms"] for r in timed if r["case"] == case]
+            if not mine:
+                row += ["–"] * 5
+                continue
+            row += [f"{statistics.median(l[q] for l in mine):,.2f}" for q in ("p50", "p90", "p99", "max")]
+            base = base_for(case, timed) if case.startswith("ours") else "rmcp"
+            row.append("–" if case == base else f"{ratio(timed, lambda r: r['lat_ms']['p99'], case, base)} ({base})")
+        md.append("| " + " | ".join(row) + " |")
+    md.append("")
+
+
 first = lambda r: r["first_ms"]
 ready = lambda r: r["ready_ms"]
 rss = lambda r: r["server_peak_rss_kb"] / 1024
@@ -91,7 +125,9 @@ for phase in sorted(p for p in out.iterdir() if p.is_dir()):
     if not (st or tp or lt):
         continue
     md.append(f"### {phase.name}\n")
-    ours = [c for c in ("ours", "ours-stateless") if any(r["case"] == c for r in st + tp)]
+    # Every variant of ours (ours-blob-cache, ours-rmcp-patched, ...) but the handshake-era start-up.
+    ours = [c for c in dict.fromkeys(r["case"] for r in st + tp)
+            if c.startswith("ours") and c != "ours-handshake"]
     sr = []
     for o in ours:
         base = base_for(o, st + tp)
@@ -121,6 +157,17 @@ for phase in sorted(p for p in out.iterdir() if p.is_dir()):
             table(timed, f"resources/read latency per request, ms, {inflight} in flight", [
                 ("p50", 2, p("p50")), ("p90", 2, p("p90")), ("p99", 2, p("p99")), ("max", 2, p("max"))],
                 [("p99", p("p99"), o, base_for(o, timed)) for o in ours])
+    percentiles(tp, lt)
+    cg = load(phase / "callgrind.jsonl")  # bench/runtime/callgrind-reads.sh
+    if cg:
+        base = next((r["instructions_per_read"] for r in cg if r["case"] == "rmcp"), None)
+        md.append("#### Instructions per resources/read (callgrind, 16 in flight; callgrind-reads.sh)\n")
+        md.append("| case | reads counted | instructions per read | ÷ rmcp |")
+        md.append("|---|---|---|---|")
+        for r in cg:
+            rel = f"{r['instructions_per_read'] / base:.3f}" if base else "–"
+            md.append(f"| {r['case']} | {r['reads']} | {r['instructions_per_read']:,} | {rel} |")
+        md.append("")
     for name, rows in (("tput", tp), ("lat", lt)):
         if rows:
             fps = sorted({(r["case"], r.get("manifest_fp"), r["files"], r["corpus_bytes"]) for r in rows})
@@ -132,11 +179,18 @@ for phase in sorted(p for p in out.iterdir() if p.is_dir()):
     # FastMCP; RSS after start-up below SkillCatalog.
     for o in ours:
         base = base_for(o, st + tp)
+        p99 = lambda r: r["lat_ms"]["p99"]
+        timed = lambda rows: [r for r in rows if "lat_ms" in r]
         checks = [
             ("first skills/list ÷ no-skills floor", st, first, o, "rmcp-empty-dir", lambda x: x <= 1.5, "≤ 1.5"),
             (f"reads/s ÷ {base}", tp, rps, o, base, lambda x: x >= 1.0, "≥ 1"),
             ("reads/s ÷ fastmcp", tp, rps, o, "fastmcp", lambda x: x >= 10, "≥ 10"),
             (f"RSS after start-up ÷ {base}", st, rss, o, base, lambda x: x < 1.0, "< 1"),
+            # Issue 11's targets 2-4.
+            (f"server CPU per read ÷ {base}", tp, cpu, o, base, lambda x: x <= 0.8, "≤ 0.8"),
+            (f"peak RSS after the reads ÷ {base}", tp, rss, o, base, lambda x: x <= 1.0, "≤ 1"),
+            (f"p99 latency, {WINDOW_OF(tp)} in flight ÷ {base}", timed(tp), p99, o, base, lambda x: x <= 1.0, "≤ 1"),
+            (f"p99 latency, 1 in flight ÷ {base}", timed(lt), p99, o, base, lambda x: x <= 1.0, "≤ 1"),
         ]
         for label, rows, f, a, b, ok, want in checks:
             rs = ratio_vals(rows, f, a, b)

@@ -795,6 +795,23 @@ impl SkillFile {
         }
     }
 
+    /// The text, when [`is_text`](Self::is_text), as a value that outlives
+    /// the file: borrowed when the text is compiled into the binary (no
+    /// copy), else a copy of what was loaded at run time.
+    ///
+    /// ```
+    /// # use std::borrow::Cow;
+    /// # use skills_core::SkillFile;
+    /// let file = SkillFile::embedded_text("notes.md", "# Notes", &[0; 32], false);
+    /// assert!(matches!(file.static_text(), Some(Cow::Borrowed("# Notes"))));
+    /// ```
+    pub fn static_text(&self) -> Option<Cow<'static, str>> {
+        match &self.content {
+            Content::Text(text) => Some(text.clone()),
+            Content::Binary(_) => None,
+        }
+    }
+
     /// Whether the file had an executable bit set on disk.
     pub fn is_executable(&self) -> bool {
         self.executable

@@ -58,7 +58,7 @@ impl Default for Settings {
             skills_page_size: 100,
             resources_page_size: 1000,
             ttl_ms: 300_000,
-            blob_cache_bytes: 64 << 20,
+            blob_cache_bytes: 0,
             rule: Rule::Everyone,
             load_hints: HashMap::new(),
             notify_changes: false,
@@ -155,8 +155,11 @@ impl SkillsServerBuilder {
     }
 
     /// How many bytes of base64-encoded binary files to keep after their
-    /// first read (default 64 MiB; 0 encodes on every read). Encoding a
-    /// 100 KB font costs more than copying it already encoded.
+    /// first read (default 0: encode on every read, as rmcp's
+    /// `SkillCatalog` does). A cache trades memory for CPU: copying a
+    /// 100 KB font already encoded costs less than encoding it, but every
+    /// cached file is held a second time, 4/3 its size, on top of its bytes
+    /// in the binary (docs/BENCHMARKS.md §B measures both).
     pub fn blob_cache_bytes(mut self, bytes: usize) -> Self {
         self.settings.blob_cache_bytes = bytes;
         self

@@ -38,10 +38,12 @@ pub(super) struct Snapshot {
     /// Skills a policy answered `Locked` for although they are not gated,
     /// already logged (once per skill and snapshot).
     locked_not_gated: Box<[AtomicBool]>,
-    /// Binary files already base64-encoded, by digest: encoding a font on
-    /// every read costs more than copying the encoded text. Holds only what
-    /// was read, so start-up memory is unchanged, and at most `blob_budget`
-    /// bytes; past it, files are encoded on each read.
+    /// Binary files already base64-encoded, by digest, when a budget is set
+    /// (`blob_cache_bytes`; none by default): encoding a font on every read
+    /// costs more CPU than copying the encoded text, but the cache holds
+    /// 4/3 of every binary file read, on top of its bytes in the binary.
+    /// Holds only what was read, and at most `blob_budget` bytes; past it,
+    /// files are encoded on each read.
     blobs: RwLock<Blobs>,
     blob_budget: usize,
 }
@@ -154,8 +156,14 @@ impl Snapshot {
         }
     }
 
-    /// `file`'s bytes in base64, from the cache when it was read before.
-    pub(super) fn blob(&self, file: &SkillFile) -> Arc<str> {
+    /// `file`'s bytes in base64, from the cache when it was read before
+    /// (copied out of it: rmcp's `blob` is a `String`). Without a cache (the
+    /// default), encoded into a string of the exact size, which the answer
+    /// then owns: no copy, and nothing held between reads.
+    pub(super) fn blob(&self, file: &SkillFile) -> String {
+        if self.blob_budget == 0 {
+            return wire::base64(file.bytes());
+        }
         let digest = file.digest();
         if let Some(encoded) = self
             .blobs
@@ -164,18 +172,15 @@ impl Snapshot {
             .by_digest
             .get(&digest)
         {
-            return encoded.clone();
+            return encoded.to_string();
         }
-        let encoded: Arc<str> = wire::base64(file.bytes()).into();
+        let encoded = wire::base64(file.bytes());
         let mut blobs = self.blobs.write().unwrap_or_else(PoisonError::into_inner);
-        if let Some(raced) = blobs.by_digest.get(&digest) {
-            return raced.clone();
+        if !blobs.by_digest.contains_key(&digest) && blobs.held + encoded.len() <= self.blob_budget
+        {
+            blobs.held += encoded.len();
+            blobs.by_digest.insert(digest, encoded.as_str().into());
         }
-        if blobs.held + encoded.len() > self.blob_budget {
-            return encoded;
-        }
-        blobs.held += encoded.len();
-        blobs.by_digest.insert(digest, encoded.clone());
         encoded
     }
 }

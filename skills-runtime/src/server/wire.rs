@@ -158,15 +158,20 @@ pub(super) fn file_template(skill: &Skill) -> ResourceTemplate {
 }
 
 /// The answer to a read of `file` at `requested_uri` (echoed exactly): its
-/// text, or its bytes in base64 as `blob` gives them (a cache, usually).
+/// text, or its bytes in base64 as `blob` gives them (encoded now, or
+/// copied from a cache).
 pub(super) fn file_read(
     file: &SkillFile,
     requested_uri: &str,
-    blob: impl FnOnce(&SkillFile) -> Arc<str>,
+    blob: impl FnOnce(&SkillFile) -> String,
 ) -> ReadResourceResult {
-    let contents = match file.text() {
+    // The text goes in as `Cow<'static, str>`: rmcp 3.11's `String` field
+    // copies it here; with `TextResourceContents::text` as a `Cow` (the patch
+    // in bench/runtime/rmcp-patch/) the text compiled into the binary is
+    // borrowed, never copied.
+    let contents = match file.static_text() {
         Some(text) => ResourceContents::text(text, requested_uri),
-        None => ResourceContents::blob(blob(file).as_ref(), requested_uri),
+        None => ResourceContents::blob(blob(file), requested_uri),
     };
     ReadResourceResult::new(vec![contents.with_mime_type(file.mime_type())])
 }
