@@ -496,6 +496,169 @@ def _():
 
 
 # ---------------------------------------------------------------------------------------------
+# A. Build time without the override: the levers of issue 11 (bench/build-time/run.py --out
+# bench/build-time/results/levers/<lever>, each on a frozen copy of one commit; CPU time of the
+# crate's rustc, because the machine was loaded)
+
+LEVERS = "bench/build-time/results/levers"
+# (result folder, row label, commit the frozen copy was made from); the commit is the series'
+# name for a person, the result files say only "base", "ring", ...
+LEVER_ROWS = [("base", "before (main)", "ba37239"), ("ring", "1. SHA-256 by ring", "f1d3e4d"),
+              ("gen", "3. tables as text, one lex", "980ef88"), ("cache", "2. read cache in OUT_DIR", "5ecc983")]
+LEVER_COLS = [("real", "touch"), ("real", "clean"), ("s100", "touch"), ("s100", "clean"),
+              ("s1000", "touch"), ("s1000", "clean")]
+
+
+def lever_rows(lever):
+    rows = jsonl(f"{LEVERS}/{lever}/build.jsonl")
+    for r in rows:
+        r["round"] = (r["tree"], r["mode"], r["rep"])
+    return rows
+
+
+def cpu_ratios(rows, tree, mode):
+    """embed ÷ include_dir, CPU time of the crate's rustc, per round"""
+    return ratios(of(rows, tree=tree, mode=mode), None, lambda r: r["rustc_cpu_s"], "embed", "include-dir",
+                  field="crate")
+
+
+@table("build-levers", *(f"{LEVERS}/{lever}/build.jsonl" for lever, _, _ in LEVER_ROWS))
+def _():
+    out = []
+    for lever, label, commit in LEVER_ROWS:
+        rows = lever_rows(lever)
+        out.append([label, commit] + [med(cpu_ratios(rows, t, m), 2) for t, m in LEVER_COLS])
+    out.append(["3b. rustc's lexer, not proc_macro2's", "11b3213", "see below", "", "", "", "", ""])
+    return md(["lever (cumulative)", "commit"] + [f"{t} {m}" for t, m in LEVER_COLS], out)
+
+
+@table("build-levers-final", f"{LEVERS}/base-all/build.jsonl", f"{LEVERS}/final-all/build.jsonl")
+def _():
+    base, final = lever_rows("base-all"), lever_rows("final-all")
+    out = []
+    for tree in TREES:
+        for mode in ("touch", "clean"):
+            rf = cpu_ratios(final, tree, mode)
+            if not rf:
+                continue
+            fr = of(final, tree=tree, mode=mode)
+            cpu_of = lambda c: med([r["rustc_cpu_s"] for r in fr if r["crate"] == c], 3)
+            m = statistics.median(rf)
+            verdict = "met" if m <= 1.25 else f"missed by {round((m / 1.25 - 1) * 100)}%"
+            out.append([tree, mode, ratio_cell(cpu_ratios(base, tree, mode), bold=False), ratio_cell(rf),
+                        cpu_of("embed"), cpu_of("include-dir"), verdict])
+    return md(["tree", "mode", "main: embed ÷ include_dir", "final: embed ÷ include_dir", "final: embed, CPU s",
+               "include_dir, CPU s", "target ≤ 1.25"], out)
+
+
+# ---------------------------------------------------------------------------------------------
+# B. Reads: CPU, latency and memory (issue 11; bench/runtime/run.sh with ONLY=stdio / ONLY=http,
+# bench/runtime/callgrind-reads.sh). The formulas are summarize.py's, imported.
+
+READS = f"{RT}/issue11-reads"
+
+
+def summarize():
+    """bench/runtime/summarize.py as a module (it is also a script run by run.sh)"""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("summarize", REPO / "bench/runtime/summarize.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+READ_CASES = [("ours", "**ours**, default (no blob cache)"),
+              ("ours-blob-cache", "**ours**, `blob_cache_bytes(64 MiB)` (the old default)"),
+              ("rmcp", "rmcp SkillCatalog")]
+# Read by hand from callgrind_annotate's output (results/issue11-reads/callgrind/*.top.txt): which
+# functions, and their share of the whole run, is a reading of the profile, not a number a
+# result file holds.
+CALLGRIND_WHERE = {
+    "ours": "`format_escaped_str` 45%, base64 encoding 24%, memcpy 12%, memset 4%, `from_utf8` 2%",
+    "ours-blob-cache": "`format_escaped_str` 55%, memcpy 20%, base64 6% (first reads only)",
+    "rmcp": "`format_escaped_str`, base64 encoding, memcpy, memset, `from_utf8` as ours; plus start-up SHA-256",
+}
+
+
+@table("reads-callgrind", f"{READS}/stdio/callgrind.jsonl")
+def _():
+    rows = {r["case"]: r for r in jsonl(f"{READS}/stdio/callgrind.jsonl") if "instructions_per_read" in r}
+    base = rows["rmcp"]["instructions_per_read"]
+    out = []
+    for case, label in READ_CASES:
+        ipr = rows[case]["instructions_per_read"]
+        out.append([label, num(ipr, 0), "1" if case == "rmcp" else num(ipr / base, 2), CALLGRIND_WHERE[case]])
+    return md(["server", "instructions per read", "÷ SkillCatalog", "where (whole run, top functions)"], out)
+
+
+@table("reads-stdio-memory", f"{READS}/stdio/tput.jsonl")
+def _():
+    tp = jsonl(f"{READS}/stdio/tput.jsonl")
+    cases = READ_CASES[:1] + [("ours-blob-cache", "**ours**, `--blob-cache-bytes 67108864` (the old default)")] + \
+        READ_CASES[2:] + [("fastmcp", "FastMCP 4.2.3"), ("agentskills", "agentskills-mcp-server 0.7.0")]
+    out = []
+    for case, label in cases:
+        t = of(tp, case=case)
+        out.append([label, cell([rps(r) for r in t], 0), cell([cpu(r) for r in t], 0),
+                    cell([rss(r) for r in t], 1)])
+    rounds = len({r["round"] for r in tp})
+    n = sorted({r["n"] for r in tp})
+    return md([f"server (stdio, 16 in flight, {rounds} rounds of {', '.join(f'{x:,}' for x in n)} reads)", "reads/s",
+               "server CPU per 1k reads, ms", "peak RSS after the reads, MiB"], out) + \
+        "\n\nMedian (min–max) over rounds."
+
+
+def read_ratios(phase):
+    """The per-round ratios the prose quotes, computed as summarize.py's target rows are."""
+    s = summarize()
+    tp = jsonl(f"{READS}/{phase}/tput.jsonl")
+    out = []
+    for label, f in (("peak RSS after the reads", rss), ("reads/s", rps), ("server CPU per read", cpu)):
+        for case, name in READ_CASES[:2]:
+            out.append([label, f"{case} ÷ rmcp", s.ratio(tp, f, case, "rmcp")])
+    return md(["figure", "cases", "median of per-round ratios (min–max)"], out)
+
+
+@table("reads-stdio-ratios", f"{READS}/stdio/tput.jsonl")
+def _():
+    return read_ratios("stdio")
+
+
+def latency_table(phase):
+    got = summarize().percentile_rows(jsonl(f"{READS}/{phase}/tput.jsonl"), jsonl(f"{READS}/{phase}/lat.jsonl"))
+    if not got:
+        raise Missing(f"{READS}/{phase}/lat.jsonl (rows with lat_ms)")
+    return md(*got)
+
+
+@table("reads-latency-stdio", f"{READS}/stdio/tput.jsonl", f"{READS}/stdio/lat.jsonl")
+def _():
+    return latency_table("stdio")
+
+
+@table("reads-latency-http", f"{READS}/http/tput.jsonl", f"{READS}/http/lat.jsonl")
+def _():
+    return latency_table("http")
+
+
+@table("reads-http-ab", f"{READS}/http/ab-blob-cache.jsonl")
+def _():
+    ab = jsonl(f"{READS}/http/ab-blob-cache.jsonl")
+    cases = list(dict.fromkeys(r["case"] for r in ab))
+    out = [[c, cell([cpu(r) for r in of(ab, case=c)], 0), cell([rps(r) for r in of(ab, case=c)], 0)]
+           for c in cases]
+    return md(["case (HTTP, 16 in flight, A/B)", "server CPU per 1k reads, ms", "reads/s"], out)
+
+
+@table("reads-http-callgrind", f"{READS}/http/callgrind.jsonl")
+def _():
+    rows = [r for r in jsonl(f"{READS}/http/callgrind.jsonl") if "whole_run_ir" in r]
+    return md(["case (HTTP, whole run)", "reads", "instructions, M", "of which start-up SHA-256, M"],
+              [[r["case"], num(r["reads"], 0), num(r["whole_run_ir"] / 1e6, 0), num(r["startup_sha256_ir"] / 1e6, 0)]
+               for r in rows])
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 # A marker is a line of its own (prose may quote one inside backticks).
