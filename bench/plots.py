@@ -83,23 +83,31 @@ def _(name):
     save(fig, name)
 
 
+# The latency series (issue 11's reads, bench/run-all's `reads`) also runs ours with the blob cache.
+LATENCY_SERVERS = SERVERS[:1] + [("ours-blob-cache", "ours, blob cache")] + SERVERS[1:]
+
+
 @plot("bench-latency.png")
 def _(name):
     panels = []
     for phase in ("stdio", "http"):
         for kind in ("lat", "tput"):
             try:
-                rows = [r for r in jsonl(f"{tables.RT}/{phase}/{kind}.jsonl") if "lat_ms" in r]
+                rows = [r for r in jsonl(f"{tables.READS}/{phase}/{kind}.jsonl") if "lat_ms" in r]
             except Missing:
                 continue
             if rows:
                 panels.append((phase, rows))
     if not panels:
-        raise Missing("bench/runtime/results/*/lat.jsonl with lat_ms")
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4), squeeze=False)
-    for ax, (phase, rows) in zip(axes[0], panels):
-        window = sorted({r["window"] for r in rows})
-        cases = [(c, l) for c, l in SERVERS if of(rows, case=c)]
+        raise Missing(f"{tables.READS}/*/lat.jsonl with lat_ms")
+    cols = min(2, len(panels))  # one row per transport: 1 in flight, then 16
+    rows_n = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_n, cols, figsize=(6 * cols, 4 * rows_n), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (phase, rows) in zip(axes.flat, panels):
+        window = "/".join(str(w) for w in sorted({r["window"] for r in rows}))
+        cases = [(c, l) for c, l in LATENCY_SERVERS if of(rows, case=c)]
         qs = ["p50", "p90", "p99", "max"]
         width = 0.8 / len(qs)
         for i, q in enumerate(qs):

@@ -4,7 +4,8 @@
 # runs twice under `valgrind --tool=callgrind`, driven by http-load (16 in flight, no verify pass,
 # the same file order): once for $SHORT reads and once for $LONG; the difference divided by
 # LONG - SHORT is the cost of one read without start-up and shutdown. The long run's profile is
-# kept ($OUT_DIR/<case>.callgrind) with its top functions in $OUT_DIR/<case>.top.txt.
+# kept ($OUT_DIR/<case>.callgrind) with its top functions in $OUT_DIR/<case>.top.txt, copied to
+# $OUT/callgrind/<case>.top.txt.
 #
 #   bash bench/runtime/callgrind-reads.sh     # after `ONLY=setup bash bench/runtime/run.sh`
 #
@@ -12,14 +13,14 @@
 # ours-rmcp-patched (when setup built it), rmcp (SkillCatalog). Rows -> $OUT/stdio/callgrind.jsonl:
 # {"case", "reads", "instructions_per_read", "short": {n, ir}, "long": {n, ir}}.
 # Env (defaults): WORK=/tmp/bench-runtime TARGET=/tmp/anchors-target VCORPUS=/tmp/anchors-corpus
-#   OUT=bench/runtime/results SHORT=244 LONG=2440 (the real corpus has 244 files: whole cycles)
+#   OUT=bench/runtime/results SHORT=244 LONG=1220 (the real corpus has 244 files: whole cycles)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 WORK="${WORK:-/tmp/bench-runtime}"
 TARGET="${TARGET:-/tmp/anchors-target}"
 VCORPUS="${VCORPUS:-/tmp/anchors-corpus}"
 OUT="${OUT:-$HERE/results}"
-SHORT="${SHORT:-244}"; LONG="${LONG:-2440}"
+SHORT="${SHORT:-244}"; LONG="${LONG:-1220}"
 OUT_DIR="$WORK/callgrind"
 HL="$WORK/http-target/release/http-load"
 BIN="$WORK/bin"
@@ -52,6 +53,8 @@ for c in "${CASES[@]}"; do
   # Whole output, then cut (`| head` would end callgrind_annotate by SIGPIPE, and pipefail the script).
   callgrind_annotate --inclusive=no "$OUT_DIR/$name.callgrind" > "$OUT_DIR/$name.annotate.txt" 2>/dev/null
   sed -n 1,40p "$OUT_DIR/$name.annotate.txt" > "$OUT_DIR/$name.top.txt"
+  # The top functions are kept beside the rows: docs/BENCHMARKS.md's "where" column reads them.
+  mkdir -p "$OUT/callgrind" && cp "$OUT_DIR/$name.top.txt" "$OUT/callgrind/$name.top.txt"
   printf '{"case":"%s","reads":%d,"instructions_per_read":%d,"short":{"n":%d,"ir":%d},"long":{"n":%d,"ir":%d}}\n' \
     "$name" $((LONG - SHORT)) "$per" "$SHORT" "${ir[$SHORT]}" "$LONG" "${ir[$LONG]}" | tee -a "$OUT/stdio/callgrind.jsonl"
   unset ir
