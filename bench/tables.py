@@ -551,6 +551,29 @@ def _():
                "include_dir, CPU s", "target ≤ 1.25"], out)
 
 
+# profile.py's harness rows for the levers (profile.py --out, one file per commit profiled)
+LEVER_PROFILES = [("profile-main-vs-ring-main.jsonl", "main (`profile-main-vs-ring-main`)"),
+                  ("profile-main-vs-ring-ring.jsonl", "1. SHA-256 by ring (`profile-main-vs-ring-ring`)"),
+                  ("profile-real-main.jsonl", "main (`profile-real-main`)"),
+                  ("profile-real-final.jsonl", "final (`profile-real-final`)")]
+HARNESS_PHASES = [("load_ms", "load"), ("load_cached_ms", "load, cache warm"), ("sha256_ms", "SHA-256"),
+                  ("secrets_ms", "secret scan"), ("generate_ms", "generate")]
+
+
+@table("build-levers-harness", *(f"{LEVERS}/{f}" for f, _ in LEVER_PROFILES))
+def _():
+    out = []
+    for f, label in LEVER_PROFILES:
+        rows = jsonl(f"{LEVERS}/{f}")
+        for tree in dict.fromkeys(r["tree"] for r in rows):
+            rs = [r for r in rows if r["tree"] == tree]
+            out.append([label, Path(tree).name, f"{len(rs)} × {rs[0]['reps']}"] +
+                       [med([r[k] for r in rs], 1) if all(k in r for r in rs) else "–" for k, _ in HARNESS_PHASES])
+    return md(["commit", "tree", "rows × reps", *(f"{h}, ms" for _, h in HARNESS_PHASES)], out) + \
+        "\n\nMedian over the rows of each file (each row is already a median of its reps); unoptimised macro " \
+        "code (dev profile), loaded machine."
+
+
 # ---------------------------------------------------------------------------------------------
 # B. Reads: CPU, latency and memory (issue 11; bench/runtime/run.sh with ONLY=stdio / ONLY=http,
 # bench/runtime/callgrind-reads.sh). The formulas are summarize.py's, imported.
