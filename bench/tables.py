@@ -697,7 +697,9 @@ def render(doc: str) -> str:
         try:
             text = TABLES[name][0]()
         except Missing as e:
-            text = f"_No results yet ({e.args[0]} is missing): run `bench/run-all`._"
+            # The levers are measured on frozen copies of old commits, which run-all does not redo.
+            how = "the command in this section" if "/levers/" in e.args[0] else "`bench/run-all`"
+            text = f"_No results yet ({e.args[0]} is missing): run {how}._"
         return f"<!-- generated:{name} -->\n{text.strip()}\n<!-- /generated:{name} -->"
 
     closed = [m.group(1) for m in MARKER.finditer(doc)]
