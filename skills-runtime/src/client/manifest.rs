@@ -198,11 +198,18 @@ async fn from_fastmcp(
         )));
     };
     let (text, meta) = match content {
-        ResourceContents::TextResourceContents { text, meta, .. } => (text.clone(), meta),
+        // `&**text`: a `&str` whether rmcp's field is a `String` (3.11) or a
+        // `Cow<'static, str>` (bench/runtime/rmcp-patch/).
+        ResourceContents::TextResourceContents { text, meta, .. } => {
+            (std::borrow::Cow::Borrowed(&**text), meta)
+        }
         ResourceContents::BlobResourceContents { blob, meta, .. } => {
             let bytes = super::fetch::decode_blob(blob)
                 .map_err(|error| refuse(format!("{manifest_uri} is not valid base64: {error}")))?;
-            (String::from_utf8_lossy(&bytes).into_owned(), meta)
+            (
+                std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
+                meta,
+            )
         }
         _ => return Err(refuse(format!("{manifest_uri} is neither text nor a blob"))),
     };
