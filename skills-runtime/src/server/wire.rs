@@ -4,8 +4,6 @@
 
 use std::sync::{Arc, OnceLock};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResult, CompleteResult, CompletionInfo, ContentBlock, JsonObject, ListResourcesResult,
@@ -294,6 +292,31 @@ pub(super) fn not_a_directory(uri: &str) -> ErrorData {
 }
 
 /// Standard base64 with padding, as MCP blobs carry bytes.
+///
+/// Every read of a binary file encodes it (nothing is cached by default), so
+/// this is SIMD, written straight into a string of the exact size: no zeroed
+/// buffer and no UTF-8 check afterwards. The `base64` crate's scalar engine
+/// was a quarter of a read's instructions (docs/BENCHMARKS.md, "Reads").
 pub(super) fn base64(bytes: &[u8]) -> String {
-    STANDARD.encode(bytes)
+    base64_simd::STANDARD.encode_to_string(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+
+    /// The SIMD encoder against the `base64` crate (which clients decode
+    /// with) on every length around its vector widths and on a large buffer,
+    /// so a wrong tail or lane shows up as a differing blob.
+    #[test]
+    fn blobs_are_the_base64_crates_encoding_at_every_length() {
+        let bytes: Vec<u8> = (0..70_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for len in (0..=200).chain([1_023, 1_024, 1_025, 4_096, 65_537, bytes.len()]) {
+            let slice = &bytes[..len];
+            assert_eq!(super::base64(slice), STANDARD.encode(slice), "length {len}");
+        }
+    }
 }
