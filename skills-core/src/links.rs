@@ -33,8 +33,9 @@ pub(crate) fn check(
     diagnostics: &mut Diagnostics,
 ) {
     let body = &text[body_offset.min(text.len())..];
-    for reference in references(body) {
-        let Some(path) = candidate(reference.target, reference.from_link, files) else {
+    let folders = top_folders(files);
+    for reference in references(body, Spans::Included) {
+        let Some(path) = candidate_in("", reference.target, reference.from_link, &folders) else {
             continue;
         };
         if exists(&path, files) || strip_line_suffix(&path).is_some_and(|p| exists(p, files)) {
@@ -101,16 +102,22 @@ pub(crate) fn nested_references<'t>(
         body: &'b str,
         base: Option<&str>,
         files: &[&str],
+        folders: &[&str],
     ) -> Vec<(String, Reference<'b>)> {
-        references(body)
+        // Past SKILL.md only links count: the scan skips code spans there.
+        let spans = if base.is_none() {
+            Spans::Included
+        } else {
+            Spans::Skipped
+        };
+        references(body, spans)
             .into_iter()
-            .filter(|reference| base.is_none() || reference.from_link)
             .filter_map(|reference| {
                 let path = candidate_in(
                     base.unwrap_or_default(),
                     reference.target,
                     reference.from_link,
-                    files,
+                    folders,
                 )?;
                 let path = strip_line_suffix(&path).map_or(path.clone(), str::to_owned);
                 files.contains(&path.as_str()).then_some((path, reference))
@@ -118,7 +125,8 @@ pub(crate) fn nested_references<'t>(
             .collect()
     }
     let body = &text[body_offset.min(text.len())..];
-    let first: Vec<String> = direct(body, None, files)
+    let folders = top_folders(files);
+    let first: Vec<String> = direct(body, None, files, &folders)
         .into_iter()
         .map(|(path, _)| path)
         .collect();
@@ -132,7 +140,7 @@ pub(crate) fn nested_references<'t>(
         let Some(inner) = text_of(file) else {
             continue;
         };
-        for (target, reference) in direct(inner, Some(relpath::parent(file)), files) {
+        for (target, reference) in direct(inner, Some(relpath::parent(file)), files, &folders) {
             if first.contains(&target) || &target == file || target == crate::SKILL_MD {
                 continue;
             }
@@ -152,16 +160,26 @@ pub(crate) fn nested_references<'t>(
     nested
 }
 
-/// Every link target, reference definition and code span outside fenced code.
-fn references(body: &str) -> Vec<Reference<'_>> {
+/// Whether a scan reports code spans too, or only links and definitions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spans {
+    Included,
+    Skipped,
+}
+
+/// Every link target, reference definition and (with [`Spans::Included`])
+/// code span outside fenced code.
+fn references(body: &str, spans: Spans) -> Vec<Reference<'_>> {
     let mut found = Vec::new();
     let mut fence: Option<(char, usize)> = None;
     let mut offset = 0;
     for line in body.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
-        let trimmed = line.trim_start_matches(' ');
-        let indent = line.len() - trimmed.len();
+        // Byte loops rather than `trim_start_matches`: inside the macro this
+        // runs unoptimised, once per line of every Markdown file.
+        let indent = leading(line.as_bytes(), b' ');
+        let trimmed = &line[indent..];
         let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
         if let Some(marker) = marker.filter(|_| indent < 4) {
             let run = trimmed.chars().take_while(|c| *c == marker).count();
@@ -177,14 +195,31 @@ fn references(body: &str) -> Vec<Reference<'_>> {
         if fence.is_some() {
             continue;
         }
-        scan_line(line, start, &mut found);
+        scan_line(line, start, spans, &mut found);
     }
     found
 }
 
-fn scan_line<'a>(line: &'a str, start: usize, found: &mut Vec<Reference<'a>>) {
+/// How many times `byte` repeats at the start of `bytes`.
+fn leading(bytes: &[u8], byte: u8) -> usize {
+    let mut run = 0;
+    while run < bytes.len() && bytes[run] == byte {
+        run += 1;
+    }
+    run
+}
+
+fn scan_line<'a>(line: &'a str, start: usize, spans: Spans, found: &mut Vec<Reference<'a>>) {
     // A reference definition: `[label]: target`.
-    let trimmed = line.trim_start();
+    let trimmed = if line
+        .as_bytes()
+        .first()
+        .is_some_and(|b| !b.is_ascii_whitespace() && b.is_ascii())
+    {
+        line
+    } else {
+        line.trim_start()
+    };
     if trimmed.starts_with('[')
         && let Some(close) = trimmed.find("]:")
     {
@@ -211,14 +246,17 @@ fn scan_line<'a>(line: &'a str, start: usize, found: &mut Vec<Reference<'a>>) {
     while index < bytes.len() {
         match bytes[index] {
             b'`' => {
-                let run = bytes[index..].iter().take_while(|b| **b == b'`').count();
+                let run = leading(&bytes[index..], b'`');
                 let content_start = index + run;
-                let closing = "`".repeat(run);
-                match line[content_start..].find(&closing) {
+                let closing = match run {
+                    1 => line[content_start..].find('`'),
+                    _ => line[content_start..].find(&"`".repeat(run)),
+                };
+                match closing {
                     Some(length) => {
                         let content = &line[content_start..content_start + length];
                         let target = content.trim();
-                        if !target.is_empty() {
+                        if !target.is_empty() && spans == Spans::Included {
                             let lead = content.len() - content.trim_start().len();
                             found.push(Reference {
                                 target,
@@ -273,22 +311,27 @@ fn scan_line<'a>(line: &'a str, start: usize, found: &mut Vec<Reference<'a>>) {
     }
 }
 
-/// The skill-relative path a reference in `SKILL.md` names, if it is one we check.
-fn candidate(target: &str, from_link: bool, files: &[&str]) -> Option<String> {
-    candidate_in("", target, from_link, files)
+/// The skill's top-level folders (`scripts`, `references`, …): a code span
+/// is checked only when it starts with one. Found once per file checked, not
+/// once per code span (a body has hundreds of them, a skill hundreds of files).
+fn top_folders<'f>(files: &[&'f str]) -> Vec<&'f str> {
+    let mut folders: Vec<&str> = files
+        .iter()
+        .filter_map(|file| file.split_once('/').map(|(folder, _)| folder))
+        .collect();
+    folders.sort_unstable();
+    folders.dedup();
+    folders
 }
 
 /// The skill-relative path a reference in a file of the folder `base`
-/// (relative to the skill) names, if it is one we check.
-fn candidate_in(base: &str, target: &str, from_link: bool, files: &[&str]) -> Option<String> {
+/// (relative to the skill; `""` for `SKILL.md`) names, if it is one we
+/// check; `folders` are the skill's [top-level folders](top_folders).
+fn candidate_in(base: &str, target: &str, from_link: bool, folders: &[&str]) -> Option<String> {
     // Glob and placeholder characters; links may also be percent-encoded.
-    const PLACEHOLDER: [char; 11] = ['*', '?', '[', ']', '{', '}', '<', '>', '$', '|', ' '];
     if target.starts_with(['#', '/', '~', '-', '\\'])
         || has_scheme(target)
-        || target.contains("...")
-        || target.contains(PLACEHOLDER)
-        || target.contains(char::is_whitespace)
-        || (!from_link && target.contains('%'))
+        || !plain_path(target, from_link)
     {
         return None;
     }
@@ -317,12 +360,37 @@ fn candidate_in(base: &str, target: &str, from_link: bool, files: &[&str]) -> Op
             return None;
         }
     } else {
-        let names_a_folder = files.iter().any(|file| relpath::is_below(file, first));
+        let names_a_folder = folders.binary_search(&first).is_ok();
         if !names_a_folder || (segments.len() == 1 && !decoded.ends_with('/')) {
             return None;
         }
     }
     Some(segments.join("/"))
+}
+
+/// Whether `target` holds no glob or placeholder character (`*?[]{}<>$|`),
+/// no whitespace, no `...`, and, in a code span, no `%`. One pass over the
+/// bytes: this runs for every code span of every Markdown file.
+fn plain_path(target: &str, from_link: bool) -> bool {
+    let bytes = target.as_bytes();
+    let mut dots = 0;
+    for &byte in bytes {
+        match byte {
+            b'*' | b'?' | b'[' | b']' | b'{' | b'}' | b'<' | b'>' | b'$' | b'|' => return false,
+            b'%' if !from_link => return false,
+            b'.' => {
+                dots += 1;
+                if dots == 3 {
+                    return false;
+                }
+                continue;
+            }
+            _ if byte.is_ascii_whitespace() || byte == 0x0b => return false,
+            _ => {}
+        }
+        dots = 0;
+    }
+    target.is_ascii() || !target.contains(char::is_whitespace)
 }
 
 fn has_scheme(target: &str) -> bool {

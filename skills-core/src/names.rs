@@ -369,6 +369,11 @@ pub(crate) fn too_long(file: &str, key: &str, count: usize, max: usize) -> Diagn
 #[cfg(feature = "load")]
 pub fn fold_case(name: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
+    // ASCII is its own NFC and lowers byte by byte (most paths; and this
+    // runs for every segment of every path inside the unoptimised macro).
+    if name.is_ascii() {
+        return name.to_ascii_lowercase();
+    }
     name.nfc().flat_map(char::to_lowercase).collect()
 }
 

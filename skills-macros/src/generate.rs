@@ -80,6 +80,49 @@ fn string(out: &mut String, text: &str) {
     let _ = write!(out, "{text:?}");
 }
 
+/// A literal with the value `text`, the cheapest one for the macro to write
+/// and for rustc to read: a raw string (`r#"…"#`: the text copied as it is,
+/// nothing for rustc to unescape), or an escaped one when the text holds a
+/// carriage return. rustc refuses a bare CR in any string literal, and it
+/// normalises CRLF in the source text it lexes, which would change the bytes
+/// silently (the `literals` pass case of tests/compile-tests catches both).
+///
+/// Escaping every character through `Debug` was the slowest part of
+/// `generate` in the unoptimised macro, and rustc then unescaped every
+/// line's `\n`. The searches here are `memchr`s, fast even unoptimised.
+///
+/// rustc's deny-by-default `text_direction_codepoint_in_literal` does not
+/// look at literals a proc macro writes (rustc 1.95): the same pass case
+/// embeds direction overrides raw, so a compiler that starts to will fail
+/// that test, not a user's build unnoticed.
+fn text(out: &mut String, text: &str) {
+    if text.contains('\r') {
+        return string(out, text);
+    }
+    // The text cannot end the literal early: no `"` in it is followed by as
+    // many `#` as the delimiter has.
+    let mut hashes = 0;
+    for after_quote in text.split('"').skip(1) {
+        let bytes = after_quote.as_bytes();
+        let mut run = 0;
+        while run < bytes.len() && bytes[run] == b'#' {
+            run += 1;
+        }
+        hashes = hashes.max(run + 1);
+    }
+    out.reserve(text.len() + 2 * hashes + 3);
+    out.push('r');
+    for _ in 0..hashes {
+        out.push('#');
+    }
+    out.push('"');
+    out.push_str(text);
+    out.push('"');
+    for _ in 0..hashes {
+        out.push('#');
+    }
+}
+
 /// A `b"…"` literal with the value `bytes`.
 fn byte_string(out: &mut String, bytes: &[u8]) {
     let _ = write!(out, "b\"{}\"", bytes.escape_ascii());
@@ -215,7 +258,7 @@ fn content_const(out: &mut String, index: usize, bytes: Bytes) {
     match bytes {
         Bytes::Text(text) => {
             let _ = write!(out, "const __SKILLS_CONTENT_{index}: &str = ");
-            string(out, text);
+            self::text(out, text);
             out.push_str(";\n");
         }
         Bytes::Inline(bytes) => {
@@ -238,6 +281,37 @@ fn content_const(out: &mut String, index: usize, bytes: Bytes) {
                 &format!("{path} changed while it was being embedded; build again"),
             );
             out.push_str(");\n");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every literal the macro writes reads back as the very text, whichever
+    /// form it takes; raw where nothing forbids it, with a delimiter no
+    /// `"#…` run in the text can end. (rustc's own reading is proved by the
+    /// `literals` pass case of tests/compile-tests.)
+    #[test]
+    fn text_literals_read_back_as_the_text() {
+        let cases = [
+            ("", true),
+            ("plain\nlines\n", true),
+            ("a \"quote\" and \"# and \"### here", true),
+            ("ends with a quote\"", true),
+            ("ends with \"#", true),
+            ("backslash \\n stays two characters, tab\there", true),
+            ("typography — “quotes” … →", true),
+            ("crlf\r\nline", false),
+            ("bare\rcr", false),
+            ("direction \u{202e} override", true),
+            ("isolate \u{2068}x\u{2069}", true),
+        ];
+        for (value, raw) in cases {
+            let mut out = String::new();
+            super::text(&mut out, value);
+            assert_eq!(out.starts_with('r'), raw, "{value:?} as {out}");
+            let literal: syn::LitStr = syn::parse_str(&out).expect(&out);
+            assert_eq!(literal.value(), value, "{out}");
         }
     }
 }

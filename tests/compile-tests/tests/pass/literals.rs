@@ -1,0 +1,27 @@
+// Text files with what a string literal must carry exactly: `"#` runs, CRLF,
+// direction code points, control characters, a BOM, backslashes. Each reads
+// back byte for byte, whether the macro wrote it raw or escaped.
+static SKILLS: skills::Skills = skills::embed_skills!("./fixtures/literals", untracked);
+
+fn main() {
+    let skill = SKILLS.get("quoting").expect("quoting is embedded");
+    let cases: [(&str, &[u8]); 5] = [
+        ("SKILL.md", include_bytes!("fixtures/literals/quoting/SKILL.md")),
+        ("references/hashes.md", include_bytes!("fixtures/literals/quoting/references/hashes.md")),
+        ("references/crlf.md", include_bytes!("fixtures/literals/quoting/references/crlf.md")),
+        (
+            "references/direction.md",
+            include_bytes!("fixtures/literals/quoting/references/direction.md"),
+        ),
+        (
+            "references/controls.md",
+            include_bytes!("fixtures/literals/quoting/references/controls.md"),
+        ),
+    ];
+    for (path, bytes) in cases {
+        let file = skill.file(path).unwrap_or_else(|| panic!("{path} is embedded"));
+        assert!(file.is_text(), "{path} is text");
+        assert_eq!(file.bytes(), bytes, "{path}");
+    }
+    assert_eq!(skill.files().len(), cases.len());
+}
