@@ -70,6 +70,17 @@ pub fn revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str, u64)>) ->
 #[cfg(feature = "load")]
 fn json_string(out: &mut String, text: &str) {
     out.push('"');
+    let bytes = text.as_bytes();
+    let mut plain = 0;
+    while plain < bytes.len() && !matches!(bytes[plain], b'"' | b'\\' | 0x00..=0x1f) {
+        plain += 1;
+    }
+    if plain == bytes.len() {
+        // Nothing to escape (digests and percent-encoded URIs, always).
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     let mut rest = text;
     while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
         out.push_str(&rest[..at]);

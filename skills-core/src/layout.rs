@@ -4,7 +4,9 @@
 //! skill, case collisions, and the size limits (judged from sizes on disk,
 //! before anything is read).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, Rule};
 use crate::names::{self, PathProblem};
@@ -148,6 +150,11 @@ fn not_a_skill(entry: &Entry, entries: &[Entry], diagnostics: &mut Diagnostics) 
 }
 
 fn check_entry(entry: &Entry, diagnostics: &mut Diagnostics) {
+    if matches!(entry.kind, Kind::File { .. } | Kind::Dir)
+        && names::check_name(entry.name()).is_ok()
+    {
+        return; // The common case, without copying the path.
+    }
     let rel = entry.rel.clone();
     let diagnostic = match &entry.kind {
         Kind::NonUtf8 => Diagnostic::new(
@@ -214,7 +221,7 @@ pub(crate) fn check_sizes(
             );
         }
     }
-    let mut oversized = HashSet::new();
+    let mut oversized = HashSet::default();
     for skill in found {
         let mut count = 0usize;
         let mut bytes = 0u64;

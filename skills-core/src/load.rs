@@ -14,7 +14,9 @@
 //!   name (an agent's folders, several agents' folders).
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Report, Rule, Severity};
@@ -244,7 +246,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
             .filter(|d| d.rule != Rule::DuplicateName)
             .collect();
         let mut bad = refusals(&scan.found, &diagnostics);
-        let mut names: HashMap<&str, String> = HashMap::new();
+        let mut names: HashMap<&str, String> = HashMap::default();
         let mut shadowed = Vec::new();
         for (found_index, skill) in &scan.skills {
             if bad.contains_key(found_index) {
@@ -508,6 +510,8 @@ impl Loader<'_> {
             .as_deref()
             .map(|dir| ReadCache::open(dir, self.root));
         let mut contents = BTreeMap::new();
+        let mut read = Vec::with_capacity(files.len());
+        let mut unscanned_bytes = 0;
         for entry in files {
             let Kind::File { executable, len } = entry.kind else {
                 continue;
@@ -538,35 +542,49 @@ impl Loader<'_> {
                 None => digest::of(&bytes),
             };
             let body = mime::into_text(bytes);
-            let mut findings = None;
-            if let Ok(text) = &body
-                && !allowed_secrets.contains(&entry.rel)
-            {
-                let found = match cached.and_then(|cached| cached.findings) {
-                    Some(found) => found,
-                    None => secrets::scan(text),
-                };
-                report_findings(&entry.rel, text, &found, self.diagnostics);
-                findings = Some(found);
+            let scanned = body.is_ok() && !allowed_secrets.contains(&entry.rel);
+            let findings = cached
+                .and_then(|cached| cached.findings)
+                .filter(|_| scanned);
+            if scanned && findings.is_none() {
+                unscanned_bytes += body.as_ref().map_or(0, String::len);
             }
-            if let (Some(cache), Some(stamp)) = (&mut cache, stamp) {
-                cache.put(
-                    &entry.rel,
-                    read_cache::Entry {
-                        stamp,
-                        digest,
-                        findings,
-                    },
-                );
-            }
-            contents.insert(
-                entry.rel.clone(),
-                Content {
+            read.push(Read {
+                rel: &entry.rel,
+                content: Content {
                     body,
                     digest,
                     executable,
                 },
-            );
+                stamp,
+                scanned,
+                findings,
+            });
+        }
+        // The secret scan, once it is known how much text the cache did not
+        // vouch for: after a one-file edit, a few kilobytes, for which an
+        // automaton that is cheap to build beats the fastest one.
+        let scanner = secrets::Scanner::for_bytes(unscanned_bytes);
+        for file in read {
+            let mut findings = None;
+            if file.scanned
+                && let Ok(text) = &file.content.body
+            {
+                let found = file.findings.unwrap_or_else(|| scanner.scan(text));
+                report_findings(file.rel, text, &found, self.diagnostics);
+                findings = Some(found);
+            }
+            if let (Some(cache), Some(stamp)) = (&mut cache, file.stamp) {
+                cache.put(
+                    file.rel,
+                    read_cache::Entry {
+                        stamp,
+                        digest: file.content.digest,
+                        findings,
+                    },
+                );
+            }
+            contents.insert(file.rel.to_owned(), file.content);
         }
         if let Some(cache) = cache {
             cache.save();
@@ -584,7 +602,7 @@ impl Loader<'_> {
         declared: &[Vec<String>],
     ) -> Vec<(usize, Skill)> {
         let mut skills = Vec::new();
-        let mut names: HashMap<String, String> = HashMap::new();
+        let mut names: HashMap<String, String> = HashMap::default();
         for (index, skill) in found.iter().enumerate() {
             let Some(checked) = self.check_skill(skill, &contents, gated[index], &declared[index])
             else {
@@ -686,7 +704,8 @@ impl Loader<'_> {
 /// A `secret` problem for each credential-shaped text in `text`, the file
 /// at `rel` (relative to the root): what the loader and `add_files` report.
 pub(crate) fn report_secrets(rel: &str, text: &str, diagnostics: &mut Diagnostics) {
-    report_findings(rel, text, &secrets::scan(text), diagnostics);
+    let scanner = secrets::Scanner::for_bytes(text.len());
+    report_findings(rel, text, &scanner.scan(text), diagnostics);
 }
 
 /// A file's bytes and, when the file did not change while it was read, its
@@ -830,6 +849,17 @@ fn tables(
 
 /// Every file read, by path relative to the root.
 type Contents = BTreeMap<String, Content>;
+
+/// A file read, before its secret scan.
+struct Read<'e> {
+    rel: &'e str,
+    content: Content,
+    stamp: Option<read_cache::Stamp>,
+    /// Whether it is text to scan (not binary, not allowed to hold secrets).
+    scanned: bool,
+    /// The findings the read cache vouches for.
+    findings: Option<Vec<secrets::Finding>>,
+}
 
 /// A file's bytes (as a string when they are text) and what was derived from them.
 #[derive(Clone)]

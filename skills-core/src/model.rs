@@ -130,14 +130,21 @@ impl std::str::FromStr for Digest {
         if hex.len() != 64 {
             return Err(DigestSyntaxError);
         }
-        let nibble = |byte: u8| match byte {
-            b'0'..=b'9' => Ok(byte - b'0'),
-            b'a'..=b'f' => Ok(byte - b'a' + 10),
-            _ => Err(DigestSyntaxError),
-        };
+        fn nibble(byte: u8) -> Result<u8, DigestSyntaxError> {
+            match byte {
+                b'0'..=b'9' => Ok(byte - b'0'),
+                b'a'..=b'f' => Ok(byte - b'a' + 10),
+                _ => Err(DigestSyntaxError),
+            }
+        }
+        // A plain loop: the read cache parses a digest per file inside the
+        // unoptimised macro, where iterator adapters cost many times more.
+        let hex = hex.as_bytes();
         let mut bytes = [0u8; 32];
-        for (index, pair) in hex.as_bytes().chunks_exact(2).enumerate() {
-            bytes[index] = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+        let mut index = 0;
+        while index < 32 {
+            bytes[index] = (nibble(hex[2 * index])? << 4) | nibble(hex[2 * index + 1])?;
+            index += 1;
         }
         Ok(Self(bytes))
     }

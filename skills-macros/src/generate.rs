@@ -22,12 +22,12 @@
 //! text declares lives inside the expansion's block, which holds no tokens
 //! of the caller.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
+use rustc_hash::FxHashMap as HashMap;
 use skills_core::{Digest, Loaded, SkillFile};
 
 /// Binary files up to this size are inlined as byte strings.
@@ -128,6 +128,40 @@ fn byte_string(out: &mut String, bytes: &[u8]) {
     let _ = write!(out, "b\"{}\"", bytes.escape_ascii());
 }
 
+/// A digest as `b"\xNN…"`, two hex digits a byte, by table, into one
+/// buffer (`String::push` per character is slow unoptimised).
+fn hex_byte_string(out: &mut String, bytes: &[u8; 32]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut literal = [0u8; 3 + 4 * 32];
+    literal[0] = b'b';
+    literal[1] = b'"';
+    let mut at = 2;
+    for &byte in bytes {
+        literal[at] = b'\\';
+        literal[at + 1] = b'x';
+        literal[at + 2] = HEX[usize::from(byte >> 4)];
+        literal[at + 3] = HEX[usize::from(byte & 0x0f)];
+        at += 4;
+    }
+    literal[at] = b'"';
+    out.push_str(std::str::from_utf8(&literal).unwrap_or_default());
+}
+
+/// `number` in decimal, without the formatting machinery.
+fn push_number(out: &mut String, mut number: usize) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (number % 10) as u8;
+        number /= 10;
+        if number == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
+}
+
 /// A list of string literals, each followed by a comma.
 fn strings<'a>(out: &mut String, items: impl IntoIterator<Item = &'a str>) {
     for item in items {
@@ -158,7 +192,7 @@ pub(crate) fn source(
     }
     // A short name for the type every file entry names.
     let _ = writeln!(out, "type __SkillsFile = {p}::SkillFile;");
-    let mut content_index: HashMap<Digest, usize> = HashMap::new();
+    let mut content_index: HashMap<Digest, usize> = HashMap::default();
     let mut skill_values = String::new();
 
     for (index, skill) in loaded.skills().skills().iter().enumerate() {
@@ -188,13 +222,23 @@ pub(crate) fn source(
             } else {
                 "embedded_binary"
             };
-            let _ = write!(files, "__SkillsFile::{constructor}(");
-            string(&mut files, file.path());
-            let _ = write!(files, ", __SKILLS_CONTENT_{content}, ");
+            // Per file: `push_str`s, not `write!` (whose formatting machinery
+            // was a third of `generate` on 10,000 files, unoptimised).
+            files.push_str("__SkillsFile::");
+            files.push_str(constructor);
+            files.push('(');
+            self::text(&mut files, file.path());
+            files.push_str(", __SKILLS_CONTENT_");
+            push_number(&mut files, content);
+            files.push_str(", ");
             // One byte-string token per digest: far less for rustc to parse
             // than an array of 32 integer literals.
-            byte_string(&mut files, file.digest().as_bytes());
-            let _ = writeln!(files, ", {}),", file.is_executable());
+            hex_byte_string(&mut files, file.digest().as_bytes());
+            files.push_str(if file.is_executable() {
+                ", true),\n"
+            } else {
+                ", false),\n"
+            });
         }
         let _ = write!(
             out,
@@ -257,7 +301,9 @@ fn content_const(out: &mut String, index: usize, bytes: Bytes) {
     let p = PRIVATE;
     match bytes {
         Bytes::Text(text) => {
-            let _ = write!(out, "const __SKILLS_CONTENT_{index}: &str = ");
+            out.push_str("const __SKILLS_CONTENT_");
+            push_number(out, index);
+            out.push_str(": &str = ");
             self::text(out, text);
             out.push_str(";\n");
         }
@@ -287,6 +333,22 @@ fn content_const(out: &mut String, index: usize, bytes: Bytes) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbers_and_digests_are_written_as_format_would() {
+        for number in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
+            let mut out = String::new();
+            super::push_number(&mut out, number);
+            assert_eq!(out, number.to_string());
+        }
+        for start in [0u8, 32, 96, 224] {
+            let bytes: [u8; 32] = std::array::from_fn(|i| start.wrapping_add(i as u8));
+            let mut out = String::new();
+            super::hex_byte_string(&mut out, &bytes);
+            let literal: syn::LitByteStr = syn::parse_str(&out).expect(&out);
+            assert_eq!(literal.value(), bytes);
+        }
+    }
+
     /// Every literal the macro writes reads back as the very text, whichever
     /// form it takes; raw where nothing forbids it, with a delimiter no
     /// `"#…` run in the text can end. (rustc's own reading is proved by the

@@ -229,6 +229,12 @@ pub fn throughput(options: &Throughput) {
         let cpu = proc_cpu_s(&pid.to_string()) - cpu0;
         let self_cpu = proc_cpu_s("self") - self_cpu0;
         let hwm = proc_status_kb(pid, "VmHWM:");
+        // What the resident memory is after the reads: the heap (anon) and
+        // pages of files, the binary's embedded bytes among them (file).
+        let (anon, file) = (
+            proc_status_kb(pid, "RssAnon:"),
+            proc_status_kb(pid, "RssFile:"),
+        );
         connection.close();
         all_latencies.extend_from_slice(&latencies);
         let proto = if options.proto == Proto::Modern {
@@ -245,6 +251,7 @@ pub fn throughput(options: &Throughput) {
                 "wire_mb_per_s": wire as f64 / secs / 1e6, "payload_bytes": payload, "wire_bytes": wire,
                 "server_cpu_s": cpu, "client_cpu_s": self_cpu,
                 "server_cpu_ms_per_1k_req": cpu / n as f64 * 1e6, "server_peak_rss_kb": hwm,
+                "server_rss_anon_kb": anon, "server_rss_file_kb": file,
                 "proto": proto, "lat_ms": latency(&mut latencies)})
         );
         rps.push(n as f64 / secs);

@@ -141,6 +141,12 @@ pub async fn http(options: &Throughput) {
         let cpu = proc_cpu_s(&pid) - cpu0;
         let self_cpu = proc_cpu_s("self") - self_cpu0;
         let hwm = proc_status_kb(server.pid(), "VmHWM:");
+        // What the resident memory is after the reads: the heap (anon) and
+        // pages of files, the binary's embedded bytes among them (file).
+        let (anon, file) = (
+            proc_status_kb(server.pid(), "RssAnon:"),
+            proc_status_kb(server.pid(), "RssFile:"),
+        );
         drop(server);
         let n = options.n;
         let mut run_latencies = latencies.take();
@@ -154,6 +160,7 @@ pub async fn http(options: &Throughput) {
                 "wire_mb_per_s": wire.get() as f64 / secs / 1e6, "payload_bytes": payload, "wire_bytes": wire.get(),
                 "server_cpu_s": cpu, "client_cpu_s": self_cpu,
                 "server_cpu_ms_per_1k_req": cpu / n as f64 * 1e6, "server_peak_rss_kb": hwm,
+                "server_rss_anon_kb": anon, "server_rss_file_kb": file,
                 "lat_ms": latency(&mut run_latencies)})
         );
         rps.push(n as f64 / secs);
