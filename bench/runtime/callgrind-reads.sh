@@ -14,6 +14,7 @@
 # {"case", "reads", "instructions_per_read", "short": {n, ir}, "long": {n, ir}}.
 # Env (defaults): WORK=/tmp/bench-runtime TARGET=/tmp/anchors-target VCORPUS=/tmp/anchors-corpus
 #   OUT=bench/runtime/results SHORT=244 LONG=1220 (the real corpus has 244 files: whole cycles)
+#   EXTRA_CASES="name|command;..." (more servers, e.g. a build of an earlier commit)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 WORK="${WORK:-/tmp/bench-runtime}"
@@ -31,6 +32,11 @@ command -v valgrind >/dev/null || { echo "callgrind-reads.sh: valgrind is not in
 CASES=("ours|$BIN/ours-stdio-real" "ours-blob-cache|$BIN/ours-stdio-real --blob-cache-bytes $((64 << 20))")
 [ -x "$BIN/ours-rmcp-patched-stdio-real" ] && CASES+=("ours-rmcp-patched|$BIN/ours-rmcp-patched-stdio-real")
 CASES+=("rmcp|$TARGET/release/rmcp-skillcatalog-server $S")
+# More cases, `name|command` separated by `;` (a build of another commit, for a before/after).
+if [ -n "${EXTRA_CASES:-}" ]; then
+  IFS=';' read -r -a extra <<<"$EXTRA_CASES"
+  CASES+=("${extra[@]}")
+fi
 
 instructions() { # $1 = callgrind file: total Ir of the run
   grep -m1 '^summary:' "$1" | awk '{print $2}'
