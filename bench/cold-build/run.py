@@ -18,7 +18,7 @@ What it builds (each crate is its own Cargo workspace under <scratch>, outside o
                the same without any profile table: the Quickstart as the README writes it now
   quickstart-narrow-override (only with --variants)
                the same with the override narrowed to the crates whose code runs in the macro
-               (skills-macros, skills-core, sha2, aho-corasick, serde-saphyr, granit-parser,
+               (skills-macros, skills-core, sha2, aho-corasick, granit-parser,
                proc-macro2, quote), as `[profile.dev.package]` opt-level = 3
   hello        an rmcp stdio hello-world with the same rmcp and tokio dependency lines as the
                Quickstart: a ServerHandler with get_info and one tool, served on stdio, no
@@ -63,7 +63,6 @@ skills-macros.opt-level = 3
 skills-core.opt-level = 3
 sha2.opt-level = 3
 aho-corasick.opt-level = 3
-serde-saphyr.opt-level = 3
 granit-parser.opt-level = 3
 proc-macro2.opt-level = 3
 quote.opt-level = 3

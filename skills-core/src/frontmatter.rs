@@ -1,16 +1,16 @@
 //! Parse step: `SKILL.md` bytes → checked UTF-8 → frontmatter slice → YAML
 //! events → a located tree → the frontmatter as canonical JSON.
 //!
-//! YAML is read with serde-saphyr's parser (`serde_saphyr::granit_parser`),
+//! YAML is read with serde-saphyr's parser, granit-parser,
 //! event by event, because the checks hosts need live at the event level: a
 //! resolved value no longer knows whether it was quoted, anchored or tagged,
 //! nor where it was written. Every position reported here is a line and
 //! column of `SKILL.md` itself, not of the frontmatter slice.
 
-use serde_json::{Map, Value};
-use serde_saphyr::granit_parser::{
+use granit_parser::{
     Event, Marker, Options as ParserOptions, Parser, ScalarStyle, ScanError, Span,
 };
+use serde_json::{Map, Value};
 
 use std::ops::Range;
 
@@ -331,7 +331,7 @@ fn parser_options() -> ParserOptions {
 }
 
 struct Reader<'a> {
-    parser: Parser<'a, serde_saphyr::granit_parser::StrInput<'a>>,
+    parser: Parser<'a, granit_parser::StrInput<'a>>,
     yaml: &'a str,
     /// Byte offset of `yaml` in `SKILL.md`.
     offset: usize,
