@@ -532,9 +532,8 @@ def _():
     return md(["lever (cumulative)", "commit"] + [f"{t} {m}" for t, m in LEVER_COLS], out)
 
 
-@table("build-levers-final", f"{LEVERS}/base-all/build.jsonl", f"{LEVERS}/final-all/build.jsonl")
-def _():
-    base, final = lever_rows("base-all"), lever_rows("final-all")
+def final_table(base_dir, final_dir):
+    base, final = lever_rows(base_dir), lever_rows(final_dir)
     out = []
     for tree in TREES:
         for mode in ("touch", "clean"):
@@ -549,6 +548,49 @@ def _():
                         cpu_of("embed"), cpu_of("include-dir"), verdict])
     return md(["tree", "mode", "main: embed ÷ include_dir", "final: embed ÷ include_dir", "final: embed, CPU s",
                "include_dir, CPU s", "target ≤ 1.25"], out)
+
+
+def series_load(lever):
+    """The 1-minute load at the start of each series of a lever folder: min–max."""
+    loads = [r["load_at_start"] for r in jsonl(f"{LEVERS}/{lever}/series.jsonl")]
+    return f"{min(loads):.2f}–{max(loads):.2f}"
+
+
+@table("build-levers-final", f"{LEVERS}/base-all/build.jsonl", f"{LEVERS}/final-all/build.jsonl")
+def _():
+    return final_table("base-all", "final-all")
+
+
+@table("build-levers-quiet", f"{LEVERS}/base-quiet/build.jsonl", f"{LEVERS}/final-quiet/build.jsonl",
+       f"{LEVERS}/base-quiet/series.jsonl", f"{LEVERS}/final-quiet/series.jsonl")
+def _():
+    commits = [jsonl(f"{LEVERS}/{d}/series.jsonl")[0]["commit"] for d in ("base-quiet", "final-quiet")]
+    return final_table("base-quiet", "final-quiet") + \
+        f"\n\nmain is {commits[0]}, final {commits[1]}; 1-minute load at the start of each series: " \
+        f"{series_load('base-quiet')} (main), {series_load('final-quiet')} (final)."
+
+
+# callgrind.py's rows: instructions of one rebuild per commit, tree, mode and crate.
+CALLGRIND_BUILD = f"{LEVERS}/callgrind.jsonl"
+
+
+@table("build-callgrind", CALLGRIND_BUILD)
+def _():
+    rows = jsonl(CALLGRIND_BUILD)
+    out = []
+    mega = lambda x: "–" if x is None else num(x / 1e6, 0)
+    for label in dict.fromkeys(r["label"] for r in rows):
+        for tree in TREES:
+            for mode in ("touch", "clean"):
+                got = {r["crate"]: r for r in of(rows, label=label, tree=tree, mode=mode)}
+                if "embed" not in got or "include-dir" not in got:
+                    continue
+                e, i = got["embed"], got["include-dir"]
+                out.append([label, tree, mode, mega(e["instructions"]), mega(i["instructions"]),
+                            num(e["instructions"] / i["instructions"], 2), mega(e.get("macro")),
+                            mega(e.get("load")), mega(e.get("generate"))])
+    return md(["commit", "tree", "mode", "embed, M instr.", "include_dir, M instr.", "embed ÷ include_dir",
+               "of which the macro, M", "its load, M", "its generate, M"], out)
 
 
 # profile.py's harness rows for the levers (profile.py --out, one file per commit profiled)

@@ -62,6 +62,8 @@ mod layout;
 #[cfg(feature = "load")]
 mod links;
 #[cfg(feature = "load")]
+mod listing;
+#[cfg(feature = "load")]
 mod load;
 #[cfg(feature = "load")]
 mod options;
@@ -89,7 +91,9 @@ pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
 pub use generated::add_files;
 #[cfg(feature = "load")]
-pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_roots};
+pub use listing::{Listing, listing};
+#[cfg(feature = "load")]
+pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_listed, load_roots};
 pub use model::{
     Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills, fingerprint_input,
 };

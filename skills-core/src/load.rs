@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Report, Rule, Severity};
 use crate::layout::{self, Found};
+use crate::listing::{self, Listing};
 use crate::model::{Digest, Skill, SkillFile, Skills};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
@@ -69,6 +70,12 @@ impl Loaded {
         relpath::on_disk(&self.roots[*root], folder)
     }
 
+    /// The folder of the skill at `index`, relative to its root (`pdf`,
+    /// `kitchen/recipe-scaling`).
+    pub fn folder(&self, index: usize) -> &str {
+        &self.sources[index].1
+    }
+
     /// The file on disk that `file` of the skill at `index` was read from.
     pub fn source_path(&self, index: usize, file: &SkillFile) -> PathBuf {
         relpath::on_disk(&self.skill_dir(index), file.path())
@@ -89,7 +96,23 @@ impl Loaded {
 /// tree with any error yields no skills. Warnings never fail the load: they
 /// are in [`Loaded::warnings`] (and in the report, when it fails).
 pub fn load(root: &Path, options: &Options) -> Result<Loaded, Report> {
-    let scan = Scan::run(root, options);
+    load_with(root, options, false).map(|(loaded, _)| loaded)
+}
+
+/// [`load`], and the [`Listing`] of the very bytes it loaded (`None` when a
+/// file outside every skill could not be read): what a front end keys a
+/// memo of its result by, as `embed_skills!` does.
+pub fn load_listed(root: &Path, options: &Options) -> Result<(Loaded, Option<Listing>), Report> {
+    load_with(root, options, true)
+}
+
+fn load_with(
+    root: &Path,
+    options: &Options,
+    list: bool,
+) -> Result<(Loaded, Option<Listing>), Report> {
+    let mut scan = Scan::run(root, options, list);
+    let listing = scan.listing.take();
     let report = Report::new(display_root(root, options), scan.diagnostics);
     if report.has_errors() {
         return Err(report);
@@ -100,12 +123,13 @@ pub fn load(root: &Path, options: &Options) -> Result<Loaded, Report> {
         .map(|(index, skill)| (0, scan.found[index].folder.clone(), skill))
         .collect();
     let pending = scan.pending.into_iter().map(|(_, path)| path).collect();
-    Ok(tables(
+    let loaded = tables(
         vec![root.to_path_buf()],
         built,
         report.diagnostics().to_vec(),
         pending,
-    ))
+    );
+    Ok((loaded, listing))
 }
 
 /// The result of a lenient load: every valid skill, and every problem.
@@ -238,7 +262,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
             }
             seen.push(canonical);
         }
-        let scan = Scan::run(root, options);
+        let scan = Scan::run(root, options, false);
         let mut diagnostics: Vec<Diagnostic> = scan
             .diagnostics
             .into_iter()
@@ -383,15 +407,19 @@ struct Scan {
     /// index into `found`) and their path relative to the skills root.
     pending: Vec<(usize, String)>,
     diagnostics: Vec<Diagnostic>,
+    /// With `list`, the tree's listing from what was read.
+    listing: Option<Listing>,
 }
 
 impl Scan {
-    fn run(root: &Path, options: &Options) -> Self {
+    fn run(root: &Path, options: &Options, list: bool) -> Self {
         let mut diagnostics = Diagnostics::new();
+        let mut listing = None;
         let loader = Loader {
             root,
             options,
             diagnostics: &mut diagnostics,
+            listing: list.then_some(&mut listing),
         };
         let (found, skills, pending) = loader.run().unwrap_or_default();
         Self {
@@ -399,6 +427,7 @@ impl Scan {
             skills,
             pending,
             diagnostics: diagnostics.into_vec(),
+            listing,
         }
     }
 }
@@ -407,6 +436,8 @@ struct Loader<'a> {
     root: &'a Path,
     options: &'a Options,
     diagnostics: &'a mut Diagnostics,
+    /// Where to put the tree's listing, when asked for one.
+    listing: Option<&'a mut Option<Listing>>,
 }
 
 impl Loader<'_> {
@@ -456,6 +487,9 @@ impl Loader<'_> {
             })
             .collect();
         let contents = self.read(&worth_reading, &allowed_secrets);
+        if let Some(slot) = self.listing.take() {
+            *slot = list(self.root, self.options, &entries, &contents);
+        }
         // Declared generated files not on disk: added at run time.
         let pending = declared
             .iter()
@@ -701,6 +735,25 @@ impl Loader<'_> {
     }
 }
 
+/// The listing of the tree from the walk's `entries` and the digests of the
+/// files the load read; a file it did not read (outside every skill, or in
+/// a skill over its limits) is hashed here. `None` if one cannot be read.
+fn list(root: &Path, options: &Options, entries: &[Entry], contents: &Contents) -> Option<Listing> {
+    let mut listing = listing::Builder::new(options, entries.len());
+    for entry in entries {
+        let Kind::File { len, executable } = entry.kind else {
+            listing.other(&entry.kind, &entry.rel);
+            continue;
+        };
+        let digest = match contents.get(&entry.rel) {
+            Some(content) => content.digest,
+            None => digest::of(&read_stamped(&relpath::on_disk(root, &entry.rel)).ok()?.0),
+        };
+        listing.file(&entry.rel, len, executable, &digest);
+    }
+    Some(listing.finish())
+}
+
 /// A `secret` problem for each credential-shaped text in `text`, the file
 /// at `rel` (relative to the root): what the loader and `add_files` report.
 pub(crate) fn report_secrets(rel: &str, text: &str, diagnostics: &mut Diagnostics) {
@@ -710,7 +763,7 @@ pub(crate) fn report_secrets(rel: &str, text: &str, diagnostics: &mut Diagnostic
 
 /// A file's bytes and, when the file did not change while it was read, its
 /// stamp for the read cache (metadata of the open handle, before and after).
-fn read_stamped(path: &Path) -> std::io::Result<(Vec<u8>, Option<read_cache::Stamp>)> {
+pub(crate) fn read_stamped(path: &Path) -> std::io::Result<(Vec<u8>, Option<read_cache::Stamp>)> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path)?;
     let before = file

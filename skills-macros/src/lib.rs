@@ -6,7 +6,8 @@
 //! the one Cargo-specific step), hands the folder to `skills_core::load` —
 //! the same public code any other front end calls — turns the problems into
 //! one compile error rendered by `skills_core::Renderer`, and emits the
-//! tables (`generate`).
+//! tables (`generate`). The last expansion is kept in `OUT_DIR` and reused
+//! while nothing it was made from changes (`memo`).
 //!
 //! Warnings (a `SKILL.md` over 500 lines, nested references) never fail the
 //! build, and are not shown: a proc macro on stable Rust can emit errors
@@ -18,6 +19,7 @@
 
 mod args;
 mod generate;
+mod memo;
 mod resolve;
 
 use std::path::{Path, PathBuf};
@@ -98,20 +100,53 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     load_options.gated = options.gated;
     load_options.generated = options.generated;
     // The crate's own OUT_DIR keeps each file's digest and secret scan, so a
-    // rebuild after a one-file edit hashes and scans that file only.
-    load_options.cache_dir = out_dir;
-    match skills_core::load(&root.path, &load_options) {
+    // rebuild after a one-file edit hashes and scans that file only, and the
+    // last expansion, reused when no skill changed (see `memo`).
+    load_options.cache_dir = out_dir.clone();
+    let call = format!(
+        "{:?}",
+        (
+            &root.path,
+            &root.display,
+            &root.env_vars,
+            options.untracked,
+            &load_options
+        )
+    );
+    let memo = out_dir
+        .as_deref()
+        .and_then(|out_dir| memo::Memo::new(out_dir, &root.path, &call));
+    // A first build has no memo and skips the listing: its load reads every
+    // file anyway.
+    if let Some(memo) = memo.as_ref().filter(|memo| memo.exists())
+        && let Some(listing) = skills_core::listing(&root.path, &load_options)
+        && let Some(source) = memo.lookup(&memo.key(&listing))
+    {
+        return lex(krate, &source).map_err(fail);
+    }
+    match skills_core::load_listed(&root.path, &load_options) {
         // Warnings cannot be shown: stable Rust gives proc macros no warnings.
-        Ok(loaded) => {
+        Ok((loaded, listing)) => {
             let source =
                 generate::source(&loaded, &load_options, &root.env_vars, options.untracked);
-            // The compiler's lexer, not proc_macro2's (see generate::skills).
-            let body = proc_macro::TokenStream::from_str(&source)
-                .map_err(|error| fail(format!("embed_skills! generated tokens rustc cannot lex ({error}); please report this bug")))?;
-            Ok(generate::skills(krate, body.into()))
+            // Keyed by the listing of the very bytes loaded, so a file edited
+            // during the build cannot file this expansion under another tree.
+            if let (Some(memo), Some(listing)) = (&memo, listing) {
+                memo.store(&memo.key(&listing), &source);
+            }
+            lex(krate, &source).map_err(fail)
         }
         Err(report) => Err(fail(render_report(&report))),
     }
+}
+
+/// The expansion of `source`, lexed by the compiler's own lexer, not
+/// proc_macro2's (see `generate::skills`).
+fn lex(krate: &TokenStream, source: &str) -> Result<TokenStream, String> {
+    let body = proc_macro::TokenStream::from_str(source).map_err(|error| {
+        format!("embed_skills! generated tokens rustc cannot lex ({error}); please report this bug")
+    })?;
+    Ok(generate::skills(krate, body.into()))
 }
 
 /// Every problem of the report in one message, so that rustc prints the

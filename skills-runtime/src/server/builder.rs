@@ -156,10 +156,12 @@ impl SkillsServerBuilder {
 
     /// How many bytes of base64-encoded binary files to keep after their
     /// first read (default 0: encode on every read, as rmcp's
-    /// `SkillCatalog` does). A cache trades memory for CPU: copying a
-    /// 100 KB font already encoded costs less than encoding it, but every
-    /// cached file is held a second time, 4/3 its size, on top of its bytes
-    /// in the binary (docs/BENCHMARKS.md §B measures both).
+    /// `SkillCatalog` does). Every cached file is held a second time, 4/3
+    /// its size, on top of its bytes in the binary. Reads encode with a
+    /// SIMD encoder (AVX2/SSSE3 on x86-64, NEON on aarch64), which costs
+    /// about what copying a cached copy does, so the cache saves CPU only
+    /// where that encoder falls back to scalar code (docs/BENCHMARKS.md §B
+    /// measures both).
     pub fn blob_cache_bytes(mut self, bytes: usize) -> Self {
         self.settings.blob_cache_bytes = bytes;
         self

@@ -160,6 +160,29 @@ impl Probe {
             .collect()
     }
 
+    /// The macro's memo of its last expansion, in the probe's OUT_DIR (the
+    /// newest: the shared target folder keeps those of earlier test runs).
+    fn memo(&self) -> Option<PathBuf> {
+        let build = self.target_dir.join("debug").join("build");
+        let mut memos: Vec<PathBuf> = std::fs::read_dir(build)
+            .ok()?
+            .flatten()
+            .filter(|dir| dir.file_name().to_string_lossy().starts_with(PROBE))
+            .filter_map(|dir| std::fs::read_dir(dir.path().join("out")).ok())
+            .flatten()
+            .flatten()
+            .map(|file| file.path())
+            .filter(|path| {
+                path.file_name().is_some_and(|name| {
+                    name.to_string_lossy()
+                        .starts_with("skills-macros-expansion-")
+                })
+            })
+            .collect();
+        memos.sort_by_key(|path| modified(path));
+        memos.pop()
+    }
+
     /// What the probe should list: every file of every skill on disk, hashed here.
     fn on_disk(&self) -> Listing {
         let skills = self.path("skills");
@@ -261,4 +284,36 @@ fn cargo_rebuilds_exactly_when_the_skills_tree_changes() {
     // (e) Nothing changed: no recompilation.
     probe.expect_no_op();
     assert_eq!(probe.run(), probe.on_disk());
+
+    // (f) A file saved without a change: Cargo recompiles the probe (it
+    // cannot know), and the macro reuses its last expansion, so the memo in
+    // OUT_DIR is not written again. Every content change above wrote it.
+    let memo = probe
+        .memo()
+        .expect("a successful build leaves its expansion in OUT_DIR");
+    let written = modified(&memo);
+    let (before, after) = probe.rebuild_after(|probe| {
+        probe.touch_with_parents("skills/beta/SKILL.md");
+    });
+    assert_eq!(before, after);
+    assert_eq!(modified(&memo), written, "the expansion was made again");
+
+    // (g) And an edit after it is seen: the memo does not serve the old tree.
+    let (before, after) = probe.rebuild_after(|probe| {
+        probe.write(
+            "skills/beta/SKILL.md",
+            &skill_md("beta").replace("testing", "probing"),
+        );
+    });
+    assert_ne!(
+        before[&key("beta", "SKILL.md")],
+        after[&key("beta", "SKILL.md")]
+    );
+    assert_ne!(modified(&memo), written, "the new expansion was kept");
+}
+
+fn modified(path: &Path) -> SystemTime {
+    std::fs::metadata(path)
+        .and_then(|meta| meta.modified())
+        .expect("the memo can be inspected")
 }

@@ -1,0 +1,251 @@
+//! Fingerprint step: what a load's result depends on, found without parsing
+//! anything. Every entry of the tree (its kind, size and executable bit) and
+//! every file's digest: from the read cache when it vouches for the file's
+//! stamp, else read and hashed now (and remembered for the load that may
+//! follow). Two trees with the same [`Listing::key`] load to the same result
+//! under the same options, so a front end that remembers what it made of a
+//! load (`embed_skills!` keeps its expansion in `OUT_DIR`) can reuse it
+//! after a rebuild in which no skill changed: the common case, when only
+//! the crate's code was edited. [`crate::load_listed`] gives the listing of
+//! the very bytes it loaded, with no second pass over the tree.
+//!
+//! The key covers more than a load reads (files outside every skill, folders
+//! that hold none): a change there only costs a load, never a stale result.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::digest;
+use crate::load::read_stamped;
+use crate::model::Digest;
+use crate::options::Options;
+use crate::read_cache::{self, ReadCache};
+use crate::relpath;
+use crate::walk::{self, Kind};
+
+/// What a load of one tree depends on, by content: see the [module](self).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    key: String,
+}
+
+impl Listing {
+    /// `sha256:` over this crate's version, the options, and every entry of
+    /// the tree with each file's digest.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+/// A listing being written, entry by entry in the walk's order: by
+/// [`listing`], and by a load asked for one ([`crate::load_listed`]), which
+/// has the digests already; both write the same text for the same tree.
+pub(crate) struct Builder {
+    text: String,
+}
+
+impl Builder {
+    pub(crate) fn new(options: &Options, entries: usize) -> Self {
+        let mut text = String::with_capacity(entries * 100 + 512);
+        let _ = writeln!(text, "skills-core {}", env!("CARGO_PKG_VERSION"));
+        let _ = writeln!(text, "{options:?}");
+        Self { text }
+    }
+
+    /// A regular file, with its digest.
+    pub(crate) fn file(&mut self, rel: &str, len: u64, executable: bool, digest: &Digest) {
+        let text = &mut self.text;
+        text.push_str(if executable { "x " } else { "f " });
+        text.push_str(&len.to_string());
+        text.push(' ');
+        text.push_str(&digest.to_string());
+        text.push(' ');
+        text.push_str(rel);
+        text.push('\n');
+    }
+
+    /// Any other entry: a folder, a link, something unreadable.
+    pub(crate) fn other(&mut self, kind: &Kind, rel: &str) {
+        let _ = writeln!(self.text, "{kind:?} {rel}");
+    }
+
+    pub(crate) fn finish(self) -> Listing {
+        Listing {
+            key: digest::sha256(self.text.as_bytes()),
+        }
+    }
+}
+
+/// The [`Listing`] of the tree at `root`, or `None` when the tree cannot be
+/// walked or a file cannot be read (a load will say why).
+pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
+    let entries = walk::walk(root, options.follow_top_level_links).ok()?;
+    let mut cache = options
+        .cache_dir
+        .as_deref()
+        .map(|dir| ReadCache::open(dir, root));
+    let mut listing = Builder::new(options, entries.len());
+    for entry in &entries {
+        let Kind::File { len, executable } = entry.kind else {
+            listing.other(&entry.kind, &entry.rel);
+            continue;
+        };
+        let path = relpath::on_disk(root, &entry.rel);
+        let stamp = std::fs::metadata(&path)
+            .ok()
+            .as_ref()
+            .and_then(read_cache::Stamp::of);
+        let known = match (&cache, &stamp) {
+            (Some(cache), Some(stamp)) => cache.get(&entry.rel, stamp).cloned(),
+            _ => None,
+        };
+        let digest = match known {
+            Some(known) => {
+                let digest = known.digest;
+                if let Some(cache) = &mut cache {
+                    cache.put(&entry.rel, known);
+                }
+                digest
+            }
+            None => {
+                let (bytes, stamp) = read_stamped(&path).ok()?;
+                let digest = digest::of(&bytes);
+                if let (Some(cache), Some(stamp)) = (&mut cache, stamp) {
+                    // The secret scan is the load's to do: `None` asks for it.
+                    cache.put(
+                        &entry.rel,
+                        read_cache::Entry {
+                            stamp,
+                            digest,
+                            findings: None,
+                        },
+                    );
+                }
+                digest
+            }
+        };
+        listing.file(&entry.rel, len, executable, &digest);
+    }
+    if let Some(cache) = cache {
+        cache.save();
+    }
+    Some(listing.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::PathBuf;
+    use std::time::{Duration, SystemTime};
+
+    use super::*;
+
+    struct Tree(PathBuf);
+
+    impl Tree {
+        fn new(name: &str) -> Self {
+            let dir = std::env::temp_dir()
+                .join(format!("skills-core-listing-{name}-{}", std::process::id()));
+            let _ = fs::remove_dir_all(&dir);
+            let tree = Self(dir);
+            tree.write("pdf/SKILL.md", "---\nname: pdf\ndescription: Fills PDF forms. Use when a form arrives.\n---\n\nSee [notes](references/notes.md).\n");
+            tree.write("pdf/references/notes.md", "first\n");
+            tree
+        }
+
+        fn write(&self, rel: &str, text: &str) {
+            let path = self.0.join("skills").join(rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+
+        fn root(&self) -> PathBuf {
+            self.0.join("skills")
+        }
+
+        /// Every file stamped an hour ago: what the read cache trusts.
+        fn settle(&self, rel: &str) {
+            let file = fs::File::options()
+                .append(true)
+                .open(self.root().join(rel))
+                .unwrap();
+            file.set_modified(SystemTime::now() - Duration::from_secs(3600))
+                .unwrap();
+        }
+
+        fn options(&self) -> Options {
+            fs::create_dir_all(self.0.join("out")).unwrap();
+            Options {
+                cache_dir: Some(self.0.join("out")),
+                ..Options::default()
+            }
+        }
+    }
+
+    impl Drop for Tree {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn key(tree: &Tree) -> String {
+        listing(&tree.root(), &tree.options())
+            .unwrap()
+            .key()
+            .to_owned()
+    }
+
+    #[test]
+    fn a_touch_keeps_the_key_and_an_edit_changes_it() {
+        let tree = Tree::new("touch");
+        let first = key(&tree);
+        assert_eq!(key(&tree), first, "nothing changed");
+        tree.settle("pdf/references/notes.md");
+        assert_eq!(key(&tree), first, "only the modification time changed");
+        tree.write("pdf/references/notes.md", "other\n");
+        tree.settle("pdf/references/notes.md");
+        let edited = key(&tree);
+        assert_ne!(
+            edited, first,
+            "a same-size edit behind an old mtime is an edit"
+        );
+        tree.write("pdf/references/notes.md", "first\n");
+        assert_eq!(key(&tree), first, "the same bytes again");
+    }
+
+    #[test]
+    fn entries_and_options_are_part_of_the_key() {
+        let tree = Tree::new("entries");
+        let first = key(&tree);
+        tree.write("pdf/assets/new.txt", "");
+        let added = key(&tree);
+        assert_ne!(added, first, "a new empty file");
+        fs::create_dir_all(tree.root().join("pdf/empty")).unwrap();
+        assert_ne!(key(&tree), added, "a new folder");
+        let mut options = tree.options();
+        options.check_links = false;
+        let other = listing(&tree.root(), &options).unwrap();
+        assert_ne!(other.key(), key(&tree), "another option");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let before = key(&tree);
+            let path = tree.root().join("pdf/assets/new.txt");
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+            assert_ne!(key(&tree), before, "an executable bit");
+        }
+    }
+
+    #[test]
+    fn a_load_lists_the_tree_as_the_listing_does() {
+        let tree = Tree::new("loaded");
+        tree.write("loose.txt", "outside every skill\n");
+        let options = tree.options();
+        let (_, by_load) = crate::load_listed(&tree.root(), &options).unwrap();
+        let listed = listing(&tree.root(), &options).unwrap();
+        assert_eq!(by_load, Some(listed.clone()));
+        tree.write("pdf/references/notes.md", "changed\n");
+        let (_, after) = crate::load_listed(&tree.root(), &options).unwrap();
+        assert_ne!(after, Some(listed));
+    }
+}
