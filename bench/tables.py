@@ -561,13 +561,32 @@ def _():
     return final_table("base-all", "final-all")
 
 
-@table("build-levers-quiet", f"{LEVERS}/base-quiet/build.jsonl", f"{LEVERS}/final-quiet/build.jsonl",
-       f"{LEVERS}/base-quiet/series.jsonl", f"{LEVERS}/final-quiet/series.jsonl")
+QUIET = [("base-quiet", "main"), ("nomemo-quiet", "levers 4–5"), ("final-quiet", "final (with 6)")]
+
+
+@table("build-levers-quiet", *(f"{LEVERS}/{d}/{f}" for d, _ in QUIET for f in ("build.jsonl", "series.jsonl")))
 def _():
-    commits = [jsonl(f"{LEVERS}/{d}/series.jsonl")[0]["commit"] for d in ("base-quiet", "final-quiet")]
-    return final_table("base-quiet", "final-quiet") + \
-        f"\n\nmain is {commits[0]}, final {commits[1]}; 1-minute load at the start of each series: " \
-        f"{series_load('base-quiet')} (main), {series_load('final-quiet')} (final)."
+    rows = {d: lever_rows(d) for d, _ in QUIET}
+    commits = {d: jsonl(f"{LEVERS}/{d}/series.jsonl")[0]["commit"] for d, _ in QUIET}
+    final = rows["final-quiet"]
+    out = []
+    for tree in TREES:
+        for mode in ("touch", "clean"):
+            rf = cpu_ratios(final, tree, mode)
+            if not rf:
+                continue
+            fr = of(final, tree=tree, mode=mode)
+            cpu_of = lambda c: med([r["rustc_cpu_s"] for r in fr if r["crate"] == c], 3)
+            m = statistics.median(rf)
+            verdict = "met" if m <= 1.25 else f"missed by {round((m / 1.25 - 1) * 100)}%"
+            cells = [ratio_cell(cpu_ratios(rows[d], tree, mode), bold=False) for d, _ in QUIET[:-1]]
+            out.append([tree, mode, *cells, ratio_cell(rf), cpu_of("embed"), cpu_of("include-dir"), verdict])
+    head = [f"{label} ({commits[d]})" for d, label in QUIET[:-1]] + [f"{QUIET[-1][1]} ({commits['final-quiet']})"]
+    loads = "; ".join(f"{label} {series_load(d)}" for d, label in QUIET)
+    reps = max(r["rep"] for r in final) + 1
+    return md(["tree", "mode", *head, "final: embed, CPU s", "include_dir, CPU s", "target ≤ 1.25"], out) + \
+        f"\n\nembed ÷ include_dir, CPU time of the crate's rustc, median of per-round ratios (min–max); " \
+        f"{reps} rounds for the final commit, 3 for the others. 1-minute load at the start of each series: {loads}."
 
 
 # callgrind.py's rows: instructions of one rebuild per commit, tree, mode and crate.
@@ -576,7 +595,9 @@ CALLGRIND_BUILD = f"{LEVERS}/callgrind.jsonl"
 
 @table("build-callgrind", CALLGRIND_BUILD)
 def _():
-    rows = jsonl(CALLGRIND_BUILD)
+    # The newest row of each commit, tree, mode and crate (the script appends).
+    latest = {(r["label"], r["tree"], r["mode"], r["crate"]): r for r in jsonl(CALLGRIND_BUILD)}
+    rows = list(latest.values())
     out = []
     mega = lambda x: "–" if x is None else num(x / 1e6, 0)
     for label in dict.fromkeys(r["label"] for r in rows):
