@@ -13,7 +13,7 @@
 //! - loading: [`load()`] (strict), [`load_lenient`] (every valid skill,
 //!   each invalid one reported), [`load_roots`] (several roots merged, the
 //!   first winning on a name), with [`Options`] and its presets for what
-//!   each agent accepts ([`Options::claude_code`]); [`listing`] and
+//!   each agent accepts ([`Options::claude_code`]); [`listing()`] and
 //!   [`load_listed`], the content key of a tree, by which a front end reuses
 //!   what it made of an unchanged tree (`embed_skills!`'s expansion memo);
 //! - the rules one by one, for callers that hold bytes or paths rather than

@@ -23,7 +23,11 @@ use crate::read_cache::{self, ReadCache};
 use crate::relpath;
 use crate::walk::{self, Kind};
 
-/// What a load of one tree depends on, by content: see the [module](self).
+/// What a load of one tree depends on, by content: every entry of the tree
+/// (its kind, size and executable bit) and every file's digest, under this
+/// crate's version and the load's options. Two trees with the same
+/// [`key`](Self::key) load to the same result; a change outside every
+/// skill changes the key too (it costs a load, never a stale result).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
     key: String,
