@@ -12,12 +12,14 @@
 //! `listening http://HOST:PORT` (the real port when `--bind` asks for port 0);
 //! everything else goes to stderr (`RUST_LOG=debug` for more).
 
-use std::io::IsTerminal as _;
 use std::net::SocketAddr;
 
 use clap::Parser;
 use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
+
+#[path = "support/logging.rs"]
+mod logging;
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
@@ -69,15 +71,7 @@ fn page_size(value: &str) -> Result<usize, String> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let options = Options::parse();
-    let level = std::env::var("RUST_LOG")
-        .ok()
-        .and_then(|level| level.parse().ok())
-        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_max_level(level)
-        .init();
+    logging::init();
 
     let mut skills = SkillsServer::builder(SKILLS.clone());
     if let Some(size) = options.skills_page_size {

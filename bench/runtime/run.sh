@@ -32,7 +32,7 @@
 #          --stateless, default with TCP_NODELAY (as our example sets it: the fair twin of ours),
 #          and default without it (as axum::serve leaves it), its empty-dir floor, and FastMCP 4.2.3
 #          (fastmcp_http_server.py, transport="http"): startup, throughput (16 in flight) and
-#          one-in-flight latency (LAT_ROUNDS x HTTP_LAT_N) -> $OUT/http/*.jsonl
+#          one-in-flight latency (HTTP_LAT_ROUNDS x HTTP_LAT_N) -> $OUT/http/*.jsonl
 #   scale  stdio startup + throughput for the synthetic trees, ours vs rmcp SkillCatalog
 #          -> $OUT/scale-s<N>/*.jsonl
 #   soak   (not in the default ONLY) our http_server with sessions on the real corpus, skills
@@ -51,7 +51,7 @@
 #   FASTMCP_VENV=/tmp/venv-fastmcp ASK_VENV=/tmp/venv-ask OUT=bench/runtime/results
 #   STARTUP_ROUNDS=15 TPUT_ROUNDS=5 N=20000 WINDOW=16 LAT_ROUNDS=3 LAT_N=3000
 #   HTTP_N=10000 HTTP_TPUT_ROUNDS=3 (the cases without TCP_NODELAY run at ~700 req/s, hence fewer)
-#   HTTP_LAT_N=1000 SOAK_SECS=30 SOAK_SESSIONS=64 SOAK_STATELESS=16
+#   HTTP_LAT_N=1000 HTTP_LAT_ROUNDS=$LAT_ROUNDS SOAK_SECS=30 SOAK_SESSIONS=64 SOAK_STATELESS=16
 #   SCALE_TREES="10 100 1000" SCALE_FILES=10 SCALE_BYTES=2048 SCALE_STARTUP_ROUNDS=10 SCALE_TPUT_ROUNDS=3
 #   LOAD_MAX=0.6 LOAD_HOLD=30 LOAD_TIMEOUT=900 PY311/PY312 (else found under ~/.pyenv)
 #   CRATES_REPO=<repo copy> (default: this repository; see below) RMCP_PATCHED=1
@@ -70,6 +70,7 @@ OUT="${OUT:-$HERE/results}"
 STARTUP_ROUNDS="${STARTUP_ROUNDS:-15}"; TPUT_ROUNDS="${TPUT_ROUNDS:-5}"
 HTTP_LAT_N="${HTTP_LAT_N:-1000}"; SOAK_SECS="${SOAK_SECS:-30}"; SOAK_SESSIONS="${SOAK_SESSIONS:-64}"; SOAK_STATELESS="${SOAK_STATELESS:-16}"
 N="${N:-20000}"; HTTP_N="${HTTP_N:-10000}"; HTTP_TPUT_ROUNDS="${HTTP_TPUT_ROUNDS:-3}"; WINDOW="${WINDOW:-16}"; LAT_ROUNDS="${LAT_ROUNDS:-3}"; LAT_N="${LAT_N:-3000}"
+HTTP_LAT_ROUNDS="${HTTP_LAT_ROUNDS:-$LAT_ROUNDS}"
 SCALE_TREES="${SCALE_TREES:-10 100 1000}"; SCALE_FILES="${SCALE_FILES:-10}"; SCALE_BYTES="${SCALE_BYTES:-2048}"
 SCALE_STARTUP_ROUNDS="${SCALE_STARTUP_ROUNDS:-10}"; SCALE_TPUT_ROUNDS="${SCALE_TPUT_ROUNDS:-3}"
 RMCP_PATCHED="${RMCP_PATCHED:-1}"
@@ -230,7 +231,7 @@ if [[ " $ONLY " == *" http "* ]]; then
   after http-startup; quiet http-tput
   run_cases "$OUT/http/tput.jsonl" "$HTTP_TPUT_ROUNDS" "$HL" throughput "--n $HTTP_N --window $WINDOW" "${HTTP_CASES[@]}"
   after http-tput; quiet http-lat
-  run_cases "$OUT/http/lat.jsonl" "$LAT_ROUNDS" "$HL" throughput "--n $HTTP_LAT_N --window 1 --no-verify" "${HTTP_CASES[@]}"
+  run_cases "$OUT/http/lat.jsonl" "$HTTP_LAT_ROUNDS" "$HL" throughput "--n $HTTP_LAT_N --window 1 --no-verify" "${HTTP_CASES[@]}"
   after http-lat
 fi
 

@@ -32,12 +32,14 @@
 mod api;
 mod auth;
 mod db;
+#[path = "../support/logging.rs"]
+mod logging;
 mod tools;
 
 #[cfg(test)]
 mod tests;
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -136,15 +138,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let level = std::env::var("RUST_LOG")
-        .ok()
-        .and_then(|level| level.parse().ok())
-        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_max_level(level)
-        .init();
+    logging::init();
     match run(cli) {
         Ok(outcome) => outcome,
         Err(error) => {

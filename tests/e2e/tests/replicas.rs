@@ -103,12 +103,21 @@ impl Drop for Running {
 
 /// A replica and the `HOST:PORT` it printed (`listening http://HOST:PORT`).
 fn replica(binary: &Path) -> (Running, String) {
+    stateless_server(
+        binary,
+        &["--skills-page-size", "1", "--resources-page-size", "2"],
+        Stdio::null(),
+    )
+}
+
+/// `http_server --stateless --bind 127.0.0.1:0 <args>`, its log to `stderr`.
+fn stateless_server(binary: &Path, args: &[&str], stderr: Stdio) -> (Running, String) {
     let mut child = Command::new(binary)
         .args(["--stateless", "--bind", "127.0.0.1:0"])
-        .args(["--skills-page-size", "1", "--resources-page-size", "2"])
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("start http_server");
     let mut line = String::new();
@@ -387,4 +396,50 @@ async fn stateless_replicas_behind_nginx_page_and_read_everything() {
     let mut replicas = vec![a.as_str(), b.as_str()];
     replicas.sort_unstable();
     assert_eq!(answered, replicas);
+}
+
+/// The example says on stderr what it serves, then stays quiet per request:
+/// rmcp logs three `info` lines for every stateless request, which the
+/// example filters below `debug` (at `info` they cost a busy server about a
+/// tenth of its CPU; docs/BENCHMARKS.md, "Reads").
+#[tokio::test]
+async fn the_example_server_logs_nothing_per_request() {
+    let binary = http_server_binary();
+    let log = std::env::temp_dir().join(format!("skills-http-log-{}", std::process::id()));
+    let file = std::fs::File::create(&log).expect("a log file");
+    let (running, address) = stateless_server(&binary, &[], Stdio::from(file));
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let requests = 20;
+    for id in 0..requests {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "skills/list", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "log", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}});
+        let response = http
+            .post(format!("http://{address}/mcp"))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "skills/list")
+            .body(serde_json::to_vec(&body).unwrap())
+            .send()
+            .await
+            .expect("the server answers");
+        assert_eq!(response.status(), 200);
+        let answer: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        assert!(answer["result"]["skills"].is_array(), "{answer}");
+    }
+    drop(running);
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let _ = std::fs::remove_file(&log);
+    assert!(
+        text.contains(&format!("serving {} skills", EXAMPLES.len())),
+        "the log does not say what is served:\n{text}"
+    );
+    assert!(
+        text.lines().count() < requests,
+        "the log grows with the requests ({} lines for {requests} requests):\n{text}",
+        text.lines().count()
+    );
 }
