@@ -746,6 +746,44 @@ def _():
     return md(["case (HTTP, 16 in flight, A/B)", "server CPU per 1k reads, ms", "reads/s"], out)
 
 
+@table("reads-http-logging", f"{READS}/http/ab-logging.jsonl")
+def _():
+    ab = jsonl(f"{READS}/http/ab-logging.jsonl")
+    s = summarize()
+    cases = list(dict.fromkeys(r["case"] for r in ab))
+    p99 = lambda r: r["lat_ms"]["p99"]
+    out = [[c, cell([cpu(r) for r in of(ab, case=c)], 0),
+            "1" if c == "ours" else s.ratio(ab, cpu, c, "ours"),
+            cell([rps(r) for r in of(ab, case=c)], 0), cell([p99(r) for r in of(ab, case=c)], 2)]
+           for c in cases]
+    rounds = len({r["round"] for r in ab})
+    n = sorted({r["n"] for r in ab})
+    return md([f"case (HTTP, 16 in flight, {rounds} rounds of {', '.join(f'{x:,}' for x in n)} reads)",
+               "server CPU per 1k reads, ms", "÷ ours (per round)", "reads/s", "p99, ms"], out) + \
+        "\n\nMedian (min–max) over rounds."
+
+
+HTTP_CALLGRIND_CASES = [("ours", "**ours**, sessions (SSE answers)", "rmcp-nodelay"),
+                        ("ours-stateless", "**ours**, `--stateless` (JSON answers)", "rmcp-stateless"),
+                        ("ours-stateless-rmcp-info-log", "ours, `--stateless`, before 6d71cb4 (rmcp's lines logged)",
+                         "rmcp-stateless"),
+                        ("rmcp-nodelay", "rmcp SkillCatalog, TCP_NODELAY", None),
+                        ("rmcp-stateless", "rmcp SkillCatalog, stateless", None)]
+
+
+@table("reads-http-callgrind-per-read", f"{READS}/http/callgrind-reads.jsonl")
+def _():
+    rows = {r["case"]: r for r in jsonl(f"{READS}/http/callgrind-reads.jsonl")}
+    out = []
+    for case, label, base in HTTP_CALLGRIND_CASES:
+        if case not in rows:
+            continue
+        ipr = rows[case]["instructions_per_read"]
+        vs = "–" if base is None else f"{num(ipr / rows[base]['instructions_per_read'], 2)} ({base})"
+        out.append([label, num(ipr, 0), vs])
+    return md(["server (HTTP, 2026-07-28 POSTs, 16 in flight)", "instructions per read", "÷ SkillCatalog"], out)
+
+
 @table("reads-http-callgrind", f"{READS}/http/callgrind.jsonl")
 def _():
     rows = [r for r in jsonl(f"{READS}/http/callgrind.jsonl") if "whole_run_ir" in r]

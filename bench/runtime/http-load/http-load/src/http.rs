@@ -16,7 +16,7 @@ use crate::stats::{proc_status_kb, stats};
 pub const MODERN: &str = "2026-07-28";
 pub const LEGACY: &str = "2025-11-25";
 
-/// A server started with `{port}` replaced by a free port; killed when dropped.
+/// A server started with `{port}` replaced by a free port; stopped when dropped.
 pub struct Server {
     child: Child,
     pub url: String,
@@ -66,7 +66,19 @@ impl Server {
 }
 
 impl Drop for Server {
+    /// `SIGTERM` first, so that a server under callgrind (or one that shuts
+    /// down gracefully) can write what it must; `SIGKILL` after 30 s.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

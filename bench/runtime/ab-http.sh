@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Interleaved A/B of HTTP servers that bench/runtime/run.sh's cases do not cover (two builds of
+# ours, say): ROUNDS rounds, each case once per round in the order given, http-load throughput
+# (N reads, WINDOW in flight) -> one JSONL row per run, with "case" and "round" added.
+#
+#   bash bench/runtime/ab-http.sh OUT.jsonl "name|command with {port}" "name|command" ...
+#
+# Env (defaults): ROUNDS=10 N=4000 WINDOW=16 HTTP_TARGET=/tmp/bench-runtime/http-target
+#   (run.sh's setup builds http-load there). Waits for no quiet machine: run it when one is.
+set -euo pipefail
+out="$1"; shift
+ROUNDS="${ROUNDS:-10}"; N="${N:-4000}"; WINDOW="${WINDOW:-16}"
+HL="${HTTP_TARGET:-/tmp/bench-runtime/http-target}/release/http-load"
+: > "$out"
+echo "$(date -u +%FT%TZ) before: loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for ((r = 0; r < ROUNDS; r++)); do
+  for c in "$@"; do
+    IFS='|' read -r name cmd <<<"$c"
+    # shellcheck disable=SC2086
+    "$HL" throughput --runs 1 --n "$N" --window "$WINDOW" -- $cmd \
+      | grep -v '"summary"' | sed "s|^{|{\"case\":\"$name\",\"round\":$r,|" >> "$out"
+  done
+done
+echo "$(date -u +%FT%TZ) after:  loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >&2
