@@ -21,7 +21,7 @@ use crate::model::Digest;
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
 use crate::relpath;
-use crate::walk::{self, Kind};
+use crate::walk::{self, Entry, Kind};
 
 /// What a load of one tree depends on, by content: every entry of the tree
 /// (its kind, size and executable bit) and every file's digest, under this
@@ -41,43 +41,36 @@ impl Listing {
     }
 }
 
-/// A listing being written, entry by entry in the walk's order: by
-/// [`listing`], and by a load asked for one ([`crate::load_listed`]), which
-/// has the digests already; both write the same text for the same tree.
-pub(crate) struct Builder {
-    text: String,
-}
-
-impl Builder {
-    pub(crate) fn new(options: &Options, entries: usize) -> Self {
-        let mut text = String::with_capacity(entries * 100 + 512);
-        let _ = writeln!(text, "skills-core {}", env!("CARGO_PKG_VERSION"));
-        let _ = writeln!(text, "{options:?}");
-        Self { text }
-    }
-
-    /// A regular file, with its digest.
-    pub(crate) fn file(&mut self, rel: &str, len: u64, executable: bool, digest: &Digest) {
-        let text = &mut self.text;
+/// The listing of `entries` (a walk of the tree, in its order), each file's
+/// digest given by `digest_of` (`None`: the file cannot be read, so no
+/// listing). [`listing`] takes digests from the read cache or hashes the
+/// file; a load asked for one ([`crate::load_listed`]) has them already.
+/// Both write the same text for the same tree.
+pub(crate) fn of_entries(
+    options: &Options,
+    entries: &[Entry],
+    mut digest_of: impl FnMut(&Entry) -> Option<Digest>,
+) -> Option<Listing> {
+    let mut text = String::with_capacity(entries.len() * 100 + 512);
+    let _ = writeln!(text, "skills-core {}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(text, "{options:?}");
+    for entry in entries {
+        let Kind::File { len, executable } = entry.kind else {
+            // A folder, a link, something unreadable.
+            let _ = writeln!(text, "{:?} {}", entry.kind, entry.rel);
+            continue;
+        };
         text.push_str(if executable { "x " } else { "f " });
         text.push_str(&len.to_string());
         text.push(' ');
-        text.push_str(&digest.to_string());
+        text.push_str(&digest_of(entry)?.to_string());
         text.push(' ');
-        text.push_str(rel);
+        text.push_str(&entry.rel);
         text.push('\n');
     }
-
-    /// Any other entry: a folder, a link, something unreadable.
-    pub(crate) fn other(&mut self, kind: &Kind, rel: &str) {
-        let _ = writeln!(self.text, "{kind:?} {rel}");
-    }
-
-    pub(crate) fn finish(self) -> Listing {
-        Listing {
-            key: digest::sha256(self.text.as_bytes()),
-        }
-    }
+    Some(Listing {
+        key: digest::sha256(text.as_bytes()),
+    })
 }
 
 /// The [`Listing`] of the tree at `root`, or `None` when the tree cannot be
@@ -88,12 +81,7 @@ pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
         .cache_dir
         .as_deref()
         .map(|dir| ReadCache::open(dir, root));
-    let mut listing = Builder::new(options, entries.len());
-    for entry in &entries {
-        let Kind::File { len, executable } = entry.kind else {
-            listing.other(&entry.kind, &entry.rel);
-            continue;
-        };
+    let listing = of_entries(options, &entries, |entry| {
         let path = relpath::on_disk(root, &entry.rel);
         let stamp = std::fs::metadata(&path)
             .ok()
@@ -103,37 +91,33 @@ pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
             (Some(cache), Some(stamp)) => cache.get(&entry.rel, stamp).cloned(),
             _ => None,
         };
-        let digest = match known {
-            Some(known) => {
-                let digest = known.digest;
-                if let Some(cache) = &mut cache {
-                    cache.put(&entry.rel, known);
-                }
-                digest
+        if let Some(known) = known {
+            let digest = known.digest;
+            if let Some(cache) = &mut cache {
+                cache.put(&entry.rel, known);
             }
-            None => {
-                let (bytes, stamp) = read_stamped(&path).ok()?;
-                let digest = digest::of(&bytes);
-                if let (Some(cache), Some(stamp)) = (&mut cache, stamp) {
-                    // The secret scan is the load's to do: `None` asks for it.
-                    cache.put(
-                        &entry.rel,
-                        read_cache::Entry {
-                            stamp,
-                            digest,
-                            findings: None,
-                        },
-                    );
-                }
-                digest
-            }
-        };
-        listing.file(&entry.rel, len, executable, &digest);
-    }
+            return Some(digest);
+        }
+        let (bytes, stamp) = read_stamped(&path).ok()?;
+        let digest = digest::of(&bytes);
+        if let (Some(cache), Some(stamp)) = (&mut cache, stamp) {
+            // The secret scan is the load's to do: `None` asks for it.
+            let findings = None;
+            cache.put(
+                &entry.rel,
+                read_cache::Entry {
+                    stamp,
+                    digest,
+                    findings,
+                },
+            );
+        }
+        Some(digest)
+    });
     if let Some(cache) = cache {
         cache.save();
     }
-    Some(listing.finish())
+    listing
 }
 
 #[cfg(test)]

@@ -70,12 +70,6 @@ impl Loaded {
         relpath::on_disk(&self.roots[*root], folder)
     }
 
-    /// The folder of the skill at `index`, relative to its root (`pdf`,
-    /// `kitchen/recipe-scaling`).
-    pub fn folder(&self, index: usize) -> &str {
-        &self.sources[index].1
-    }
-
     /// The file on disk that `file` of the skill at `index` was read from.
     pub fn source_path(&self, index: usize, file: &SkillFile) -> PathBuf {
         relpath::on_disk(&self.skill_dir(index), file.path())
@@ -739,19 +733,12 @@ impl Loader<'_> {
 /// files the load read; a file it did not read (outside every skill, or in
 /// a skill over its limits) is hashed here. `None` if one cannot be read.
 fn list(root: &Path, options: &Options, entries: &[Entry], contents: &Contents) -> Option<Listing> {
-    let mut listing = listing::Builder::new(options, entries.len());
-    for entry in entries {
-        let Kind::File { len, executable } = entry.kind else {
-            listing.other(&entry.kind, &entry.rel);
-            continue;
-        };
-        let digest = match contents.get(&entry.rel) {
-            Some(content) => content.digest,
-            None => digest::of(&read_stamped(&relpath::on_disk(root, &entry.rel)).ok()?.0),
-        };
-        listing.file(&entry.rel, len, executable, &digest);
-    }
-    Some(listing.finish())
+    listing::of_entries(options, entries, |entry| match contents.get(&entry.rel) {
+        Some(content) => Some(content.digest),
+        None => Some(digest::of(
+            &read_stamped(&relpath::on_disk(root, &entry.rel)).ok()?.0,
+        )),
+    })
 }
 
 /// A `secret` problem for each credential-shaped text in `text`, the file
