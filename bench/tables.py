@@ -614,6 +614,37 @@ def _():
                "of which the macro, M", "its load, M", "its generate, M"], out)
 
 
+LINK = f"{LEVERS}/link.jsonl"
+
+
+@table("build-link", LINK)
+def _():
+    # The newest row of each label, tree and crate (the script appends).
+    latest = {(r["label"], r["tree"], r["crate"]): r for r in jsonl(LINK)}
+    rows = list(latest.values())
+    out = []
+    mib = lambda b: num(b / 2**20, 1)
+    for label in dict.fromkeys(r["label"] for r in rows):
+        for tree in TREES:
+            got = {r["crate"]: r for r in of(rows, label=label, tree=tree)}
+            if "embed" not in got or "include-dir" not in got:
+                continue
+            e, i = got["embed"], got["include-dir"]
+            # The rounds interleave the crates: round k of one with round k of the other.
+            rs = [a / b for a, b in zip(e["link_cpu_ms"], i["link_cpu_ms"]) if b]
+            pulled = lambda r: ", ".join(f"{lib} {n}/{of_}" for lib, (n, of_) in sorted(r["extracted"].items())
+                                         if of_ is not None) or "–"
+            for crate, r in (("embed", e), ("include_dir", i)):
+                out.append([label, tree, crate, cell(r["link_cpu_ms"], 1),
+                            ratio_cell(rs) if crate == "embed" else "1", mib(r["binary_bytes"]),
+                            mib(r["debug_bytes"]), pulled(r)])
+    return md(["commit", "tree", "crate", "link CPU, ms", "embed ÷ include_dir", "binary, MiB",
+               "of it debug info, MiB", "members pulled in / in the archive (crates.io and ours)"], out) + \
+        "\n\nCPU time (user + system) of `cc` and the rust-lld it runs, per touch rebuild: median (min–max) of " \
+        f"{e['rounds']} interleaved rounds; ratio: median of per-round ratios. 1-minute load at the start: " + \
+        "; ".join(f"{r['tree']} {r['load_at_start']:.2f}" for r in rows if r["crate"] == "embed") + "."
+
+
 # profile.py's harness rows for the levers (profile.py --out, one file per commit profiled)
 LEVER_PROFILES = [("profile-main-vs-ring-main.jsonl", "main (`profile-main-vs-ring-main`)"),
                   ("profile-main-vs-ring-ring.jsonl", "1. SHA-256 by ring (`profile-main-vs-ring-ring`)"),

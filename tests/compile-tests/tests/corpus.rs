@@ -145,6 +145,16 @@ fn the_embedded_corpus_equals_the_one_loaded_at_run_time() {
                 (a.path(), a.mime_type(), a.is_text(), a.is_executable()),
                 (b.path(), b.mime_type(), b.is_text(), b.is_executable())
             );
+            // Large text is embedded as `include_bytes!` and read as text
+            // through a second UTF-8 check; it must read as the loader's.
+            assert_eq!(a.text(), b.text(), "the text of {}", a.path());
+            let embedded_text = b.static_text();
+            assert_eq!(embedded_text.as_deref(), a.text(), "{}", a.path());
+            assert!(
+                matches!(embedded_text, None | Some(std::borrow::Cow::Borrowed(_))),
+                "the embedded text of {} is borrowed from the binary",
+                a.path()
+            );
         }
     }
 }
