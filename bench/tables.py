@@ -802,9 +802,14 @@ HTTP_CALLGRIND_CASES = [("ours", "**ours**, sessions (SSE answers)", "rmcp-nodel
                         ("rmcp-stateless", "rmcp SkillCatalog, stateless", None)]
 
 
-@table("reads-http-callgrind-per-read", f"{READS}/http/callgrind-reads.jsonl")
+# The series' own rows, and a one-off run of the example built from 9213988 (before 6d71cb4 quieted
+# rmcp's per-request log; EXTRA_CASES), kept apart so that rerunning the series keeps it.
+HTTP_CALLGRIND = [f"{READS}/http/callgrind-reads.jsonl", f"{READS}/http/callgrind-reads-before-6d71cb4.jsonl"]
+
+
+@table("reads-http-callgrind-per-read", *HTTP_CALLGRIND)
 def _():
-    rows = {r["case"]: r for r in jsonl(f"{READS}/http/callgrind-reads.jsonl")}
+    rows = {r["case"]: r for f in HTTP_CALLGRIND for r in jsonl(f)}
     out = []
     for case, label, base in HTTP_CALLGRIND_CASES:
         if case not in rows:
