@@ -772,9 +772,22 @@ def _():
 def _():
     ab = jsonl(f"{READS}/http/ab-blob-cache.jsonl")
     cases = list(dict.fromkeys(r["case"] for r in ab))
-    out = [[c, cell([cpu(r) for r in of(ab, case=c)], 0), cell([rps(r) for r in of(ab, case=c)], 0)]
-           for c in cases]
-    return md(["case (HTTP, 16 in flight, A/B)", "server CPU per 1k reads, ms", "reads/s"], out)
+    # Since c4ddb12 http-load also splits the server's CPU into user and system time.
+    split = all("server_user_s" in r for r in ab)
+    per_k = lambda key: lambda r: r[key] / r["n"] * 1e6
+    base = cases[-1]
+    out = []
+    for c in cases:
+        rows = of(ab, case=c)
+        line = [c, cell([cpu(r) for r in rows], 0)]
+        if split:
+            line += [cell([per_k("server_user_s")(r) for r in rows], 0), cell([per_k("server_system_s")(r) for r in rows], 0),
+                     "1" if c == base else ratio_cell(ratios(ab, None, cpu, c, base), bold=False)]
+        out.append(line + [cell([rps(r) for r in rows], 0)])
+    head = ["case (HTTP, 16 in flight, A/B)", "server CPU per 1k reads, ms"]
+    if split:
+        head += ["of it user, ms", "of it system, ms", f"CPU ÷ {base} (per round)"]
+    return md(head + ["reads/s"], out)
 
 
 @table("reads-http-logging", f"{READS}/http/ab-logging.jsonl")
@@ -818,14 +831,6 @@ def _():
         vs = "–" if base is None else f"{num(ipr / rows[base]['instructions_per_read'], 2)} ({base})"
         out.append([label, num(ipr, 0), vs])
     return md(["server (HTTP, 2026-07-28 POSTs, 16 in flight)", "instructions per read", "÷ SkillCatalog"], out)
-
-
-@table("reads-http-callgrind", f"{READS}/http/callgrind.jsonl")
-def _():
-    rows = [r for r in jsonl(f"{READS}/http/callgrind.jsonl") if "whole_run_ir" in r]
-    return md(["case (HTTP, whole run)", "reads", "instructions, M", "of which start-up SHA-256, M"],
-              [[r["case"], num(r["reads"], 0), num(r["whole_run_ir"] / 1e6, 0), num(r["startup_sha256_ir"] / 1e6, 0)]
-               for r in rows])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -142,6 +142,14 @@ pub fn proc_status_kb(pid: u32, key: &str) -> u64 {
 
 /// utime + stime of a process in seconds (all threads; CLK_TCK = 100).
 pub fn proc_cpu_s(pid: &str) -> f64 {
+    let (user, system) = proc_user_system_s(pid);
+    user + system
+}
+
+/// utime and stime of a process in seconds, apart: where a server's CPU goes
+/// (its own code, or the kernel's on its behalf), which instruction counts
+/// under callgrind do not show.
+pub fn proc_user_system_s(pid: &str) -> (f64, f64) {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
     let fields: Vec<&str> = after.split_whitespace().collect();
@@ -151,7 +159,7 @@ pub fn proc_cpu_s(pid: &str) -> f64 {
             .and_then(|v| v.parse::<f64>().ok())
             .unwrap_or(0.0)
     };
-    (field(11) + field(12)) / 100.0
+    (field(11) / 100.0, field(12) / 100.0)
 }
 
 #[cfg(test)]

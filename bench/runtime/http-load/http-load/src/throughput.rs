@@ -13,7 +13,7 @@ use crate::Throughput;
 use crate::http::{Request, Server, client};
 use crate::stats::{
     FileRef, collect_files, latency, manifest_fingerprint, proc_cpu_s, proc_status_kb,
-    read_matches, shuffled, stats,
+    proc_user_system_s, read_matches, shuffled, stats,
 };
 
 /// Only what counting needs: the values are parsed, not kept.
@@ -85,6 +85,7 @@ pub async fn http(options: &Throughput) {
         let payload: u64 = (0..options.n).map(|k| pick(k).size).sum();
         let pid = server.pid().to_string();
         let (cpu0, self_cpu0) = (proc_cpu_s(&pid), proc_cpu_s("self"));
+        let (user0, system0) = proc_user_system_s(&pid);
         let next = Rc::new(Cell::new(0usize));
         let (ok, errors, wire) = (
             Rc::new(Cell::new(0usize)),
@@ -140,6 +141,8 @@ pub async fn http(options: &Throughput) {
         let secs = t0.elapsed().as_secs_f64();
         let cpu = proc_cpu_s(&pid) - cpu0;
         let self_cpu = proc_cpu_s("self") - self_cpu0;
+        let (user1, system1) = proc_user_system_s(&pid);
+        let (user, system) = (user1 - user0, system1 - system0);
         let hwm = proc_status_kb(server.pid(), "VmHWM:");
         // What the resident memory is after the reads: the heap (anon) and
         // pages of files, the binary's embedded bytes among them (file).
@@ -159,6 +162,7 @@ pub async fn http(options: &Throughput) {
                 "req_per_s": n as f64 / secs, "payload_mb_per_s": payload as f64 / secs / 1e6,
                 "wire_mb_per_s": wire.get() as f64 / secs / 1e6, "payload_bytes": payload, "wire_bytes": wire.get(),
                 "server_cpu_s": cpu, "client_cpu_s": self_cpu,
+                "server_user_s": user, "server_system_s": system,
                 "server_cpu_ms_per_1k_req": cpu / n as f64 * 1e6, "server_peak_rss_kb": hwm,
                 "server_rss_anon_kb": anon, "server_rss_file_kb": file,
                 "lat_ms": latency(&mut run_latencies)})
