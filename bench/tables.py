@@ -641,8 +641,9 @@ def _():
     return md(["commit", "tree", "crate", "link CPU, ms", "embed ÷ include_dir", "binary, MiB",
                "of it debug info, MiB", "members pulled in / in the archive (crates.io and ours)"], out) + \
         "\n\nCPU time (user + system) of `cc` and the rust-lld it runs, per touch rebuild: median (min–max) of " \
-        f"{e['rounds']} interleaved rounds; ratio: median of per-round ratios. 1-minute load at the start: " + \
-        "; ".join(f"{r['tree']} {r['load_at_start']:.2f}" for r in rows if r["crate"] == "embed") + "."
+        "interleaved rounds (" + "; ".join(f"{r['label']} {r['tree']}: {r['rounds']} rounds, 1-minute load "
+                                            f"{r['load_at_start']:.2f} at the start" for r in rows if r["crate"] == "embed") + \
+        "); ratio: median of per-round ratios."
 
 
 # profile.py's harness rows for the levers (profile.py --out, one file per commit profiled)
@@ -772,7 +773,7 @@ def _():
 def _():
     ab = jsonl(f"{READS}/http/ab-blob-cache.jsonl")
     cases = list(dict.fromkeys(r["case"] for r in ab))
-    # Since c4ddb12 http-load also splits the server's CPU into user and system time.
+    # Since 7a0387c http-load also splits the server's CPU into user and system time.
     split = all("server_user_s" in r for r in ab)
     per_k = lambda key: lambda r: r[key] / r["n"] * 1e6
     base = cases[-1]

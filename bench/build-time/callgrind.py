@@ -101,12 +101,7 @@ def main():
     run.write_if_changed(scratch / "callgrind-wrap.sh", WRAPPER, 0o755)
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     for name in a.trees.split(","):
-        tree = run.make_tree(scratch, name)
-        ws = run.make_workspace(scratch, name, tree)
-        cargo = run.Cargo(scratch, "dev", ws)
-        # The workspaces of all trees share a target dir and crate names (see run.py).
-        cargo.run("clean", "--offline", *[x for c in run.CRATES for x in ("-p", c)], check=False)
-        cargo.run("build", "--workspace")
+        tree, cargo = run.built_workspace(scratch, name)
         touched = run.touch_target(tree)
         for mode in a.modes.split(","):
             for crate in a.crates_list.split(","):

@@ -62,16 +62,15 @@ def members(rlib: Path) -> int:
 def extracted(why: Path, deps: Path) -> dict:
     """Per library: [archive members pulled in, object members in the archive]."""
     pulled = {}
+    # Lines of "<reference>\t<extracted member>\t<symbol>", after a header line.
     for line in why.read_text(errors="replace").splitlines()[1:]:
         fields = line.split("\t")
-        if not fields:
-            continue
         m = LIBRARY.search(fields[1]) if len(fields) > 1 else None
         if m:
             pulled.setdefault(m.group(1), set()).add(fields[1])
     out = {}
     for lib, got in sorted(pulled.items()):
-        rlib = Path(got and next(iter(got)).split("(")[0])
+        rlib = Path(next(iter(got)).split("(")[0])
         if rlib.parent == deps and rlib.exists():
             out[lib] = [len(got), members(rlib)]
         else:
@@ -94,10 +93,7 @@ def main():
     ap.add_argument("--crates", help="take skills-runtime from this copy of the repository")
     ap.add_argument("--trees", default="s10,real")
     ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--no-wait", action="store_true", help="do not wait for a quiet machine (smoke tests)")
-    ap.add_argument("--load-max", type=float, default=0.6)
-    ap.add_argument("--load-hold", type=float, default=30)
-    ap.add_argument("--load-timeout", type=float, default=900)
+    run.add_wait_arguments(ap)
     ap.add_argument("--label")
     ap.add_argument("--scratch", default=str(run.REPO / "target" / "bench-link"))
     ap.add_argument("--out", default=str(HERE / "results" / "levers" / "link.jsonl"))
@@ -114,16 +110,10 @@ def main():
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     crates = ["embed", "include-dir"]
     for name in a.trees.split(","):
-        tree = run.make_tree(scratch, name)
-        ws = run.make_workspace(scratch, name, tree)
-        cargo = run.Cargo(scratch, "dev", ws)
+        tree, cargo = run.built_workspace(scratch, name)
         cargo.env["BENCH_LINK_LOG"] = str(link_log)
-        # The workspaces of all trees share a target dir and crate names (see run.py).
-        cargo.run("clean", "--offline", *[x for c in run.CRATES for x in ("-p", c)], check=False)
-        cargo.run("build", "--offline", "--workspace")
         touched = run.touch_target(tree)
-        load = ({"load_at_start": run.loadavg(), "quiet": None} if a.no_wait else
-                {k: v for k, v in run.wait_quiet(a.load_max, a.load_hold, a.load_timeout).items() if k != "waited_s"})
+        load = {k: v for k, v in run.wait_as_asked(a).items() if k != "waited_s"}
         times = {c: [] for c in crates}
         facts = {}
         for round_ in range(a.rounds + 1):

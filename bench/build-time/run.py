@@ -327,6 +327,37 @@ def checksum_of(path: Path) -> str:
     return subprocess.run([str(path)], capture_output=True, text=True, check=True).stdout.strip()
 
 
+def add_wait_arguments(ap):
+    """The quiet-machine options every timed script takes (run-all passes them through)."""
+    ap.add_argument("--no-wait", action="store_true", help="do not wait for a quiet machine (smoke tests)")
+    ap.add_argument("--load-max", type=float, default=0.6)
+    ap.add_argument("--load-hold", type=float, default=30)
+    ap.add_argument("--load-timeout", type=float, default=900)
+
+
+def wait_as_asked(a) -> dict:
+    """Waits for a quiet machine unless --no-wait; the load it measured at, to record."""
+    if a.no_wait:
+        return {"waited_s": 0, "load_at_start": loadavg(), "quiet": None}
+    return wait_quiet(a.load_max, a.load_hold, a.load_timeout)
+
+
+def build_untimed(cargo: "Cargo"):
+    """Every crate of the workspace built, untimed. The workspaces of all trees share a target dir
+    and their crates' names, so artifacts (build-script output included) of the previous tree are
+    cleaned first."""
+    cargo.run("clean", "--offline", *[x for c in CRATES for x in ("-p", c)], check=False)
+    cargo.run("build", "--workspace")
+
+
+def built_workspace(scratch: Path, name: str):
+    """Tree `name` and its workspace, every crate built in the dev profile: (tree, Cargo)."""
+    tree = make_tree(scratch, name)
+    cargo = Cargo(scratch, "dev", make_workspace(scratch, name, tree))
+    build_untimed(cargo)
+    return tree, cargo
+
+
 def tree_stats(tree: Path) -> dict:
     files = tree_files(tree)
     skills = sum(1 for f in files if f.name == "SKILL.md")
@@ -422,10 +453,7 @@ def main():
     ap.add_argument("--profiles", default="dev,override")
     ap.add_argument("--modes", default="clean,touch")
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--no-wait", action="store_true", help="do not wait for a quiet machine (smoke tests)")
-    ap.add_argument("--load-max", type=float, default=0.6)
-    ap.add_argument("--load-hold", type=float, default=30)
-    ap.add_argument("--load-timeout", type=float, default=900)
+    add_wait_arguments(ap)
     ap.add_argument("--no-sizes", action="store_true")
     ap.add_argument("--append", action="store_true", help="append to the JSONL files instead of starting afresh")
     ap.add_argument("--summarize-only", action="store_true")
@@ -458,11 +486,8 @@ def main():
         sizes = {"tree": name, **stats}
         for profile in profiles:
             cargo = Cargo(scratch, profile, ws)
-            # Untimed: dependencies and all three crates, then the checksums must agree. The
-            # workspaces of all trees share a target dir and their crates' names, so artifacts
-            # (build-script output included) of the previous tree are cleaned first.
-            cargo.run("clean", "--offline", *[a for c in CRATES for a in ("-p", c)], check=False)
-            cargo.run("build", "--workspace")
+            # Untimed: dependencies and all three crates, then the checksums must agree.
+            build_untimed(cargo)
             sums = {c: checksum_of(cargo.binary(c)) for c in CRATES}
             if len(set(sums.values())) != 1:
                 raise SystemExit(f"checksums differ on {name}: {sums}")
@@ -471,8 +496,7 @@ def main():
                 for c in CRATES:
                     sizes.setdefault(c, {})["debug"] = cargo.binary(c).stat().st_size
             series = {"tree": name, "profile": profile, "commit": commit(), **stats}
-            series.update({"waited_s": 0, "load_at_start": loadavg(), "quiet": None} if a.no_wait
-                          else wait_quiet(a.load_max, a.load_hold, a.load_timeout))
+            series.update(wait_as_asked(a))
             log(f"   series {profile}: load {series['load_at_start']:.2f} (waited {series['waited_s']} s)")
             touched = touch_target(tree)
             with open(out / "build.jsonl", "a") as f:

@@ -15,22 +15,11 @@ ROUNDS="${ROUNDS:-10}"; N="${N:-4000}"; WINDOW="${WINDOW:-16}"
 LOAD_MAX="${LOAD_MAX:-0.6}"; LOAD_HOLD="${LOAD_HOLD:-30}"; LOAD_TIMEOUT="${LOAD_TIMEOUT:-900}"
 HL="${HTTP_TARGET:-/tmp/bench-runtime/http-target}/release/http-load"
 [ -x "$HL" ] || { echo "ab-http.sh: $HL is missing: run \`ONLY=setup bash bench/runtime/run.sh\` first" >&2; exit 2; }
-if [ -z "${NO_WAIT:-}" ]; then
-  start=$(date +%s); below=""
-  while :; do
-    load=$(cut -d' ' -f1 /proc/loadavg); now=$(date +%s)
-    if awk -v l="$load" -v m="$LOAD_MAX" 'BEGIN{exit !(l<m)}'; then
-      below="${below:-$now}"
-      (( now - below >= ${LOAD_HOLD%.*} )) && break
-    else
-      below=""
-    fi
-    if (( now - start > ${LOAD_TIMEOUT%.*} )); then echo "  load still $load; measuring anyway" >&2; break; fi
-    sleep 2
-  done
-fi
+# shellcheck source=wait-quiet.sh
+. "$(dirname "$0")/wait-quiet.sh"
+wait_quiet
 : > "$out"
-echo "$(date -u +%FT%TZ) before: loadavg $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "$(date -u +%FT%TZ) before: loadavg $(cut -d' ' -f1-3 /proc/loadavg) (waited $WAITED s)" >&2
 for ((r = 0; r < ROUNDS; r++)); do
   for c in "$@"; do
     IFS='|' read -r name cmd <<<"$c"

@@ -94,23 +94,11 @@ pick_python() { # $1 = 3.11 | 3.12
 }
 
 # Waits for a quiet machine; logs the load before the series.
+# shellcheck source=wait-quiet.sh
+. "$HERE/wait-quiet.sh"
 quiet() { # $1 = series name
-  local start now load below=""
-  start=$(date +%s)
-  if [ -z "${NO_WAIT:-}" ]; then
-    while :; do
-      load=$(cut -d' ' -f1 /proc/loadavg); now=$(date +%s)
-      if awk -v l="$load" -v m="$LOAD_MAX" 'BEGIN{exit !(l<m)}'; then
-        below="${below:-$now}"
-        (( now - below >= ${LOAD_HOLD%.*} )) && break
-      else
-        below=""
-      fi
-      if (( now - start > ${LOAD_TIMEOUT%.*} )); then echo "  load still $load; measuring anyway" >&2; break; fi
-      sleep 2
-    done
-  fi
-  echo "$(date -u +%FT%TZ) before $1 (ours from $CRATES_REPO at $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null)): loadavg $(cut -d' ' -f1-3 /proc/loadavg) (waited $(( $(date +%s) - start )) s)" | tee -a "$OUT/load.txt" >&2
+  wait_quiet
+  echo "$(date -u +%FT%TZ) before $1 (ours from $CRATES_REPO at $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null)): loadavg $(cut -d' ' -f1-3 /proc/loadavg) (waited $WAITED s)" | tee -a "$OUT/load.txt" >&2
 }
 after() { echo "$(date -u +%FT%TZ) after  $1: loadavg $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt" >&2; }
 

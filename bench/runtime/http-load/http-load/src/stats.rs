@@ -166,6 +166,26 @@ pub fn proc_user_system_s(pid: &str) -> (f64, f64) {
 mod tests {
     use super::*;
 
+    /// Spinning costs user time, and `proc_cpu_s` is the sum of the split:
+    /// a swapped or misread field of `/proc/self/stat` fails here.
+    #[test]
+    fn a_busy_loop_shows_as_user_time() {
+        let (user0, system0) = proc_user_system_s("self");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut spin = 0u64;
+        while proc_cpu_s("self") - (user0 + system0) < 0.2 && std::time::Instant::now() < deadline {
+            for _ in 0..1_000_000 {
+                spin = std::hint::black_box(spin.wrapping_mul(31).wrapping_add(1));
+            }
+        }
+        let (user1, system1) = proc_user_system_s("self");
+        assert!(
+            user1 - user0 >= 0.1,
+            "user {user0} -> {user1}, system {system0} -> {system1}"
+        );
+        assert!(system1 >= system0);
+    }
+
     #[test]
     fn percentiles_by_nearest_rank() {
         let mut micros: Vec<u32> = (1..=100).map(|ms| ms * 1000).collect();

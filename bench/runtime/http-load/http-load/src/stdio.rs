@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use crate::http::client_info_meta;
 use crate::stats::{
     FileRef, collect_files, latency, manifest_fingerprint, proc_cpu_s, proc_status_kb,
-    read_matches, shuffled, stats,
+    proc_user_system_s, read_matches, shuffled, stats,
 };
 use crate::{Proto, Throughput};
 
@@ -170,7 +170,8 @@ pub fn throughput(options: &Throughput) {
             .collect();
         let payload: u64 = (0..options.n).map(|k| pick(k).size).sum();
         let pid = connection.child.id();
-        let (cpu0, self_cpu0) = (proc_cpu_s(&pid.to_string()), proc_cpu_s("self"));
+        let ((user0, system0), self_cpu0) =
+            (proc_user_system_s(&pid.to_string()), proc_cpu_s("self"));
 
         // Send times, in nanoseconds after t0, by request.
         let sent: Arc<Vec<AtomicU64>> =
@@ -226,7 +227,9 @@ pub fn throughput(options: &Throughput) {
         }
         let secs = t0.elapsed().as_secs_f64();
         connection.stdin = writer.join().expect("the writer");
-        let cpu = proc_cpu_s(&pid.to_string()) - cpu0;
+        let (user1, system1) = proc_user_system_s(&pid.to_string());
+        let (user, system) = (user1 - user0, system1 - system0);
+        let cpu = user + system;
         let self_cpu = proc_cpu_s("self") - self_cpu0;
         let hwm = proc_status_kb(pid, "VmHWM:");
         // What the resident memory is after the reads: the heap (anon) and
@@ -250,6 +253,7 @@ pub fn throughput(options: &Throughput) {
                 "req_per_s": n as f64 / secs, "payload_mb_per_s": payload as f64 / secs / 1e6,
                 "wire_mb_per_s": wire as f64 / secs / 1e6, "payload_bytes": payload, "wire_bytes": wire,
                 "server_cpu_s": cpu, "client_cpu_s": self_cpu,
+                "server_user_s": user, "server_system_s": system,
                 "server_cpu_ms_per_1k_req": cpu / n as f64 * 1e6, "server_peak_rss_kb": hwm,
                 "server_rss_anon_kb": anon, "server_rss_file_kb": file,
                 "proto": proto, "lat_ms": latency(&mut latencies)})

@@ -84,8 +84,7 @@ pub async fn http(options: &Throughput) {
         );
         let payload: u64 = (0..options.n).map(|k| pick(k).size).sum();
         let pid = server.pid().to_string();
-        let (cpu0, self_cpu0) = (proc_cpu_s(&pid), proc_cpu_s("self"));
-        let (user0, system0) = proc_user_system_s(&pid);
+        let ((user0, system0), self_cpu0) = (proc_user_system_s(&pid), proc_cpu_s("self"));
         let next = Rc::new(Cell::new(0usize));
         let (ok, errors, wire) = (
             Rc::new(Cell::new(0usize)),
@@ -139,10 +138,10 @@ pub async fn http(options: &Throughput) {
         }
         local.await;
         let secs = t0.elapsed().as_secs_f64();
-        let cpu = proc_cpu_s(&pid) - cpu0;
-        let self_cpu = proc_cpu_s("self") - self_cpu0;
         let (user1, system1) = proc_user_system_s(&pid);
         let (user, system) = (user1 - user0, system1 - system0);
+        let cpu = user + system;
+        let self_cpu = proc_cpu_s("self") - self_cpu0;
         let hwm = proc_status_kb(server.pid(), "VmHWM:");
         // What the resident memory is after the reads: the heap (anon) and
         // pages of files, the binary's embedded bytes among them (file).
