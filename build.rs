@@ -3,8 +3,6 @@
 // SKILLS_DIR (read by the examples) may point the build at another folder.
 fn main() {
     println!("cargo::rerun-if-changed=skills");
-    // The course platform example's own skills (examples/course_platform).
-    println!("cargo::rerun-if-changed=examples/course_platform/skills");
     println!("cargo::rerun-if-env-changed=SKILLS_DIR");
     if let Ok(dir) = std::env::var("SKILLS_DIR") {
         println!("cargo::rerun-if-changed={dir}");

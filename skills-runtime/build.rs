@@ -5,4 +5,12 @@
 // else in the crate reads `skills/`.
 fn main() {
     println!("cargo::rerun-if-changed=skills");
+    // The integration tests (tests/, in the repository only) embed the
+    // repository's example skills and the course platform's; neither folder
+    // exists in the published package.
+    for tree in ["../skills", "../examples/course-platform/skills"] {
+        if std::path::Path::new(tree).is_dir() {
+            println!("cargo::rerun-if-changed={tree}");
+        }
+    }
 }

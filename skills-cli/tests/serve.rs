@@ -7,8 +7,7 @@
 //! Nothing here sleeps to let time pass: every wait is for an event (a
 //! notice, a line on stderr) under a generous deadline.
 
-#[path = "../../tests/support/live.rs"]
-mod live;
+use skills_test_support::live;
 
 use std::path::Path;
 use std::process::Stdio;

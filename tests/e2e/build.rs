@@ -7,7 +7,7 @@
 fn main() {
     println!("cargo::rerun-if-changed=../../skills");
     // The course platform's skills (tests/course_platform_clients.rs).
-    println!("cargo::rerun-if-changed=../../examples/course_platform/skills");
+    println!("cargo::rerun-if-changed=../../examples/course-platform/skills");
     println!("cargo::rerun-if-changed=../../../shared/reference/captures/sample-skills");
     println!("cargo::rerun-if-env-changed=SKILLS_CORPUS");
     let corpus = match std::env::var("SKILLS_CORPUS") {

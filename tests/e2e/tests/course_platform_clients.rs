@@ -29,7 +29,7 @@ use skills_runtime::{Skills, embed_skills};
 
 /// The platform's skills, as the example embeds them.
 static COURSES: Skills = embed_skills!(
-    "../../examples/course_platform/skills",
+    "../../examples/course-platform/skills",
     gated = ["courses/*"]
 );
 
@@ -68,21 +68,21 @@ fn example() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
         let output = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--package", "skills-workspace"])
-            .args(["--example", "course_platform", "--message-format", "json"])
+            .args(["build", "--quiet", "--package", "course-platform"])
+            .args(["--bin", "course-platform", "--message-format", "json"])
             .arg("--manifest-path")
             .arg(package_dir().join("../../Cargo.toml"))
             .output()
             .expect("cargo runs");
         assert!(
             output.status.success(),
-            "cargo build --example course_platform failed:\n{}",
+            "cargo build --bin course-platform failed:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
         String::from_utf8_lossy(&output.stdout)
             .lines()
             .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-            .filter(|message| message["target"]["name"] == "course_platform")
+            .filter(|message| message["target"]["name"] == "course-platform")
             .find_map(|message| message["executable"].as_str().map(PathBuf::from))
             .expect("cargo names the example's executable")
     })

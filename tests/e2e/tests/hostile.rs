@@ -4,8 +4,7 @@
 //! sessions (both eras), plus the HTTP-level cases (`Host` headers, content
 //! types, paths) that never reach a handler. Needs nothing outside Cargo.
 
-#[path = "../../support/hostile.rs"]
-mod hostile;
+use skills_test_support::hostile;
 
 use std::process::Stdio;
 

@@ -3,7 +3,7 @@
 //! only, both manifest paths agree, a sync writes verified skills, keeps
 //! edits, removes orphans, and a second sync changes nothing.
 
-mod support;
+use skills_test_support as support;
 
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::Path;
@@ -14,7 +14,7 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::client::{LegacyOnly, scratch, skill_methods, snapshot, tapped};
 use support::{ERAS, Era};
 
-static SKILLS: Skills = embed_skills!("skills");
+static SKILLS: Skills = embed_skills!("../skills");
 
 fn server() -> SkillsServer {
     SkillsServer::new(SKILLS.clone())
@@ -172,7 +172,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
         &[
             (
                 "stock-audit/SKILL.md",
-                &std::fs::read_to_string("skills/stock-audit/SKILL.md").unwrap(),
+                &std::fs::read_to_string("../skills/stock-audit/SKILL.md").unwrap(),
             ),
             (
                 "stock-audit/references/counting-procedure.md",
@@ -180,18 +180,18 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
             ),
             (
                 "stock-audit/references/discrepancy-codes.md",
-                &std::fs::read_to_string("skills/stock-audit/references/discrepancy-codes.md")
+                &std::fs::read_to_string("../skills/stock-audit/references/discrepancy-codes.md")
                     .unwrap(),
             ),
             (
                 "stock-audit/assets/count-sheet-template.csv",
-                &std::fs::read_to_string("skills/stock-audit/assets/count-sheet-template.csv")
+                &std::fs::read_to_string("../skills/stock-audit/assets/count-sheet-template.csv")
                     .unwrap(),
             ),
             ("stock-audit/assets/new.md", "New.\n"),
             (
                 "purchase-orders/SKILL.md",
-                &std::fs::read_to_string("skills/purchase-orders/SKILL.md").unwrap(),
+                &std::fs::read_to_string("../skills/purchase-orders/SKILL.md").unwrap(),
             ),
         ],
     );

@@ -6,8 +6,7 @@
 //! the routes at once, and (over HTTP, both eras) locked, absent and
 //! nonexistent skills answering alike, status and headers included.
 
-#[path = "support/probes.rs"]
-mod probes;
+use skills_test_support::probes;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -27,7 +26,7 @@ use skills_runtime::server::{Access, Offer};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 /// The course platform's skills: `academy` free, the courses sold.
-static COURSES: Skills = embed_skills!("examples/course_platform/skills", gated = ["courses/*"]);
+static COURSES: Skills = embed_skills!("../examples/course-platform/skills", gated = ["courses/*"]);
 
 /// What the auth layer resolves per request: the learner and what they own.
 #[derive(Clone, Debug)]

@@ -4,8 +4,7 @@
 //! example's exact interface.
 #![cfg(unix)]
 
-#[path = "support/examples.rs"]
-mod examples;
+use skills_test_support::examples;
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
@@ -608,7 +607,7 @@ fn skill_embed_installs_are_recognised() {
     let base = scratch("skill-embed");
     let dir = base.join("installed");
     let dir_arg = dir.to_str().unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let stamped = || {
         let _ = fs::remove_dir_all(&dir);
         copy_tree(&repo.join("skills/stock-audit"), &dir.join("stock-audit"));

@@ -32,7 +32,7 @@
 mod api;
 mod auth;
 mod db;
-#[path = "../support/logging.rs"]
+#[path = "../../support/logging.rs"]
 mod logging;
 mod tools;
 
@@ -58,7 +58,7 @@ use crate::db::{Change, Db, Entitlements};
 /// are sold, so they are declared gated: only a gated skill may be locked
 /// (shown as a teaser with an offer), and a gated skill may not carry
 /// `allowed-tools`.
-static SKILLS: Skills = embed_skills!("examples/course_platform/skills", gated = ["courses/*"]);
+static SKILLS: Skills = embed_skills!("skills", gated = ["courses/*"]);
 
 /// How often the server looks for grants and revokes committed by other
 /// processes, to tell the open sessions whose view they change.

@@ -6,7 +6,7 @@
 //! Nothing here sleeps to let time pass: every wait is for an event (a
 //! reload finishing, a notification arriving) under a generous deadline.
 
-mod support;
+use skills_test_support as support;
 
 use std::path::{Path, PathBuf};
 
@@ -799,9 +799,9 @@ async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
 }
 
 /// The example skills, checked strictly and with links unchecked.
-static STRICT: Skills = embed_skills!("skills");
+static STRICT: Skills = embed_skills!("../skills");
 static LINKS_UNCHECKED: Skills =
-    embed_skills!("skills", check_links = false, allow_fields = ["x-team"]);
+    embed_skills!("../skills", check_links = false, allow_fields = ["x-team"]);
 
 #[tokio::test]
 async fn watch_in_debug_applies_the_options_the_set_was_embedded_with() {

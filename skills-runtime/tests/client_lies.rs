@@ -2,7 +2,7 @@
 //! the folder is byte-identical before and after. Plus a legal skill of
 //! 16 MiB, which rmcp's default transport drops and ours accepts.
 
-mod support;
+use skills_test_support as support;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! replicas adding the same bytes agree on every fingerprint, so a cursor
 //! from one continues on the other.
 
-mod support;
+use skills_test_support as support;
 
 use serde_json::json;
 use skills_core::Rule;

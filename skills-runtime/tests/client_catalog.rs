@@ -2,7 +2,7 @@
 //! blocks, the load/unload tools, dependencies counted across skills, name
 //! collisions, removed servers and skills that vanish on `list_changed`.
 
-mod support;
+use skills_test_support as support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

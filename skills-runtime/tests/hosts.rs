@@ -3,7 +3,7 @@
 //! field against the design's example, and the version every entry and
 //! every `SKILL.md` carries.
 
-mod support;
+use skills_test_support as support;
 
 use rmcp::model::SkillResources;
 use serde_json::{Map, Value, json};
@@ -13,7 +13,7 @@ use support::{ERAS, Era, bytes_of, connect, raw};
 /// The resource listing of the design notes (`../shared`), exactly as written there.
 fn reference_listing() -> Vec<Value> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/reference/course-platform.md");
+        .join("../../shared/reference/course-platform.md");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     let section = text
@@ -168,7 +168,7 @@ async fn the_instructions_use_the_load_hint() {
 
 #[tokio::test]
 async fn every_version_is_the_revision_of_the_files_served() {
-    let skills = support::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills"));
+    let skills = support::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skills"));
     let server = SkillsServer::new(skills);
     for era in ERAS {
         let client = connect(server.clone(), era).await;

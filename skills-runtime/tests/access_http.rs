@@ -5,7 +5,7 @@
 //! after a purchase, `refresh_views_with` resolves each session again and
 //! tells only the buyer.
 
-mod support;
+use skills_test_support as support;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, RwLock};
@@ -24,7 +24,7 @@ use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::{Named, NamedClient};
 
-static SKILLS: Skills = embed_skills!("skills");
+static SKILLS: Skills = embed_skills!("../skills");
 
 /// The platform's entitlements table: learner → skills owned.
 type Table = Arc<RwLock<HashMap<String, HashSet<String>>>>;

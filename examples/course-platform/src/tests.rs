@@ -18,7 +18,7 @@ use crate::db::{self, Db, Entitlements};
 use crate::{SKILLS, api, platform};
 
 /// The checked-in reference the `academy` skill links to.
-const API_REFERENCE: &str = "examples/course_platform/skills/academy/references/api.md";
+const API_REFERENCE: &str = "skills/academy/references/api.md";
 
 /// A fresh database in a folder of its own, removed when dropped.
 struct Scratch {

@@ -5,7 +5,7 @@
 //! follows the owned set; and each session is told when, and only when, its
 //! own view changes.
 
-mod support;
+use skills_test_support as support;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;

@@ -1,7 +1,7 @@
 //! The wire behaviour of `SkillsServer` on both protocol eras, in process:
 //! SEP-2640 methods, reads, listings, cursors, errors, compatibility layers.
 
-mod support;
+use skills_test_support as support;
 
 use rmcp::model::{
     CallToolRequestParams, ErrorCode, GetSkillRequestParams, PaginatedRequestParams,
@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::{ERAS, Era, bytes_of, connect, raw, raw_as};
 
-static SKILLS: Skills = embed_skills!("skills");
+static SKILLS: Skills = embed_skills!("../skills");
 
 fn server() -> SkillsServer {
     SkillsServer::new(SKILLS.clone())
@@ -937,7 +937,7 @@ async fn replacing_the_set_is_atomic_and_reports_changes() {
             .contains("skill://stock-audit/SKILL.md")
     );
     let info = server.server_info();
-    assert_eq!(info.name, "skills-workspace");
+    assert_eq!(info.name, "skills-runtime");
 
     assert!(server.replace(support::load(&root)));
     let entries = client.list_all_skills().await.unwrap();
@@ -1001,7 +1001,7 @@ async fn executable_bits_travel_in_the_skills_meta() {
 /// `../shared` sits beside the repository (see the README); corpus tests read it in place.
 fn shared(path: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
+        .join("../../shared")
         .join(path)
 }
 

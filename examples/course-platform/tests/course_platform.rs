@@ -13,7 +13,7 @@ use std::process::{Child, ChildStdout, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-mod support;
+use skills_test_support as support;
 
 use std::sync::atomic::Ordering;
 
@@ -27,7 +27,7 @@ use support::{Named, NamedClient};
 /// The example's executable, built once.
 fn binary() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| support::examples::executable("course_platform"))
+    BINARY.get_or_init(|| PathBuf::from(env!("CARGO_BIN_EXE_course-platform")))
 }
 
 /// A folder for one test's database, removed when dropped.

@@ -2,7 +2,7 @@
 //! shapes: the one-line `WithSkills` wrapper, and delegation from the
 //! author's own `impl ServerHandler`.
 
-mod support;
+use skills_test_support as support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,7 +21,7 @@ use serde_json::json;
 use skills_runtime::{Skills, SkillsServer, WithSkills, embed_skills};
 use support::{ERAS, connect};
 
-static SKILLS: Skills = embed_skills!("skills");
+static SKILLS: Skills = embed_skills!("../skills");
 
 /// An author's server: one tool, one resource of its own, its own name and instructions.
 #[derive(Clone)]

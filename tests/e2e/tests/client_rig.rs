@@ -3,7 +3,7 @@
 //! its next request, and `unload_skill` is offered only while a skill is
 //! loaded.
 
-mod support;
+use skills_test_support as support;
 
 use rig_agent::AgentBuilder;
 use rig_core::test_utils::{MockCompletionModel, MockTurn};
@@ -14,7 +14,7 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::Era;
 use support::client::tapped;
 
-static SKILLS: Skills = embed_skills!("skills");
+static SKILLS: Skills = embed_skills!("../../skills");
 
 fn tool_names(request: &rig_core::completion::CompletionRequest) -> Vec<String> {
     request
