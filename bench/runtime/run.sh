@@ -113,7 +113,7 @@ S="$VCORPUS/skills"; E="$VCORPUS/empty"
 
 build_ours() { # $1 = tree name, $2 = skills dir
   SKILLS_DIR="$2" CARGO_TARGET_DIR="$OURS_TARGET" cargo build --release --quiet --manifest-path "$CRATES_REPO/Cargo.toml" \
-    --example stdio_server --example http_server
+    --features http --example stdio_server --example http_server
   cp "$OURS_TARGET/release/examples/stdio_server" "$BIN/ours-stdio-$1"
   cp "$OURS_TARGET/release/examples/http_server" "$BIN/ours-http-$1"
 }
@@ -133,7 +133,7 @@ build_ours_rmcp_patched() { # $1 = tree name, $2 = skills dir
   # Our target dir: only rmcp and what depends on it compile again.
   SKILLS_DIR="$2" CARGO_TARGET_DIR="$OURS_TARGET" cargo build --release --quiet \
     --manifest-path "$src/Cargo.toml" --config "patch.crates-io.rmcp.path=\"$rmcp_src\"" \
-    --example stdio_server --example http_server
+    --features http --example stdio_server --example http_server
   cp "$OURS_TARGET/release/examples/stdio_server" "$BIN/ours-rmcp-patched-stdio-$1"
   cp "$OURS_TARGET/release/examples/http_server" "$BIN/ours-rmcp-patched-http-$1"
 }
