@@ -7,17 +7,17 @@
 //! the table stays true.
 //!
 //! The validator is installed pinned by `tests/e2e/clients/setup.sh` into
-//! `$SKILLS_E2E_VENVS/skills-ref` (default `<workspace>/target/e2e-venvs`).
-//! Without it this test says so loudly and passes, unless
-//! `SKILLS_E2E_REQUIRED=1` (which `.ci/run` sets).
+//! `$SKILLS_E2E_VENVS/skills-ref` (default `<workspace>/target/e2e-venvs`),
+//! and the corpus is `../shared`: the test is ignored by default and lives
+//! in the module `shared` (`.ci/run` runs it).
 
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use skills_test_support::needs;
 use support::{SKILLS, TempDir, json_lines, workspace};
 
 /// One skill folder to give both validators.
@@ -32,29 +32,6 @@ struct Verdict {
     valid: bool,
     /// The reference's messages, or the rule ids `skills check` reported as errors.
     why: Vec<String>,
-}
-
-fn agentskills() -> Option<PathBuf> {
-    let root = std::env::var_os("SKILLS_E2E_VENVS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/e2e-venvs"));
-    let program = root.join("skills-ref/bin/agentskills");
-    if program.exists() {
-        return Some(program);
-    }
-    let message = format!(
-        "the reference validator is missing ({}); run `bash tests/e2e/clients/setup.sh` \
-         (or point SKILLS_E2E_VENVS at where it put it)",
-        program.display()
-    );
-    if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
-        panic!("SKILLS_E2E_REQUIRED=1 and {message}");
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!! SKIPPED the reference parity test: {message}. Set SKILLS_E2E_REQUIRED=1 to make this a failure. !!!!!!!!\n"
-    );
-    None
 }
 
 fn reference_verdict(program: &Path, folder: &Path) -> Verdict {
@@ -109,12 +86,7 @@ fn our_verdict(folder: &Path) -> Verdict {
 
 /// Every skill folder of the shared corpus.
 fn corpus_cases() -> Vec<Case> {
-    let corpus = workspace().join("../shared/corpus");
-    assert!(
-        corpus.is_dir(),
-        "{} is missing: clone this repository beside the shared folder",
-        corpus.display()
-    );
+    let corpus = needs::shared("corpus");
     let mut cases = Vec::new();
     for group in ["real", "real-invalid", "real-name-clash"] {
         let mut folders: Vec<PathBuf> = std::fs::read_dir(corpus.join(group))
@@ -658,82 +630,87 @@ fn documented() -> BTreeMap<String, Row> {
     rows
 }
 
-#[test]
-fn every_disagreement_with_the_reference_validator_is_documented() {
-    let Some(program) = agentskills() else {
-        return;
-    };
-    let dir = TempDir::new("reference");
-    let mut cases = corpus_cases();
-    cases.extend(write_edge_cases(&dir));
-    // Two at a time: most of the time is Python starting.
-    let run = |part: &[Case]| {
-        part.iter()
-            .map(|case| {
-                (
-                    reference_verdict(&program, &case.folder),
-                    our_verdict(&case.folder),
-                )
-            })
-            .collect::<Vec<_>>()
-    };
-    let (first, second) = cases.split_at(cases.len() / 2);
-    let verdicts: Vec<(Verdict, Verdict)> = std::thread::scope(|scope| {
-        let handle = scope.spawn(|| run(second));
-        let mut all = run(first);
-        all.extend(handle.join().expect("the second half ran"));
-        all
-    });
-    let table = documented();
-    let mut problems = Vec::new();
-    let mut agreed = 0;
-    for (case, (reference, ours)) in cases.iter().zip(&verdicts) {
-        let verdict = |valid: bool| if valid { "valid" } else { "invalid" };
-        let rules: Vec<String> = ours.why.iter().map(|rule| format!("`{rule}`")).collect();
-        let row_text = format!(
-            "| `{}` | {} | {}{} | {} |",
-            case.id,
-            verdict(reference.valid),
-            verdict(ours.valid),
-            if rules.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", rules.join(", "))
-            },
-            reference.why.join("; ")
-        );
-        match table.get(&case.id) {
-            None if reference.valid == ours.valid => agreed += 1,
-            None => problems.push(format!("undocumented disagreement: {row_text}")),
-            Some(_) if reference.valid == ours.valid => {
-                problems.push(format!("documented, but they agree now: {row_text}"));
-            }
-            Some(row) => {
-                let found = Row {
-                    reference_valid: reference.valid,
-                    ours_valid: ours.valid,
-                    our_rules: ours.why.iter().cloned().collect(),
-                };
-                if *row != found {
-                    problems.push(format!("the row differs from what was found: {row_text}"));
+/// The tests that read `../shared`: `.ci/run` leaves them out by name
+/// (`--skip shared::`) where the clone has nothing beside it.
+mod shared {
+    use super::*;
+
+    #[test]
+    #[ignore = "needs ../shared/corpus beside the clone and the skills-ref venv (bash tests/e2e/clients/setup.sh)"]
+    fn every_disagreement_with_the_reference_validator_is_documented() {
+        let program = needs::venv_program("skills-ref", "agentskills");
+        let dir = TempDir::new("reference");
+        let mut cases = corpus_cases();
+        cases.extend(write_edge_cases(&dir));
+        // Two at a time: most of the time is Python starting.
+        let run = |part: &[Case]| {
+            part.iter()
+                .map(|case| {
+                    (
+                        reference_verdict(&program, &case.folder),
+                        our_verdict(&case.folder),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        let (first, second) = cases.split_at(cases.len() / 2);
+        let verdicts: Vec<(Verdict, Verdict)> = std::thread::scope(|scope| {
+            let handle = scope.spawn(|| run(second));
+            let mut all = run(first);
+            all.extend(handle.join().expect("the second half ran"));
+            all
+        });
+        let table = documented();
+        let mut problems = Vec::new();
+        let mut agreed = 0;
+        for (case, (reference, ours)) in cases.iter().zip(&verdicts) {
+            let verdict = |valid: bool| if valid { "valid" } else { "invalid" };
+            let rules: Vec<String> = ours.why.iter().map(|rule| format!("`{rule}`")).collect();
+            let row_text = format!(
+                "| `{}` | {} | {}{} | {} |",
+                case.id,
+                verdict(reference.valid),
+                verdict(ours.valid),
+                if rules.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", rules.join(", "))
+                },
+                reference.why.join("; ")
+            );
+            match table.get(&case.id) {
+                None if reference.valid == ours.valid => agreed += 1,
+                None => problems.push(format!("undocumented disagreement: {row_text}")),
+                Some(_) if reference.valid == ours.valid => {
+                    problems.push(format!("documented, but they agree now: {row_text}"));
+                }
+                Some(row) => {
+                    let found = Row {
+                        reference_valid: reference.valid,
+                        ours_valid: ours.valid,
+                        our_rules: ours.why.iter().cloned().collect(),
+                    };
+                    if *row != found {
+                        problems.push(format!("the row differs from what was found: {row_text}"));
+                    }
                 }
             }
         }
-    }
-    let ids: BTreeSet<&str> = cases.iter().map(|case| case.id.as_str()).collect();
-    for id in table.keys() {
-        if !ids.contains(id.as_str()) {
-            problems.push(format!("documented, but no such case: {id}"));
+        let ids: BTreeSet<&str> = cases.iter().map(|case| case.id.as_str()).collect();
+        for id in table.keys() {
+            if !ids.contains(id.as_str()) {
+                problems.push(format!("documented, but no such case: {id}"));
+            }
         }
+        assert!(
+            problems.is_empty(),
+            "{} of {} cases agree; docs/REFERENCE-VALIDATOR.md needs:\n{}",
+            agreed,
+            cases.len(),
+            problems.join("\n")
+        );
+        // The comparison ran on both sides of the fence.
+        assert!(agreed >= 30, "only {agreed} cases agree");
+        assert!(table.len() >= 10);
     }
-    assert!(
-        problems.is_empty(),
-        "{} of {} cases agree; docs/REFERENCE-VALIDATOR.md needs:\n{}",
-        agreed,
-        cases.len(),
-        problems.join("\n")
-    );
-    // The comparison ran on both sides of the fence.
-    assert!(agreed >= 30, "only {agreed} cases agree");
-    assert!(table.len() >= 10);
 }

@@ -12,8 +12,7 @@ use support::{ERAS, Era, bytes_of, connect, raw};
 
 /// The resource listing of the design notes (`../shared`), exactly as written there.
 fn reference_listing() -> Vec<Value> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/reference/course-platform.md");
+    let path = support::needs::shared("reference/course-platform.md");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     let section = text
@@ -37,112 +36,6 @@ fn keys(object: &Value) -> Vec<&str> {
         .collect();
     keys.sort_unstable();
     keys
-}
-
-#[tokio::test]
-async fn resources_are_listed_in_figmas_shape_field_by_field() {
-    let example = reference_listing();
-    let hint = example[1]["description"].as_str().unwrap().to_owned();
-    let root = support::tree(
-        "figma-shape",
-        &[
-            (
-                "ard/SKILL.md",
-                &support::skill_md(
-                    "ard",
-                    "The handbook of the ard platform. Use when helping a learner.",
-                ),
-            ),
-            (
-                "ard/references/buying.md",
-                "# Buying\n\nState the price first.\n",
-            ),
-        ],
-    );
-    let skills = support::load(&root);
-    let server = SkillsServer::builder(skills.clone())
-        .legacy_index(true)
-        .list_supporting_files(true)
-        .fastmcp_compatible(false)
-        .load_hint("ard", &hint)
-        .build();
-    for era in ERAS {
-        let answers = raw(server.clone(), era, &[json!({"method": "resources/list"})]).await;
-        let ours = answers[0]["result"]["resources"].as_array().unwrap();
-        assert_eq!(ours.len(), example.len(), "{era:?}: {ours:?}");
-        for (index, (want, got)) in example.iter().zip(ours).enumerate() {
-            for (key, value) in want.as_object().unwrap() {
-                match key.as_str() {
-                    // The example's sizes are round numbers; ours are the file's.
-                    "size" | "_meta" => {}
-                    _ => assert_eq!(&got[key], value, "{era:?} entry {index}, `{key}`"),
-                }
-            }
-        }
-        // The index, exactly as listed there, plus what it is.
-        assert_eq!(
-            keys(&ours[0]),
-            ["description", "mimeType", "name", "uri"],
-            "{era:?}"
-        );
-        // SKILL.md: its size twice, and its version.
-        let skill_md = skills.get("ard").unwrap().skill_md().size();
-        assert_eq!(
-            keys(&ours[1]),
-            [
-                "_meta",
-                "description",
-                "mimeType",
-                "name",
-                "size",
-                "title",
-                "uri"
-            ],
-            "{era:?}"
-        );
-        assert_eq!(ours[1]["size"], skill_md);
-        assert_eq!(ours[1]["_meta"]["size"], skill_md);
-        assert_eq!(
-            keys(&ours[1]["_meta"]),
-            ["size", "skills-runtime/version"],
-            "{era:?}"
-        );
-        // A reference: as listed there, plus its size.
-        assert_eq!(
-            keys(&ours[2]),
-            ["description", "mimeType", "name", "size", "title", "uri"],
-            "{era:?}"
-        );
-        let buying = skills
-            .get("ard")
-            .unwrap()
-            .file("references/buying.md")
-            .unwrap();
-        assert_eq!(ours[2]["size"], buying.size());
-    }
-
-    // Without a hint, the frontmatter description; the index reads.
-    let plain = SkillsServer::builder(skills).legacy_index(true).build();
-    let answers = raw(
-        plain,
-        Era::Handshake,
-        &[
-            json!({"method": "resources/list"}),
-            json!({"method": "resources/read", "params": {"uri": "skill://index.json"}}),
-        ],
-    )
-    .await;
-    assert_eq!(
-        answers[0]["result"]["resources"][1]["description"],
-        "The handbook of the ard platform. Use when helping a learner."
-    );
-    let index: Value = serde_json::from_str(
-        answers[1]["result"]["contents"][0]["text"]
-            .as_str()
-            .unwrap(),
-    )
-    .unwrap();
-    assert_eq!(index["skills"][0]["url"], "skill://ard/SKILL.md");
 }
 
 #[tokio::test]
@@ -214,5 +107,118 @@ async fn every_version_is_the_revision_of_the_files_served() {
             assert_eq!(listed_meta["skills-runtime/version"], version, "{era:?}");
         }
         client.cancel().await.unwrap();
+    }
+}
+
+/// The tests that read `../shared`: `.ci/run` leaves them out by name
+/// (`--skip shared::`) where the clone has nothing beside it.
+mod shared {
+    use super::*;
+
+    #[tokio::test]
+    #[ignore = "needs ../shared/reference beside the clone"]
+    async fn resources_are_listed_in_figmas_shape_field_by_field() {
+        let example = reference_listing();
+        let hint = example[1]["description"].as_str().unwrap().to_owned();
+        let root = support::tree(
+            "figma-shape",
+            &[
+                (
+                    "ard/SKILL.md",
+                    &support::skill_md(
+                        "ard",
+                        "The handbook of the ard platform. Use when helping a learner.",
+                    ),
+                ),
+                (
+                    "ard/references/buying.md",
+                    "# Buying\n\nState the price first.\n",
+                ),
+            ],
+        );
+        let skills = support::load(&root);
+        let server = SkillsServer::builder(skills.clone())
+            .legacy_index(true)
+            .list_supporting_files(true)
+            .fastmcp_compatible(false)
+            .load_hint("ard", &hint)
+            .build();
+        for era in ERAS {
+            let answers = raw(server.clone(), era, &[json!({"method": "resources/list"})]).await;
+            let ours = answers[0]["result"]["resources"].as_array().unwrap();
+            assert_eq!(ours.len(), example.len(), "{era:?}: {ours:?}");
+            for (index, (want, got)) in example.iter().zip(ours).enumerate() {
+                for (key, value) in want.as_object().unwrap() {
+                    match key.as_str() {
+                        // The example's sizes are round numbers; ours are the file's.
+                        "size" | "_meta" => {}
+                        _ => assert_eq!(&got[key], value, "{era:?} entry {index}, `{key}`"),
+                    }
+                }
+            }
+            // The index, exactly as listed there, plus what it is.
+            assert_eq!(
+                keys(&ours[0]),
+                ["description", "mimeType", "name", "uri"],
+                "{era:?}"
+            );
+            // SKILL.md: its size twice, and its version.
+            let skill_md = skills.get("ard").unwrap().skill_md().size();
+            assert_eq!(
+                keys(&ours[1]),
+                [
+                    "_meta",
+                    "description",
+                    "mimeType",
+                    "name",
+                    "size",
+                    "title",
+                    "uri"
+                ],
+                "{era:?}"
+            );
+            assert_eq!(ours[1]["size"], skill_md);
+            assert_eq!(ours[1]["_meta"]["size"], skill_md);
+            assert_eq!(
+                keys(&ours[1]["_meta"]),
+                ["size", "skills-runtime/version"],
+                "{era:?}"
+            );
+            // A reference: as listed there, plus its size.
+            assert_eq!(
+                keys(&ours[2]),
+                ["description", "mimeType", "name", "size", "title", "uri"],
+                "{era:?}"
+            );
+            let buying = skills
+                .get("ard")
+                .unwrap()
+                .file("references/buying.md")
+                .unwrap();
+            assert_eq!(ours[2]["size"], buying.size());
+        }
+
+        // Without a hint, the frontmatter description; the index reads.
+        let plain = SkillsServer::builder(skills).legacy_index(true).build();
+        let answers = raw(
+            plain,
+            Era::Handshake,
+            &[
+                json!({"method": "resources/list"}),
+                json!({"method": "resources/read", "params": {"uri": "skill://index.json"}}),
+            ],
+        )
+        .await;
+        assert_eq!(
+            answers[0]["result"]["resources"][1]["description"],
+            "The handbook of the ard platform. Use when helping a learner."
+        );
+        let index: Value = serde_json::from_str(
+            answers[1]["result"]["contents"][0]["text"]
+                .as_str()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(index["skills"][0]["url"], "skill://ard/SKILL.md");
     }
 }

@@ -1,8 +1,18 @@
 // The embeds outside the UI tests are tracked, as a real crate's would be:
 // Cargo reruns this script, and so rebuilds the tests, when a file below
 // these folders is added, changed or removed.
+use std::path::Path;
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=../../../shared/corpus/real");
     println!("cargo::rerun-if-changed=tests/fixtures");
+    println!("cargo::rerun-if-changed=../fixtures/corpus");
+    // The real corpus beside the clone is embedded only when it is there, so
+    // that the package builds on a clone alone (tests/corpus.rs, `shared`).
+    println!("cargo::rustc-check-cfg=cfg(shared_corpus)");
+    let real = "../../../shared/corpus/real";
+    if Path::new(real).is_dir() {
+        println!("cargo::rerun-if-changed={real}");
+        println!("cargo::rustc-cfg=shared_corpus");
+    }
 }

@@ -1,8 +1,10 @@
 //! `skills-test-server`: an MCP server for the end-to-end tests, serving one
-//! of three skill trees embedded at compile time, over stdio or streamable HTTP.
+//! of four skill trees over stdio or streamable HTTP: the repository's two
+//! (embedded at compile time) or one of `../shared` (loaded at start-up, so
+//! that the package builds on a clone with nothing beside it).
 //!
 //! ```text
-//! skills-test-server --tree examples|corpus|sample
+//! skills-test-server --tree examples|fixtures|corpus|sample
 //!                    [--http 127.0.0.1:0 [--stateless]]
 //!                    [--skills-page-size N] [--list-files] [--legacy-index]
 //! skills-test-server --tree T --summary      # the embedded tree as JSON, then exit
@@ -29,16 +31,14 @@ use rmcp::ServiceExt as _;
 use skills_runtime::http::{SkillsRouter, serve};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
-// Paths are relative to this package (`tests/e2e`): `../../skills` is the
-// repository's `skills/`, and `shared/` is the repository's sibling.
-// build.rs watches all three (and SKILLS_CORPUS).
+// Paths are relative to this package (`tests/e2e`); build.rs watches both.
 
 /// The repository's example skills (3 skills, 13 files).
 static EXAMPLES: Skills = embed_skills!("../../skills");
-/// The shared corpus of real skills (23 skills; fonts, PDFs, tarballs).
-static CORPUS: Skills = embed_skills!("${SKILLS_CORPUS:-../../../shared/corpus/real}");
-/// The tree the FastMCP and fast-agent reference captures were made on.
-static SAMPLE: Skills = embed_skills!("../../../shared/reference/captures/sample-skills");
+/// The repository's fixture corpus (7 skills, 20 files: binary files,
+/// executable scripts, a nested skill, grouped skills, a file name with a
+/// space and accents).
+static FIXTURES: Skills = embed_skills!("../fixtures/corpus");
 
 struct Options {
     tree: &'static str,
@@ -51,7 +51,7 @@ struct Options {
     summary: bool,
 }
 
-const USAGE: &str = "usage: skills-test-server --tree examples|corpus|sample|--dir PATH [--http ADDR [--stateless]] \
+const USAGE: &str = "usage: skills-test-server --tree examples|fixtures|corpus|sample|--dir PATH [--http ADDR [--stateless]] \
      [--skills-page-size N] [--list-files] [--legacy-index] [--summary]";
 
 fn options() -> anyhow::Result<Options> {
@@ -76,6 +76,7 @@ fn options() -> anyhow::Result<Options> {
             "--tree" => {
                 options.tree = match value("--tree")?.as_str() {
                     "examples" => "examples",
+                    "fixtures" => "fixtures",
                     "corpus" => "corpus",
                     "sample" => "sample",
                     other => bail!("unknown tree {other:?}\n{USAGE}"),
@@ -106,12 +107,33 @@ fn options() -> anyhow::Result<Options> {
     Ok(options)
 }
 
-fn tree(name: &str) -> &'static Skills {
-    match name {
-        "examples" => &EXAMPLES,
-        "corpus" => &CORPUS,
-        _ => &SAMPLE,
+/// The tree called `name`: embedded, or loaded from `../shared` with the
+/// rules `embed_skills!` applies. `corpus` is the shared corpus of real
+/// skills (23 skills; fonts, PDFs, tarballs), or `$SKILLS_CORPUS`; `sample`
+/// is the tree the FastMCP and fast-agent reference captures were made on.
+fn tree(name: &str) -> anyhow::Result<Skills> {
+    let shared = |path: &str| {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared")
+            .join(path)
+    };
+    let folder = match name {
+        "examples" => return Ok(EXAMPLES.clone()),
+        "fixtures" => return Ok(FIXTURES.clone()),
+        "corpus" => std::env::var_os("SKILLS_CORPUS")
+            .filter(|value| !value.is_empty())
+            .map_or_else(|| shared("corpus/real"), Into::into),
+        _ => shared("reference/captures/sample-skills"),
+    };
+    if !folder.is_dir() {
+        bail!(
+            "the `{name}` tree needs {}: clone this repository beside the shared folder",
+            folder.display()
+        );
     }
+    Ok(skills_core::load(&folder, &skills_core::Options::default())
+        .map_err(|report| anyhow::anyhow!("{report}"))?
+        .into_skills())
 }
 
 /// What the tests compare the clients' counts with.
@@ -147,7 +169,7 @@ async fn main() -> anyhow::Result<()> {
                 .map_err(|report| anyhow::anyhow!("{report}"))?
                 .into_skills()
         }
-        None => tree(options.tree).clone(),
+        None => tree(options.tree)?,
     };
     if options.summary {
         println!("{:#}", summary(options.tree, &skills));

@@ -3,8 +3,9 @@
 //!
 //! - FastMCP 4.2.3's SEP-2640 provider (2026-07-28) and its legacy
 //!   provider (`resources/list` + `_manifest` + `{path*}` template), started
-//!   from the pinned venv that `tests/e2e/clients/setup.sh` builds: a sync
-//!   writes every file byte for byte, a second sync is up to date.
+//!   from the pinned venv that `tests/e2e/clients/setup.sh` builds (so those
+//!   tests are `#[ignore = "needs …"]`): a sync writes every file byte for
+//!   byte, a second sync is up to date.
 //! - `examples/sync` and `examples/catalog`, run as processes against
 //!   `skills-test-server`: their stdout, exit codes and a second run.
 
@@ -13,37 +14,10 @@ use std::process::Command;
 
 use skills_runtime::client::{SkillsPeerExt as _, Source, SyncOptions, transport};
 use skills_runtime::folder::{Action, State};
+use skills_test_support::examples::{self, workspace_dir};
+use skills_test_support::needs;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_skills-test-server");
-
-fn workspace_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// FastMCP's venv python, or `None` (after a loud note) when it is missing
-/// and not required.
-fn fastmcp_python(test: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("SKILLS_E2E_VENVS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_dir().join("target/e2e-venvs"));
-    let python = root.join("py311/bin/python");
-    if python.exists() {
-        return Some(python);
-    }
-    let message = format!(
-        "{} is missing; run `bash tests/e2e/clients/setup.sh`",
-        python.display()
-    );
-    if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
-        panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
-    }
-    use std::io::Write as _;
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!! SKIPPED {test}: {message} !!!!!!!!\n"
-    );
-    None
-}
 
 fn scratch(name: &str) -> PathBuf {
     let root =
@@ -85,9 +59,7 @@ fn assert_same_files(tree: &Path, folder: &Path) -> usize {
 }
 
 async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
-    let Some(python) = fastmcp_python(&format!("fastmcp_{kind}")) else {
-        return;
-    };
+    let python = needs::python("py311");
     let script = workspace_dir().join("tests/e2e/clients/fastmcp_server.py");
     let server = transport::ChildProcess::spawn(
         &python,
@@ -131,11 +103,13 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
 }
 
 #[tokio::test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 async fn sync_from_fastmcp_sep_provider() {
     sync_from_fastmcp("sep", &workspace_dir().join("skills"), Source::Sep).await;
 }
 
 #[tokio::test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 async fn sync_from_fastmcp_legacy_provider() {
     // The legacy provider serves the immediate children of its root only.
     let tree = scratch("legacy-tree");
@@ -152,19 +126,9 @@ async fn sync_from_fastmcp_legacy_provider() {
 // ---------------------------------------------------------------------------
 // The examples, as processes
 
-/// `target/<profile>/examples/<name>`, built first if it is not there yet.
+/// The example `name`, built with the Cargo running this test, once.
 fn example(name: &str) -> PathBuf {
-    let dir = Path::new(SERVER).parent().unwrap().join("examples");
-    let path = dir.join(name);
-    if !path.exists() {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--example", name])
-            .current_dir(workspace_dir())
-            .status()
-            .expect("cargo build --example");
-        assert!(status.success());
-    }
-    path
+    examples::executable(name)
 }
 
 #[test]

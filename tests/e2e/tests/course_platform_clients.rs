@@ -1,4 +1,4 @@
-//! The course platform example (`examples/course_platform`, run exactly as
+//! The course platform example (`examples/course-platform`, run exactly as
 //! its users run it: `serve --bind 127.0.0.1:0 --db PATH`, `token LEARNER`,
 //! `grant LEARNER SKILL`) against real clients, each connecting as one
 //! learner with a bearer header:
@@ -14,11 +14,10 @@
 //!   skills;
 //! - the teasers of courses on sale appear on `GET /skills` only.
 //!
-//! Needs the Python venvs of `clients/setup.sh`, like `python_clients.rs`:
-//! without them the tests print a loud note and pass, unless
-//! `SKILLS_E2E_REQUIRED=1`.
+//! Needs the Python venvs of `clients/setup.sh`, like `python_clients.rs`, so
+//! the tests are `#[ignore = "needs …"]` (`.ci/run` runs them).
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
@@ -26,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use skills_runtime::{Skills, embed_skills};
+use skills_test_support::{examples, needs};
 
 /// The platform's skills, as the example embeds them.
 static COURSES: Skills = embed_skills!(
@@ -39,56 +39,13 @@ fn package_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The Python of `venv` (`py311`: the mcp SDK; `py313`: fast-agent), or
-/// `None` after a loud note when the venvs are missing and not required.
-fn python(venv: &str, test: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("SKILLS_E2E_VENVS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| package_dir().join("../../target/e2e-venvs"));
-    let python = root.join(venv).join("bin/python");
-    if python.exists() {
-        return Some(python);
-    }
-    let message = format!(
-        "{} is missing; run `bash tests/e2e/clients/setup.sh` (or point SKILLS_E2E_VENVS at its venvs)",
-        python.display()
-    );
-    if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
-        panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!! SKIPPED {test}: {message}. Set SKILLS_E2E_REQUIRED=1 to make this a failure. !!!!!!!!\n"
-    );
-    None
-}
-
-/// Builds the example with the Cargo running this test, once.
+/// The platform's binary, built with the Cargo running this test, once.
 fn example() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let output = Command::new(env!("CARGO"))
-            .args(["build", "--quiet", "--package", "course-platform"])
-            .args(["--bin", "course-platform", "--message-format", "json"])
-            .arg("--manifest-path")
-            .arg(package_dir().join("../../Cargo.toml"))
-            .output()
-            .expect("cargo runs");
-        assert!(
-            output.status.success(),
-            "cargo build --bin course-platform failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8_lossy(&output.stdout)
-            .lines()
-            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-            .filter(|message| message["target"]["name"] == "course-platform")
-            .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-            .expect("cargo names the example's executable")
-    })
+    BINARY.get_or_init(|| examples::binary("course-platform"))
 }
 
-/// `course_platform serve` on a fresh database, killed when dropped.
+/// `course-platform serve` on a fresh database, killed when dropped.
 struct Platform {
     child: Child,
     _stdout: BufReader<ChildStdout>,
@@ -136,7 +93,7 @@ impl Platform {
         format!("{}/mcp", self.base)
     }
 
-    /// `course_platform ARGS --db DB`, as a command line for a client to run.
+    /// `course-platform ARGS --db DB`, as a command line for a client to run.
     fn command(&self, args: &[&str]) -> String {
         let mut words = vec![example().display().to_string()];
         words.extend(args.iter().map(|arg| (*arg).to_owned()));
@@ -205,7 +162,7 @@ fn strings(value: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// What each learner owns in a fresh database (examples/course_platform/db.rs).
+/// What each learner owns in a fresh database (examples/course-platform/src/db.rs).
 fn owned_by(learner: &str) -> &'static [&'static str] {
     match learner {
         "learner-a" => &["academy", "courses/rust-ownership"],
@@ -242,11 +199,9 @@ fn files(paths: &[&str]) -> u64 {
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn sdk_each_learner_sees_their_own_skills_and_is_told_of_a_purchase() {
-    let test = "sdk_each_learner_sees_their_own_skills_and_is_told_of_a_purchase";
-    let Some(python) = python("py311", test) else {
-        return;
-    };
+    let python = needs::python("py311");
     let platform = Platform::start("sdk");
     let mut failures = Vec::new();
     for learner in ["learner-a", "learner-b"] {
@@ -375,11 +330,9 @@ fn sdk_each_learner_sees_their_own_skills_and_is_told_of_a_purchase() {
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn fastagent_installs_exactly_the_learners_skills_with_a_bearer_header() {
-    let test = "fastagent_installs_exactly_the_learners_skills_with_a_bearer_header";
-    let Some(python) = python("py313", test) else {
-        return;
-    };
+    let python = needs::python("py313");
     let platform = Platform::start("fastagent");
     for learner in ["learner-a", "learner-b"] {
         let report = run_client(

@@ -2,15 +2,18 @@
 //!
 //! The Python clients in `clients/` (mcp SDK 2.3.0, fast-agent 0.10.48, FastMCP
 //! 4.2.3) run from the venvs that `tests/e2e/clients/setup.sh` creates under
-//! `$SKILLS_E2E_VENVS` (default `<workspace>/target/e2e-venvs`). Without them
-//! those tests print a loud note and pass, unless `SKILLS_E2E_REQUIRED=1`, which
-//! makes them fail. Each client prints one JSON report; a test asserts that the
-//! client found no problem AND that its counts equal the served tree's, so a
-//! client that silently drops skills (fast-agent does, on any invalid entry)
-//! cannot pass.
+//! `$SKILLS_E2E_VENVS` (default `<workspace>/target/e2e-venvs`), so these tests
+//! are `#[ignore = "needs …"]`: `cargo test -- --include-ignored` runs them
+//! (`.ci/run` does, after setup.sh), and a missing venv fails them. Each client
+//! prints one JSON report; a test asserts that the client found no problem AND
+//! that its counts equal the served tree's, so a client that silently drops
+//! skills (fast-agent does, on any invalid entry) cannot pass.
 //!
-//! `fastmcp_manifest_bytes_equal_the_capture` needs no Python: it speaks raw
-//! JSON-RPC to the server over stdio.
+//! The trees: `examples` (the repository's skills/) and `fixtures` (its
+//! fixture corpus) are in the repository; `corpus` and `sample` are read from
+//! `../shared`, and their tests live in the module `shared`.
+//! `shared::fastmcp_manifest_bytes_equal_the_capture` needs no Python: it
+//! speaks raw JSON-RPC to the server over stdio.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
@@ -19,6 +22,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use skills_test_support::needs;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_skills-test-server");
 /// A client run that takes longer than this is killed and fails its test. The
@@ -29,10 +33,6 @@ const MODERN: &str = "2026-07-28";
 
 fn package_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn workspace_dir() -> PathBuf {
-    package_dir().join("../..")
 }
 
 // ---------------------------------------------------------------------------
@@ -52,10 +52,12 @@ struct Tree {
 impl Tree {
     fn load(name: &'static str) -> Tree {
         // Counted on disk (`find <tree> -name SKILL.md | wc -l`, `find <tree> -type f | wc -l`):
-        // skills/ holds 3 skills and 13 files; shared/corpus/real 23 skills and
-        // 244 files; shared/reference/captures/sample-skills 3 skills, 10 files.
+        // skills/ holds 3 skills and 13 files; tests/fixtures/corpus 7 and 20;
+        // shared/corpus/real 23 skills and 244 files;
+        // shared/reference/captures/sample-skills 3 skills, 10 files.
         let (skills, files) = match name {
             "examples" => (3, 13),
+            "fixtures" => (7, 20),
             "corpus" => (23, 244),
             "sample" => (3, 10),
             _ => unreachable!(),
@@ -83,9 +85,9 @@ impl Tree {
             files: summary["files"].as_u64().unwrap(),
             per_skill,
         };
-        // SKILLS_CORPUS (at build time) swaps the corpus for another tree.
+        // SKILLS_CORPUS swaps the corpus for another tree.
         let swapped =
-            name == "corpus" && option_env!("SKILLS_CORPUS").is_some_and(|v| !v.is_empty());
+            name == "corpus" && std::env::var_os("SKILLS_CORPUS").is_some_and(|v| !v.is_empty());
         assert!(
             swapped || (tree.skills, tree.files) == (skills, files),
             "the server embedded {} skills / {} files of the `{name}` tree; the tree has {skills} / {files}",
@@ -106,37 +108,14 @@ struct Venvs {
     py313: PathBuf,
 }
 
-/// The venvs, or `None` (after a loud note) when they are missing and not required.
-fn venvs(test: &str) -> Option<Venvs> {
-    let root = std::env::var_os("SKILLS_E2E_VENVS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_dir().join("target/e2e-venvs"));
-    let venvs = Venvs {
-        py311: root.join("py311/bin/python"),
-        py313: root.join("py313/bin/python"),
-    };
-    let missing: Vec<String> = [&venvs.py311, &venvs.py313]
-        .into_iter()
-        .filter(|python| !python.exists())
-        .map(|python| python.display().to_string())
-        .collect();
-    if missing.is_empty() {
-        return Some(venvs);
+impl Venvs {
+    /// The venvs, or a failure naming the missing one and how to make it.
+    fn find() -> Venvs {
+        Venvs {
+            py311: needs::python("py311"),
+            py313: needs::python("py313"),
+        }
     }
-    let message = format!(
-        "the Python client venvs are missing ({}); run `bash tests/e2e/clients/setup.sh` \
-         (or point SKILLS_E2E_VENVS at where it put them)",
-        missing.join(", ")
-    );
-    if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
-        panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
-    }
-    // Straight to the process's stderr: libtest captures `eprintln!` of passing tests.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!! SKIPPED {test}: {message}. Set SKILLS_E2E_REQUIRED=1 to make this a failure. !!!!!!!!\n"
-    );
-    None
 }
 
 // ---------------------------------------------------------------------------
@@ -357,10 +336,10 @@ fn sdk(
     report
 }
 
-fn sdk_stdio(tree: &'static str, mode: &str, test: &str) {
-    let Some(venvs) = venvs(test) else { return };
+fn sdk_stdio(tree: &'static str, mode: &str) {
+    let venvs = Venvs::find();
     let tree = Tree::load(tree);
-    let page = (tree.name == "corpus").then_some(5);
+    let page = matches!(tree.name, "corpus" | "fixtures").then_some(5);
     let page_arg = page.map(|size| size.to_string());
     let mut args = vec!["--tree", tree.name];
     if let Some(size) = &page_arg {
@@ -380,10 +359,10 @@ fn sdk_stdio(tree: &'static str, mode: &str, test: &str) {
 
 /// Both eras against one stateful server that also lists every file and the
 /// legacy index in `resources/list`; or `auto` and `legacy` against a stateless one.
-fn sdk_http(tree: &'static str, stateless: bool, test: &str) {
-    let Some(venvs) = venvs(test) else { return };
+fn sdk_http(tree: &'static str, stateless: bool) {
+    let venvs = Venvs::find();
     let tree = Tree::load(tree);
-    let page = (tree.name == "corpus").then_some(5);
+    let page = matches!(tree.name, "corpus" | "fixtures").then_some(5);
     let page_arg = page.map(|size| size.to_string());
     let mut args = vec!["--tree", tree.name];
     if let Some(size) = &page_arg {
@@ -420,50 +399,52 @@ fn sdk_http(tree: &'static str, stateless: bool, test: &str) {
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn sdk_examples_stdio_legacy() {
-    sdk_stdio("examples", "legacy", "sdk_examples_stdio_legacy");
+    sdk_stdio("examples", "legacy");
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn sdk_examples_stdio_auto() {
-    sdk_stdio("examples", "auto", "sdk_examples_stdio_auto");
+    sdk_stdio("examples", "auto");
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn sdk_examples_http() {
-    sdk_http("examples", false, "sdk_examples_http");
+    sdk_http("examples", false);
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn sdk_examples_http_stateless() {
-    sdk_http("examples", true, "sdk_examples_http_stateless");
+    sdk_http("examples", true);
 }
 
 #[test]
-fn sdk_corpus_stdio_legacy() {
-    sdk_stdio("corpus", "legacy", "sdk_corpus_stdio_legacy");
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn sdk_fixtures_stdio_auto() {
+    sdk_stdio("fixtures", "auto");
 }
 
 #[test]
-fn sdk_corpus_stdio_auto() {
-    sdk_stdio("corpus", "auto", "sdk_corpus_stdio_auto");
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn sdk_fixtures_http() {
+    sdk_http("fixtures", false);
 }
 
 #[test]
-fn sdk_corpus_http() {
-    sdk_http("corpus", false, "sdk_corpus_http");
-}
-
-#[test]
-fn sdk_corpus_http_stateless() {
-    sdk_http("corpus", true, "sdk_corpus_http_stateless");
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn sdk_fixtures_http_stateless() {
+    sdk_http("fixtures", true);
 }
 
 // ---------------------------------------------------------------------------
 // fast-agent 0.10.48: registry scan, then a verified install of every skill
 
-fn fastagent(tree: &'static str, mode: &str, test: &str) {
-    let Some(venvs) = venvs(test) else { return };
+fn fastagent(tree: &'static str, mode: &str) {
+    let venvs = Venvs::find();
     let tree = Tree::load(tree);
     let protocol = if mode == "legacy" { LEGACY } else { MODERN };
     let mut failures = Failures::default();
@@ -516,30 +497,28 @@ fn fastagent(tree: &'static str, mode: &str, test: &str) {
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn fastagent_examples_legacy() {
-    fastagent("examples", "legacy", "fastagent_examples_legacy");
+    fastagent("examples", "legacy");
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn fastagent_examples_modern() {
-    fastagent("examples", "modern", "fastagent_examples_modern");
+    fastagent("examples", "modern");
 }
 
 #[test]
-fn fastagent_corpus_legacy() {
-    fastagent("corpus", "legacy", "fastagent_corpus_legacy");
-}
-
-#[test]
-fn fastagent_corpus_modern() {
-    fastagent("corpus", "modern", "fastagent_corpus_modern");
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn fastagent_fixtures_modern() {
+    fastagent("fixtures", "modern");
 }
 
 // ---------------------------------------------------------------------------
 // FastMCP 4.2.3: its SEP-2640 reader at 2026-07-28, its `_manifest` reader at 2025-11-25
 
-fn fastmcp(tree: &'static str, reader: &str, test: &str) {
-    let Some(venvs) = venvs(test) else { return };
+fn fastmcp(tree: &'static str, reader: &str) {
+    let venvs = Venvs::find();
     let tree = Tree::load(tree);
     let (mode, protocol) = if reader == "sep" {
         ("auto", MODERN)
@@ -571,23 +550,27 @@ fn fastmcp(tree: &'static str, reader: &str, test: &str) {
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn fastmcp_examples_sep() {
-    fastmcp("examples", "sep", "fastmcp_examples_sep");
+    fastmcp("examples", "sep");
 }
 
 #[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 fn fastmcp_examples_legacy_manifest() {
-    fastmcp("examples", "legacy", "fastmcp_examples_legacy_manifest");
+    fastmcp("examples", "legacy");
 }
 
 #[test]
-fn fastmcp_sample_sep() {
-    fastmcp("sample", "sep", "fastmcp_sample_sep");
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn fastmcp_fixtures_sep() {
+    fastmcp("fixtures", "sep");
 }
 
 #[test]
-fn fastmcp_sample_legacy_manifest() {
-    fastmcp("sample", "legacy", "fastmcp_sample_legacy_manifest");
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn fastmcp_fixtures_legacy_manifest() {
+    fastmcp("fixtures", "legacy");
 }
 
 // ---------------------------------------------------------------------------
@@ -652,79 +635,137 @@ impl Drop for StdioServer {
     }
 }
 
-/// Our `skill://<path>/_manifest` of the `sample` tree must be byte for byte
-/// the text FastMCP 4.2.3's legacy provider served for the same tree, for every
-/// manifest read in its capture (pdf-processing and git-workflow), and the read
-/// result must equal FastMCP's as JSON.
-#[test]
-fn fastmcp_manifest_bytes_equal_the_capture() {
-    let capture = workspace_dir().join(
-        "../shared/reference/captures/fastmcp/fastmcp-4.2.3/legacy-provider_resources-mode_handshake-2025-11-25.wire.jsonl",
-    );
-    let text = std::fs::read_to_string(&capture)
-        .unwrap_or_else(|error| panic!("read {}: {error}", capture.display()));
-    let exchange: Vec<(String, String)> = text
-        .lines()
-        .map(|line| {
-            let record: Value = serde_json::from_str(line).expect("capture line");
-            (
-                record["dir"].as_str().unwrap().to_owned(),
-                record["raw"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    // (raw request, raw FastMCP response) of each `_manifest` read.
-    let mut reads = Vec::new();
-    for (dir, raw) in &exchange {
-        let message: Value = serde_json::from_str(raw).unwrap();
-        let is_manifest_read = dir == "c2s"
-            && message["method"] == "resources/read"
-            && message["params"]["uri"]
-                .as_str()
-                .is_some_and(|uri| uri.ends_with("/_manifest"));
-        if is_manifest_read {
-            let answer = exchange
+// ---------------------------------------------------------------------------
+// The trees of ../shared
+
+/// The tests that read `../shared`: `.ci/run` leaves them out by name
+/// (`--skip shared::`) where the clone has nothing beside it.
+mod shared {
+    use super::*;
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn sdk_corpus_stdio_legacy() {
+        sdk_stdio("corpus", "legacy");
+    }
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn sdk_corpus_stdio_auto() {
+        sdk_stdio("corpus", "auto");
+    }
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn sdk_corpus_http() {
+        sdk_http("corpus", false);
+    }
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn sdk_corpus_http_stateless() {
+        sdk_http("corpus", true);
+    }
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn fastagent_corpus_legacy() {
+        fastagent("corpus", "legacy");
+    }
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn fastagent_corpus_modern() {
+        fastagent("corpus", "modern");
+    }
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn fastmcp_sample_sep() {
+        fastmcp("sample", "sep");
+    }
+
+    #[test]
+    #[ignore = "needs ../shared beside the clone and the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+    fn fastmcp_sample_legacy_manifest() {
+        fastmcp("sample", "legacy");
+    }
+
+    /// Our `skill://<path>/_manifest` of the `sample` tree must be byte for byte
+    /// the text FastMCP 4.2.3's legacy provider served for the same tree, for every
+    /// manifest read in its capture (pdf-processing and git-workflow), and the read
+    /// result must equal FastMCP's as JSON.
+    #[test]
+    #[ignore = "needs ../shared/reference beside the clone"]
+    fn fastmcp_manifest_bytes_equal_the_capture() {
+        let capture = needs::shared(
+            "reference/captures/fastmcp/fastmcp-4.2.3/legacy-provider_resources-mode_handshake-2025-11-25.wire.jsonl",
+        );
+        let text = std::fs::read_to_string(&capture)
+            .unwrap_or_else(|error| panic!("read {}: {error}", capture.display()));
+        let exchange: Vec<(String, String)> = text
+            .lines()
+            .map(|line| {
+                let record: Value = serde_json::from_str(line).expect("capture line");
+                (
+                    record["dir"].as_str().unwrap().to_owned(),
+                    record["raw"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        // (raw request, raw FastMCP response) of each `_manifest` read.
+        let mut reads = Vec::new();
+        for (dir, raw) in &exchange {
+            let message: Value = serde_json::from_str(raw).unwrap();
+            let is_manifest_read = dir == "c2s"
+                && message["method"] == "resources/read"
+                && message["params"]["uri"]
+                    .as_str()
+                    .is_some_and(|uri| uri.ends_with("/_manifest"));
+            if is_manifest_read {
+                let answer = exchange
+                    .iter()
+                    .filter(|(dir, _)| dir == "s2c")
+                    .map(|(_, raw)| raw)
+                    .find(|raw| serde_json::from_str::<Value>(raw).unwrap()["id"] == message["id"])
+                    .expect("the capture answers its request");
+                reads.push((raw.clone(), answer.clone()));
+            }
+        }
+        assert!(
+            reads
                 .iter()
-                .filter(|(dir, _)| dir == "s2c")
-                .map(|(_, raw)| raw)
-                .find(|raw| serde_json::from_str::<Value>(raw).unwrap()["id"] == message["id"])
-                .expect("the capture answers its request");
-            reads.push((raw.clone(), answer.clone()));
-        }
-    }
-    assert!(
-        reads
-            .iter()
-            .any(|(request, _)| request.contains("skill://pdf-processing/_manifest")),
-        "the capture has no read of skill://pdf-processing/_manifest"
-    );
+                .any(|(request, _)| request.contains("skill://pdf-processing/_manifest")),
+            "the capture has no read of skill://pdf-processing/_manifest"
+        );
 
-    let mut server = StdioServer::start(&["--tree", "sample"]);
-    server.send(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"skills-e2e","version":"0"}}}"#,
-    );
-    let init: Value = serde_json::from_str(&server.response(&json!(1))).unwrap();
-    assert_eq!(init["result"]["protocolVersion"], LEGACY, "{init}");
-    server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        let mut server = StdioServer::start(&["--tree", "sample"]);
+        server.send(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"skills-e2e","version":"0"}}}"#,
+        );
+        let init: Value = serde_json::from_str(&server.response(&json!(1))).unwrap();
+        assert_eq!(init["result"]["protocolVersion"], LEGACY, "{init}");
+        server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
 
-    let mut failures = Vec::new();
-    for (request, fastmcp_line) in &reads {
-        let id = serde_json::from_str::<Value>(request).unwrap()["id"].clone();
-        server.send(request);
-        let our_line = server.response(&id);
-        let ours: Value = serde_json::from_str(&our_line).unwrap();
-        let theirs: Value = serde_json::from_str(fastmcp_line).unwrap();
-        let our_text = ours["result"]["contents"][0]["text"].as_str();
-        let their_text = theirs["result"]["contents"][0]["text"].as_str();
-        if our_text.is_none() || our_text != their_text {
-            failures.push(format!(
-                "request {request}\n  ours:    {our_line}\n  FastMCP: {fastmcp_line}\n  the manifest texts differ"
-            ));
-        } else if ours != theirs {
-            failures.push(format!(
-                "request {request}\n  ours:    {our_line}\n  FastMCP: {fastmcp_line}\n  same manifest text, but the results differ as JSON"
-            ));
+        let mut failures = Vec::new();
+        for (request, fastmcp_line) in &reads {
+            let id = serde_json::from_str::<Value>(request).unwrap()["id"].clone();
+            server.send(request);
+            let our_line = server.response(&id);
+            let ours: Value = serde_json::from_str(&our_line).unwrap();
+            let theirs: Value = serde_json::from_str(fastmcp_line).unwrap();
+            let our_text = ours["result"]["contents"][0]["text"].as_str();
+            let their_text = theirs["result"]["contents"][0]["text"].as_str();
+            if our_text.is_none() || our_text != their_text {
+                failures.push(format!(
+                    "request {request}\n  ours:    {our_line}\n  FastMCP: {fastmcp_line}\n  the manifest texts differ"
+                ));
+            } else if ours != theirs {
+                failures.push(format!(
+                    "request {request}\n  ours:    {our_line}\n  FastMCP: {fastmcp_line}\n  same manifest text, but the results differ as JSON"
+                ));
+            }
         }
+        assert!(failures.is_empty(), "\n{}\n", failures.join("\n\n"));
     }
-    assert!(failures.is_empty(), "\n{}\n", failures.join("\n\n"));
 }

@@ -12,10 +12,10 @@
 //! Then it reads every file through nginx and verifies it against its digest
 //! with rmcp's `SkillResource::verify`.
 //!
-//! Needs `nginx` (on `PATH` or in `/usr/sbin`); without it the test passes
-//! after a loud note, unless `SKILLS_E2E_REQUIRED=1` (`.ci/run` installs it).
+//! The replicas test needs `nginx` (on `PATH` or in `/usr/sbin`), so it is
+//! `#[ignore = "needs nginx"]`: `.ci/run` installs nginx and runs it.
 
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::{BufRead as _, BufReader};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -24,60 +24,16 @@ use std::time::{Duration, Instant};
 use rmcp::model::{ListResourcesResult, ListSkillsResult, ReadResourceResult, ResourceContents};
 use serde_json::{Value, json};
 use skills_runtime::{Skills, embed_skills};
+use skills_test_support::examples::{self, workspace_dir};
+use skills_test_support::needs;
 
 /// What `examples/http_server` embeds when `SKILLS_DIR` is unset.
 static EXAMPLES: Skills = embed_skills!("../../skills");
 
-fn workspace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("the workspace exists")
-}
-
-/// `name` on `PATH` or in `/usr/sbin`, or `None` after a loud note (a
-/// failure when `SKILLS_E2E_REQUIRED=1`).
-fn program(name: &str, test: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/local/sbin")])
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file());
-    if found.is_none() {
-        let message = format!("`{name}` is not installed (apt-get install nginx)");
-        if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
-            panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
-        }
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n!!!!!!!! SKIPPED {test}: {message}. Set SKILLS_E2E_REQUIRED=1 to make this a failure. !!!!!!!!\n"
-        );
-    }
-    found
-}
-
-/// Builds `examples/http_server` (embedding the repository's `skills/`) with
-/// the Cargo running this test, into the same target folder; returns its path.
+/// `examples/http_server` (embedding the repository's `skills/`), built with
+/// the Cargo running this test, into the same target folder.
 fn http_server_binary() -> PathBuf {
-    let output = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--package", "skills-workspace"])
-        .args(["--example", "http_server", "--message-format", "json"])
-        .arg("--manifest-path")
-        .arg(workspace_dir().join("Cargo.toml"))
-        .env_remove("SKILLS_DIR")
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo build --example http_server failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| message["target"]["name"] == "http_server")
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the example's executable")
+    examples::executable("http_server")
 }
 
 /// A child process stopped (and reaped) when dropped: `SIGTERM` first, so
@@ -284,11 +240,9 @@ impl Client {
 }
 
 #[tokio::test]
+#[ignore = "needs nginx (apt-get install nginx-light; .ci/run installs it)"]
 async fn stateless_replicas_behind_nginx_page_and_read_everything() {
-    let test = "stateless_replicas_behind_nginx_page_and_read_everything";
-    let Some(nginx_binary) = program("nginx", test) else {
-        return;
-    };
+    let nginx_binary = needs::program("nginx");
     let binary = http_server_binary();
     let (_first, a) = replica(&binary);
     let (_second, b) = replica(&binary);

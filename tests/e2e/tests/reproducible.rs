@@ -3,8 +3,10 @@
 //!
 //! The committed HEAD is cloned twice, at two different absolute paths, and
 //! `examples/manifest` is built in each with `SKILLS_DIR` set to the absolute
-//! path of `../shared/corpus/real` (one target folder, this test's own, so
-//! registry dependencies build once: Cargo sees two different packages).
+//! path of that clone's fixture corpus (`tests/fixtures/corpus`: binary
+//! files, executable scripts, nested skills), so even the embedded folder's
+//! path differs (one target folder, this test's own, so registry
+//! dependencies build once: Cargo sees two different packages).
 //! Both binaries must print byte-identical `skills/list` entries and
 //! byte-identical dumps of every table (`--dump`: each file's bytes, size and
 //! digest, each skill's version, the set's fingerprint). The dump must hold
@@ -12,37 +14,16 @@
 //! every file's bytes must be the bytes on disk. A build time in the tables
 //! would differ between the two builds, which run seconds apart.
 //!
-//! Needs `git`; fails without it when `SKILLS_E2E_REQUIRED=1`.
+//! Needs `git`, so it is `#[ignore = "needs git"]` (`.ci/run` runs it).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use base64::Engine as _;
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
-
-fn workspace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("the workspace exists")
-}
-
-fn git_available(test: &str) -> bool {
-    if Command::new("git").arg("--version").output().is_ok() {
-        return true;
-    }
-    let message = "`git` is not installed";
-    if std::env::var("SKILLS_E2E_REQUIRED").as_deref() == Ok("1") {
-        panic!("{test}: SKILLS_E2E_REQUIRED=1 and {message}");
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n!!!!!!!! SKIPPED {test}: {message}. Set SKILLS_E2E_REQUIRED=1 to make this a failure. !!!!!!!!\n"
-    );
-    false
-}
+use skills_test_support::examples::workspace_dir;
+use skills_test_support::needs;
 
 fn run(command: &mut Command) -> Vec<u8> {
     let output = command.output().expect("the command runs");
@@ -54,12 +35,13 @@ fn run(command: &mut Command) -> Vec<u8> {
     output.stdout
 }
 
-/// Clones HEAD into `dir`, builds `examples/manifest` there against `corpus`
-/// into `target`, and returns its `skills/list` JSON and its `--dump`.
-fn clone_and_build(dir: &Path, corpus: &Path, target: &Path) -> (Vec<u8>, Vec<u8>) {
+/// Clones HEAD into `dir`, builds `examples/manifest` there against the
+/// clone's fixture corpus into `target`, and returns its `skills/list` JSON
+/// and its `--dump`.
+fn clone_and_build(git: &Path, dir: &Path, target: &Path) -> (Vec<u8>, Vec<u8>) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    run(Command::new("git")
+    run(Command::new(git)
         .args(["clone", "--quiet", "--no-local"])
         .arg(workspace_dir())
         .arg(dir));
@@ -76,7 +58,7 @@ fn clone_and_build(dir: &Path, corpus: &Path, target: &Path) -> (Vec<u8>, Vec<u8
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", target)
-        .env("SKILLS_DIR", corpus)
+        .env("SKILLS_DIR", dir.join("tests/fixtures/corpus"))
         // `cargo test` runs this test with the e2e package's build variables.
         .env_remove("OUT_DIR"));
     let built = String::from_utf8_lossy(&messages)
@@ -95,14 +77,10 @@ fn clone_and_build(dir: &Path, corpus: &Path, target: &Path) -> (Vec<u8>, Vec<u8
 }
 
 #[test]
+#[ignore = "needs git"]
 fn two_clones_at_different_paths_embed_identical_tables() {
-    if !git_available("two_clones_at_different_paths_embed_identical_tables") {
-        return;
-    }
-    let corpus = workspace_dir()
-        .join("../shared/corpus/real")
-        .canonicalize()
-        .expect("../shared/corpus/real beside the repository");
+    let git = needs::program("git");
+    let corpus = needs::fixture_corpus();
     let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reproducible");
     // The test's own target folder (CARGO_TARGET_TMPDIR is `<target>/tmp`).
     let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -114,8 +92,8 @@ fn two_clones_at_different_paths_embed_identical_tables() {
         .join("elsewhere")
         .join("deeper")
         .join("skills-runtime");
-    let (first_listing, first_dump) = clone_and_build(&first_dir, &corpus, &target);
-    let (second_listing, second_dump) = clone_and_build(&second_dir, &corpus, &target);
+    let (first_listing, first_dump) = clone_and_build(&git, &first_dir, &target);
+    let (second_listing, second_dump) = clone_and_build(&git, &second_dir, &target);
 
     assert!(
         first_listing == second_listing,
@@ -133,7 +111,7 @@ fn two_clones_at_different_paths_embed_identical_tables() {
 
     let dump: Value = serde_json::from_str(&text).expect("the dump is JSON");
     let skills = dump["skills"].as_array().expect("skills");
-    assert_eq!(skills.len(), 23, "the real corpus holds 23 skills");
+    assert_eq!(skills.len(), 7, "the fixture corpus holds 7 skills");
     let mut files = 0;
     for skill in skills {
         let skill_path = skill["path"].as_str().unwrap();
@@ -166,7 +144,7 @@ fn two_clones_at_different_paths_embed_identical_tables() {
             files += 1;
         }
     }
-    assert_eq!(files, 244, "the real corpus holds 244 files");
+    assert_eq!(files, 20, "the fixture corpus holds 20 files");
     assert!(dump["fingerprint"].as_str().unwrap().starts_with("sha256:"));
     let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -16,6 +16,11 @@ pub fn shared_corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
 }
 
+/// The repository's own fixture corpus (`tests/fixtures/corpus`).
+pub fn fixture_corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/corpus")
+}
+
 /// The seeds of `target` (named, with their bytes) derived from `corpus`.
 /// Panics when `corpus` cannot be read (a replay without its seeds proves
 /// nothing).

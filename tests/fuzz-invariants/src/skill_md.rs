@@ -347,12 +347,15 @@ fn loader_agrees(bytes: &[u8], folder: &str) {
     }
 }
 
-/// A folder of this process's own under the temporary folder.
+/// A folder of this thread's own under the temporary folder (the replay
+/// tests run in parallel threads of one process).
 fn scratch_root() -> PathBuf {
-    std::env::temp_dir().join(format!("skills-fuzz-{}", std::process::id()))
+    let thread = format!("{:?}", std::thread::current().id());
+    let thread: String = thread.chars().filter(char::is_ascii_digit).collect();
+    std::env::temp_dir().join(format!("skills-fuzz-{}-{thread}", std::process::id()))
 }
 
-/// Removes this process's scratch folder (the replay test calls it at the end).
+/// Removes this thread's scratch folder (the replay tests call it at the end).
 pub fn clean_up() {
     let _ = std::fs::remove_dir_all(scratch_root());
 }

@@ -1,7 +1,9 @@
 //! The fuzz targets' invariants on stable, in CI: every committed seed
 //! (`fuzz/corpus/<target>/`), every minimized crash (`fuzz/regressions/<target>/`)
-//! and every seed derived from the shared corpus, through the same check
-//! libFuzzer runs.
+//! and every seed derived from the repository's fixture corpus, through the
+//! same check libFuzzer runs; the seeds derived from the shared corpus
+//! (`../shared/corpus`) in the module `shared`, ignored by default (`.ci/run`
+//! runs them).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -52,22 +54,39 @@ fn target(name: &str) -> &'static Target {
     TARGETS.iter().find(|t| t.name == name).expect("a target")
 }
 
+/// The committed seeds and regressions of target `name`, and the seeds
+/// derived from the repository's fixture corpus.
 fn replay_all(name: &str) {
     let target = target(name);
     let committed = inputs(&fuzz_dir().join("corpus").join(name));
     let regressions = inputs(&fuzz_dir().join("regressions").join(name));
-    let derived = seeds::derive(name, &seeds::shared_corpus());
+    let derived = seeds::derive(name, &seeds::fixture_corpus());
     assert!(!committed.is_empty(), "fuzz/corpus/{name} holds no seed");
     assert!(!derived.is_empty(), "no seed derived for {name}");
     let ran = replay(target, &format!("fuzz/corpus/{name}"), &committed)
         + replay(target, &format!("fuzz/regressions/{name}"), &regressions)
-        + replay(target, "derived", &derived);
+        + replay(target, "derived from the fixtures", &derived);
     eprintln!(
-        "{name}: {ran} inputs ({} committed seeds, {} regressions, {} derived)",
+        "{name}: {ran} inputs ({} committed seeds, {} regressions, {} derived from the fixtures)",
         committed.len(),
         regressions.len(),
         derived.len()
     );
+}
+
+/// The seeds of target `name` derived from the shared corpus (the cursor
+/// target's seeds do not depend on a corpus: `replay_all` runs them).
+fn replay_shared(name: &str) {
+    let corpus = seeds::shared_corpus();
+    assert!(
+        corpus.is_dir(),
+        "needs {}: clone this repository beside the shared folder",
+        corpus.display()
+    );
+    let derived = seeds::derive(name, &corpus);
+    assert!(!derived.is_empty(), "no seed derived for {name}");
+    let ran = replay(target(name), "derived from ../shared/corpus", &derived);
+    eprintln!("{name}: {ran} inputs derived from ../shared/corpus");
 }
 
 #[test]
@@ -109,5 +128,30 @@ fn every_target_is_replayed() {
             "{} has no fuzz target",
             target.name
         );
+    }
+}
+
+/// The tests that read `../shared`: `.ci/run` leaves them out by name
+/// (`--skip shared::`) where the clone has nothing beside it.
+mod shared {
+    use super::*;
+
+    #[test]
+    #[ignore = "needs ../shared/corpus beside the clone"]
+    fn skill_md_seeds_of_the_shared_corpus() {
+        replay_shared("skill_md");
+        skill_md::clean_up();
+    }
+
+    #[test]
+    #[ignore = "needs ../shared/corpus beside the clone"]
+    fn names_seeds_of_the_shared_corpus() {
+        replay_shared("names");
+    }
+
+    #[test]
+    #[ignore = "needs ../shared/corpus beside the clone"]
+    fn uri_lookup_seeds_of_the_shared_corpus() {
+        replay_shared("uri_lookup");
     }
 }

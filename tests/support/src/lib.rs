@@ -1,10 +1,17 @@
-//! Connecting servers and clients in one process, over an in-memory pipe.
+//! What the workspace's tests share: servers and clients connected in one
+//! process over an in-memory pipe (this module), a wire tap and a lying
+//! server for the client tests ([`client`]), the hostile-request table
+//! ([`hostile`]), live-reload waits ([`live`]), the requests that name one
+//! skill ([`probes`]), the repository's programs as built executables
+//! ([`examples`]) and what a test needs from outside the repository
+//! ([`needs`]).
 #![allow(dead_code)] // Each test binary uses a different part.
 
 pub mod client;
 pub mod examples;
 pub mod hostile;
 pub mod live;
+pub mod needs;
 pub mod probes;
 
 #[allow(unused_imports)] // Each test binary uses a different part.

@@ -129,12 +129,20 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The shared corpus: `/work/shared/corpus`, a sibling of the workspace.
+/// The shared corpus: `../shared/corpus`, beside the clone.
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .canonicalize()
-        .expect("the shared corpus is a sibling of the workspace")
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    corpus.canonicalize().unwrap_or_else(|_| {
+        panic!(
+            "needs {}: clone this repository beside the shared folder",
+            corpus.display()
+        )
+    })
+}
+
+/// The repository's fixture corpus (`tests/fixtures/corpus`).
+pub fn fixture_corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/corpus")
 }
 
 /// A scratch folder, removed on drop.

@@ -6,43 +6,18 @@
 //! also reads its summary, so a soak that did nothing cannot pass.
 //!
 //! Ignored in the ordinary test run; `.ci/run` runs it as its own step:
-//! `cargo test --workspace --locked --test soak_smoke -- --ignored --nocapture`
-//! (`--workspace` keeps the features, hence the build, of the other tests).
+//! `cargo test --workspace --all-features --locked --test soak_smoke -- --ignored --nocapture`
+//! (the features, hence the build, of the other tests).
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-
-/// Builds `examples/http_server` with the Cargo running this test, into the
-/// same target folder; returns its path.
-fn http_server() -> PathBuf {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../..");
-    let output = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--package", "skills-workspace"])
-        .args(["--example", "http_server", "--message-format", "json"])
-        .arg("--manifest-path")
-        .arg(workspace.join("Cargo.toml"))
-        .env_remove("SKILLS_DIR")
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo build --example http_server failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|message| message["target"]["name"] == "http_server")
-        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the example's executable")
-}
+use skills_test_support::examples;
 
 #[test]
 #[ignore = "the load smoke: .ci/run runs it as its own step"]
 fn sixteen_sessions_and_four_stateless_clients_for_five_seconds() {
-    let server = http_server();
+    let server = examples::executable("http_server");
     let output = Command::new(env!("CARGO_BIN_EXE_http-load"))
         .args([
             "soak",
