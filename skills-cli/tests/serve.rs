@@ -2,7 +2,7 @@
 //! both protocol eras and over streamable HTTP, while the folder it serves
 //! is edited, broken, fixed, added to, renamed into, checked out over and
 //! deleted. The client side (the notices handler, the waits, what a listing
-//! says) is the in-process live tests' own, from `tests/support/live.rs`.
+//! says) is the in-process live tests' own, from `skills_test_support::live`.
 //!
 //! Nothing here sleeps to let time pass: every wait is for an event (a
 //! notice, a line on stderr) under a generous deadline.

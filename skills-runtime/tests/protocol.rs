@@ -141,7 +141,7 @@ async fn the_content_uri_echoes_an_equivalent_spelling() {
     client.cancel().await.unwrap();
 }
 
-/// The hostile table (tests/support/hostile.rs): traversal, encodings,
+/// The hostile table (skills_test_support::hostile): traversal, encodings,
 /// control characters, other schemes, look-alikes, malformed cursors, wrong
 /// parameter types, oversized and unknown requests, on both eras. The same
 /// table runs against `skills-test-server` over stdio and HTTP (tests/e2e).

@@ -6,7 +6,7 @@
 //! conversation: utoipa turns both into the OpenAPI document, from which
 //! `skills_runtime::openapi::api_reference` renders the `academy` skill's
 //! `references/api.md`. The example's tests fail when a route changes and
-//! that file does not (`SKILLS_UPDATE=1 cargo test --example course_platform`
+//! that file does not (`SKILLS_UPDATE=1 cargo test -p course-platform`
 //! rewrites it), and when the document's routes and the router's differ.
 
 use axum::extract::{Extension, Path, State};

@@ -1,7 +1,7 @@
-//! The example's own tests (`cargo test --example course_platform`): the
+//! The example's own tests (`cargo test -p course-platform`): the
 //! API reference generated from the routes, the OpenAPI document against
 //! the router, and the resource server's answers to every kind of token,
-//! in process. `tests/course_platform.rs` drives the built binary.
+//! in process. `tests/course_platform.rs` (of this package) drives the built binary.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -1,10 +1,10 @@
-//! `examples/course_platform` as its users run it: the built binary, its
+//! `examples/course-platform` as its users run it: the built binary, its
 //! one stdout line, its tokens, and a grant or a revoke from another process
 //! reflected in the running server's next answer, with sessions and
 //! stateless, through rmcp's own streamable HTTP client with a bearer header;
 //! the learner's open session is told of the grant (`list_changed`), and the
 //! catalog routes (`GET /skills`) show owned skills and teasers.
-//! (The example's unit tests, `cargo test --example course_platform`, cover
+//! (The example's unit tests, `cargo test -p course-platform --bin course-platform`, cover
 //! every kind of bad token and the generated API reference in process.)
 
 use std::io::{BufRead as _, BufReader, Read as _};

@@ -1,4 +1,4 @@
-//! The hostile table (`tests/support/hostile.rs`, shared with the in-process
+//! The hostile table (`skills_test_support::hostile`, shared with the in-process
 //! tests) against `skills-test-server`, a separate process: over stdio on
 //! both eras, and over streamable HTTP stateless (2026-07-28) and with
 //! sessions (both eras), plus the HTTP-level cases (`Host` headers, content

@@ -12,7 +12,7 @@
 //! 3. no byte outside the tables comes back: every `contents` item of every
 //!    answer decodes to the bytes of some embedded file.
 //!
-//! The same table runs in process on both protocol eras (`tests/protocol.rs`)
+//! The same table runs in process on both protocol eras (`skills-runtime/tests/protocol.rs`)
 //! and against `skills-test-server` over stdio and streamable HTTP
 //! (`tests/e2e/tests/hostile.rs`, which includes this file by path).
 //!

@@ -1,6 +1,6 @@
 //! What a client of a live server sees, shared by the in-process live tests
-//! (`tests/live.rs`) and the ones against the `skills serve` process
-//! (`skills-cli/tests/serve.rs`, which includes this file by path): skills
+//! (`skills-runtime/tests/live.rs`) and the ones against the `skills serve` process
+//! (`skills-cli/tests/serve.rs`): skills
 //! folders to edit, a client handler that forwards change notices, the
 //! waits for them, and what a listing says.
 //!

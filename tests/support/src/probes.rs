@@ -1,5 +1,5 @@
 //! Every request that names one skill: what "not owned answers like
-//! nonexistent" must hold for (tests/access.rs in process, tests/catalog_routes.rs
+//! nonexistent" must hold for (skills-runtime/tests/access.rs in process, catalog_routes.rs
 //! over HTTP). A method that names a skill belongs here, once.
 
 use serde_json::{Value, json};
