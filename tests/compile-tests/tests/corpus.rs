@@ -104,7 +104,9 @@ fn check_against_disk(
             let (owner, found) = set
                 .file_by_uri(&uri)
                 .unwrap_or_else(|| panic!("{uri} is not found by its URI"));
-            assert_eq!((owner.path(), found.path()), (skill.path(), file.path()));
+            // A nested skill's files are its outer skill's too; the lookup
+            // names the innermost skill, and the same file.
+            assert_eq!(format!("{}/{}", owner.path(), found.path()), what);
             checked += 1;
         }
     }
@@ -158,8 +160,21 @@ fn check_versions(set: &skills::Skills, alter: impl Fn(usize) -> bool) {
 fn every_fixture_skill_is_embedded() {
     let root = support::fixture_corpus();
     let paths: Vec<&str> = FIXTURES.skills().iter().map(|skill| skill.path()).collect();
-    assert_eq!(paths.len(), 7);
-    assert_eq!(paths, support::skill_folders(&root));
+    assert_eq!(
+        paths,
+        [
+            "bird-survey",
+            "greenhouse",
+            "greenhouse/seedlings",
+            "lab/microscopy",
+            "lab/specimen-labels",
+            "sample-archive",
+            "tide-log",
+        ]
+    );
+    for path in &paths {
+        assert!(root.join(path).join("SKILL.md").is_file(), "{path}");
+    }
     for skill in FIXTURES.skills() {
         // Grouped and nested skills: the name is the folder's, the path the whole way.
         assert!(skill.path().ends_with(skill.name()), "{}", skill.path());
@@ -169,21 +184,23 @@ fn every_fixture_skill_is_embedded() {
         .get("greenhouse/seedlings")
         .expect("the nested skill");
     assert_eq!(nested.name(), "seedlings");
+    // The outer skill lists the nested one's files too (SEP-2640
+    // completeness); the innermost skill owns them.
     let parent = FIXTURES.get("greenhouse").expect("the outer skill");
-    assert!(
-        parent
-            .files()
-            .iter()
-            .all(|file| !file.path().starts_with("seedlings/")),
-        "the nested skill's files belong to it alone"
-    );
+    assert!(parent.file("seedlings/SKILL.md").is_some());
+    let (owner, _) = FIXTURES
+        .file_by_uri("skill://greenhouse/seedlings/SKILL.md")
+        .expect("the nested SKILL.md");
+    assert_eq!(owner.path(), "greenhouse/seedlings");
 }
 
 #[test]
 fn every_fixture_file_matches_the_disk() {
     let root = support::fixture_corpus();
     let checked = check_against_disk(&FIXTURES, |path| root.join(path), |_| true);
-    assert_eq!(checked, 20);
+    // 21 files on disk; the two of the nested skill are listed by both skills.
+    assert_eq!(checked, 23);
+    assert_eq!(FIXTURES.files().count(), 21);
     let executable: Vec<String> = FIXTURES
         .skills()
         .iter()

@@ -35,7 +35,7 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 /// The repository's example skills (3 skills, 13 files).
 static EXAMPLES: Skills = embed_skills!("../../skills");
-/// The repository's fixture corpus (7 skills, 20 files: binary files,
+/// The repository's fixture corpus (7 skills, 21 files: binary files,
 /// executable scripts, a nested skill, grouped skills, a file name with a
 /// space and accents).
 static FIXTURES: Skills = embed_skills!("../fixtures/corpus");
