@@ -43,9 +43,13 @@ struct Options {
     blob_cache_bytes: Option<usize>,
 }
 
-// One thread starts fastest; over stdio, with the client on the other core,
-// a second worker measured no faster (docs/BENCHMARKS.md).
-#[tokio::main(flavor = "current_thread")]
+// rmcp's `stdio_pipes` reads and writes the pipes an MCP client gives on the
+// IO reactor; `stdio()` hands every read and write to Tokio's blocking pool,
+// a thread switch per message that costs the client too when 16 reads are
+// in flight. Two workers let an answer be written while the next request is
+// parsed; on anything but a pair of pipes (a terminal, a socketpair some
+// hosts use) `stdio_pipes` falls back to `stdio()`.
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> anyhow::Result<()> {
     let options = Options::parse();
     let mut builder = SkillsServer::builder(SKILLS.clone())
@@ -61,7 +65,7 @@ async fn main() -> anyhow::Result<()> {
         "stdio_server: serving {} skills over stdio; waiting for an MCP client on stdin",
         SKILLS.len()
     );
-    let running = match builder.build().serve(rmcp::transport::stdio()).await {
+    let running = match builder.build().serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         // stdin ended before any client spoke: nobody to serve, nothing failed.
         Err(ServerInitializeError::ConnectionClosed(_)) => {

@@ -124,7 +124,9 @@ async fn serve(args: &ServeArgs) -> Outcome {
             let Some(_watch) = start(&server, &served, args, &env) else {
                 return Outcome::Failed;
             };
-            let running = match server.serve(rmcp::transport::stdio()).await {
+            let running = match // The pipes an MCP client gives are read on the IO reactor, not a
+            // blocking thread per message (falls back to `stdio()` otherwise).
+            server.serve(rmcp::transport::stdio_pipes()).await {
                 Ok(running) => running,
                 // stdin ended before any client spoke: nobody to serve, nothing failed.
                 Err(ServerInitializeError::ConnectionClosed(_)) => {

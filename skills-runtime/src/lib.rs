@@ -61,7 +61,9 @@
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     eprintln!("serving {} skills; waiting for an MCP client on stdin", SKILLS.len());
 //!     SkillsServer::new(SKILLS.clone())
-//!         .serve(rmcp::transport::stdio())
+//!         // `stdio_pipes` reads the client's pipes without a thread switch
+//!         // per message; elsewhere it falls back to `stdio()`.
+//!         .serve(rmcp::transport::stdio_pipes())
 //!         .await?
 //!         .waiting()
 //!         .await?;
