@@ -11,7 +11,7 @@ use skills_runtime::client::{
     ClientError, DownloadOptions, SkillsPeerExt as _, SyncOptions, transport,
 };
 use skills_runtime::folder::{Action, FileWrite, SkillWrite, State, Target};
-use support::client::{LIES, Liar, Lie, liar_files, scratch, snapshot};
+use support::client::{LIES, Liar, Lie, Stranger, liar_files, scratch, snapshot};
 
 /// A folder with something in it: an earlier version of `liar` this
 /// writer wrote, and a foreign skill.
@@ -90,6 +90,183 @@ async fn every_lie_is_caught_and_nothing_is_written() {
         );
         assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
         std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
+
+/// Skills that lie about where they live, beside an honest `liar`, each
+/// with words its refusal must hold.
+const STRANGERS: [(Stranger, &str); 11] = [
+    (
+        Stranger {
+            uri: "skill://liar/../../outside/SKILL.md",
+            name: "outside",
+        },
+        "a . or .. segment",
+    ),
+    (
+        Stranger {
+            uri: "skill://liar/./inner/SKILL.md",
+            name: "inner",
+        },
+        "a . or .. segment",
+    ),
+    (
+        Stranger {
+            uri: "skill://%2E%2E/outside/SKILL.md",
+            name: "outside",
+        },
+        "a . or .. segment",
+    ),
+    (
+        Stranger {
+            uri: "skill://liar//inner/SKILL.md",
+            name: "inner",
+        },
+        "an empty path segment",
+    ),
+    (
+        Stranger {
+            uri: "skill:///outside/SKILL.md",
+            name: "outside",
+        },
+        "an empty path segment",
+    ),
+    (
+        Stranger {
+            uri: "skill://liar%2F..%2Foutside/SKILL.md",
+            name: "outside",
+        },
+        "percent-encoded /",
+    ),
+    (
+        Stranger {
+            uri: "skill://liar%5Cinner/SKILL.md",
+            name: "inner",
+        },
+        "percent-encoded /",
+    ),
+    (
+        Stranger {
+            uri: "skill://aux/SKILL.md",
+            name: "aux",
+        },
+        "a device name Windows reserves",
+    ),
+    (
+        Stranger {
+            uri: "skill://elsewhere/SKILL.md",
+            name: "outside",
+        },
+        "`elsewhere`",
+    ),
+    (
+        Stranger {
+            uri: "skill://liar/inner/SKILL.md",
+            name: "outside",
+        },
+        "`liar/inner`",
+    ),
+    // A well-placed nested skill whose file its outer skill does not hold:
+    // writing `liar` would not write it.
+    (
+        Stranger {
+            uri: "skill://liar/inner/SKILL.md",
+            name: "inner",
+        },
+        "whose files do not include its `SKILL.md`",
+    ),
+];
+
+/// Everything under `root` except the honest `liar`'s folder, which the
+/// sync rewrites.
+fn outside_liar(root: &std::path::Path) -> support::client::Snapshot {
+    let mut all = snapshot(root);
+    all.retain(|path, _| path != "target/liar" && !path.starts_with("target/liar/"));
+    all
+}
+
+#[tokio::test]
+async fn every_lie_about_where_a_skill_lives_is_refused() {
+    for (index, (stranger, words)) in STRANGERS.into_iter().enumerate() {
+        let root = scratch(&format!("stranger-{index}"));
+        let folder = root.join("target");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::create_dir_all(folder.join("mine")).unwrap();
+        std::fs::write(folder.join("mine/SKILL.md"), "mine\n").unwrap();
+        let before = outside_liar(&root);
+
+        let liar = Liar::new(Lie::Honest).with_stranger(stranger);
+        let client = transport::connect(transport::stream(liar.clone().spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(&folder, &SyncOptions::default().writer("liar"))
+            .await
+            .unwrap();
+        let item = report
+            .skills
+            .iter()
+            .find(|s| s.uri.as_deref() == Some(stranger.uri))
+            .unwrap_or_else(|| panic!("{stranger:?} is not named in the report: {report}"));
+        let error = item
+            .error
+            .as_deref()
+            .unwrap_or_else(|| panic!("{stranger:?} not refused: {report}"));
+        assert!(error.contains(words), "{stranger:?}: {error}");
+        assert!(
+            error.contains(stranger.uri),
+            "{stranger:?} names the URI: {error}"
+        );
+        assert!(item.refused, "{stranger:?}: a verification failure");
+        assert_eq!(item.action, Action::None, "{stranger:?}: {report}");
+        assert_eq!(report.exit_code(), 1, "{stranger:?}: {report}");
+        let json = serde_json::to_value(&report).unwrap();
+        let listed = json["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["uri"] == stranger.uri)
+            .unwrap();
+        assert_eq!(listed["action"], "none", "{stranger:?}: {json}");
+        assert_eq!(listed["error"], error, "{stranger:?}: {json}");
+
+        // The honest skill is written all the same, and nothing else is.
+        let honest = report.skills.iter().find(|s| s.path == "liar").unwrap();
+        assert_eq!(
+            (honest.action, &honest.error),
+            (Action::Write, &None),
+            "{stranger:?}: {report}"
+        );
+        assert!(folder.join("liar/SKILL.md").exists());
+        assert!(!folder.join("liar/inner").exists(), "{stranger:?}");
+        assert_eq!(
+            outside_liar(&root),
+            before,
+            "{stranger:?}: something beside `liar` was written"
+        );
+
+        // Asked for by its URI, it is refused too.
+        if !words.starts_with("whose files") {
+            let client = transport::connect(transport::stream(liar.spawn()))
+                .await
+                .unwrap();
+            let before = snapshot(&root);
+            let download = client
+                .download_skill(
+                    stranger.uri,
+                    &folder,
+                    &DownloadOptions::default().writer("liar"),
+                )
+                .await
+                .unwrap_err();
+            assert!(download.is_verification(), "{stranger:?}: {download}");
+            assert!(
+                download.to_string().contains(stranger.uri),
+                "{stranger:?}: {download}"
+            );
+            assert_eq!(snapshot(&root), before, "{stranger:?}: the folder changed");
+        }
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }
 

@@ -1,8 +1,9 @@
 //! The platform as an OAuth 2.1 resource server, the way MCP's
 //! authorization specification asks: every route but the public
 //! `/.well-known/…` documents needs a bearer JWT; its signature, expiry,
-//! audience and issuer are checked against a key set selected by the
-//! token's `kid`; a request without a valid token gets `401` with a
+//! not-before time, audience and issuer are checked against a key set
+//! selected by the token's `kid` (`exp` and `nbf` with a leeway of
+//! [`LEEWAY_SECONDS`]); a request without a valid token gets `401` with a
 //! `WWW-Authenticate` header naming the protected resource metadata
 //! (RFC 9728), where a client finds the authorization server.
 //!
@@ -35,14 +36,26 @@ use crate::db::Db;
 /// Where the protected resource metadata is served (RFC 9728 §3).
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 
-/// The claims the platform issues and reads.
-#[derive(Debug, Serialize, Deserialize)]
+/// The clock skew allowed between this server and the authorization
+/// server, in seconds, on both time claims: a token is refused once `exp`
+/// is more than this far in the past, and while `nbf` (when present) is
+/// more than this far in the future (RFC 7519 §4.1.4, §4.1.5).
+pub const LEEWAY_SECONDS: u64 = 30;
+
+/// The claims the platform issues and reads. Every field has a default
+/// when read, so a token without one is refused by the required-claims
+/// check (`MissingClaim`), not as a malformed JWT.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Claims {
     pub iss: String,
     pub sub: String,
     pub aud: String,
     pub iat: u64,
     pub exp: u64,
+    /// Not before: optional, honoured when present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nbf: Option<u64>,
 }
 
 /// Why a token was refused: said in the `401`'s `error_description`. None
@@ -75,7 +88,9 @@ impl TokenError {
             Self::NotYetValid => "the token is not valid yet",
             Self::Audience => "the token was issued for another resource (audience)",
             Self::Issuer => "the token was issued by another authorization server",
-            Self::MissingClaim => "the token lacks a required claim (iss, sub, aud, exp)",
+            Self::MissingClaim => {
+                "the token lacks a required claim (iss, sub, aud, exp) or a time claim is not a number"
+            }
             Self::UnknownLearner => "the token's learner does not exist",
         }
     }
@@ -143,7 +158,11 @@ impl Verifier {
         validation.set_audience(&[&self.audience]);
         validation.set_issuer(&[&self.issuer]);
         validation.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
-        validation.leeway = 30;
+        // Every registered time claim that is present is honoured, with
+        // the same leeway: `exp` (required) and `nbf` (when sent).
+        validation.validate_exp = true;
+        validation.validate_nbf = true;
+        validation.leeway = LEEWAY_SECONDS;
         let data =
             jsonwebtoken::decode::<Claims>(token, key, &validation).map_err(|error| match error
                 .kind()
@@ -153,7 +172,9 @@ impl Verifier {
                 ErrorKind::ImmatureSignature => TokenError::NotYetValid,
                 ErrorKind::InvalidAudience => TokenError::Audience,
                 ErrorKind::InvalidIssuer => TokenError::Issuer,
-                ErrorKind::MissingRequiredClaim(_) => TokenError::MissingClaim,
+                ErrorKind::MissingRequiredClaim(_) | ErrorKind::InvalidClaimFormat(_) => {
+                    TokenError::MissingClaim
+                }
                 ErrorKind::InvalidAlgorithm
                 | ErrorKind::InvalidKeyFormat
                 | ErrorKind::InvalidEddsaKey => TokenError::Algorithm,
@@ -197,6 +218,7 @@ pub fn mint(db: &Db, learner: &str, ttl: Duration) -> anyhow::Result<String> {
         aud: db.setting("audience")?,
         iat: now,
         exp: now.saturating_add(ttl.as_secs()),
+        nbf: None,
     };
     sign(&claims, &kid, &EncodingKey::from_ed_der(&pkcs8))
 }

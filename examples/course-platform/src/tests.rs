@@ -189,6 +189,7 @@ fn claims(db: &Db, learner: &str) -> Claims {
         aud: db.setting("audience").unwrap(),
         iat: now,
         exp: now + 600,
+        nbf: None,
     }
 }
 
@@ -349,6 +350,287 @@ async fn bad_signature_expired_wrong_audience_wrong_issuer_and_unknown_learner_a
         &get(&router, "/mcp", Some("not-a-jwt")).await,
         auth::TokenError::Malformed,
     );
+}
+
+/// `value` as unpadded base64url, a JWT segment.
+fn segment(value: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(value)
+}
+
+/// `claims` (any JSON) signed with the database's development key.
+fn dev_token_of(db: &Db, claims: &Value) -> String {
+    let (kid, pkcs8, _) = db.signing_keys().unwrap().remove(0);
+    let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::EdDSA);
+    header.kid = Some(kid);
+    jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&pkcs8)).unwrap()
+}
+
+/// The router served on a real socket, as `serve` does; its base URL.
+async fn serve_on_socket(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    format!("http://{address}")
+}
+
+/// What an HTTP answer said: its status, its headers as text, its body.
+struct Wire {
+    status: u16,
+    challenge: String,
+    headers: String,
+    body: String,
+}
+
+/// `POST /mcp` (a ping) and `GET /skills`, each with `Authorization: Bearer {token}`.
+async fn both_routes(http: &reqwest::Client, base: &str, token: &str) -> [(&'static str, Wire); 2] {
+    let mcp = http
+        .post(format!("{base}/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {token}"))
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
+    let skills = http
+        .get(format!("{base}/skills"))
+        .header("authorization", format!("Bearer {token}"));
+    let mut answers = Vec::new();
+    for (route, request) in [("POST /mcp", mcp), ("GET /skills", skills)] {
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let challenge = response
+            .headers()
+            .get("www-authenticate")
+            .map(|value| value.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        let headers = format!("{:?}", response.headers());
+        let body = response.text().await.unwrap();
+        answers.push((
+            route,
+            Wire {
+                status,
+                challenge,
+                headers,
+                body,
+            },
+        ));
+    }
+    answers.try_into().ok().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_echoed() {
+    use auth::TokenError as E;
+    let scratch = Scratch::new("forged");
+    let db = scratch.db();
+    let base = serve_on_socket(server(&db)).await;
+    let metadata = format!("resource_metadata=\"{base}/.well-known/oauth-protected-resource\"");
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let (dev_kid, _, dev_jwk) = db.signing_keys().unwrap().remove(0);
+    let now = u64::try_from(db::now()).unwrap();
+    let good = claims(&db, "learner-a");
+
+    // The control: a good token passes on both routes, so a 401 below is
+    // the token's doing.
+    for (route, answer) in both_routes(&http, &base, &dev_token(&db, &good)).await {
+        assert!(
+            answer.status == 200 || (route == "POST /mcp" && answer.status != 401),
+            "{route}: {} {}",
+            answer.status,
+            answer.body
+        );
+    }
+    // `nbf` in the past, or within the leeway, is accepted.
+    for nbf in [now - 3600, now + auth::LEEWAY_SECONDS / 2] {
+        let early = Claims {
+            nbf: Some(nbf),
+            ..claims(&db, "learner-a")
+        };
+        for (route, answer) in both_routes(&http, &base, &dev_token(&db, &early)).await {
+            assert_ne!(
+                answer.status, 401,
+                "nbf {nbf} (now {now}) {route}: {}",
+                answer.body
+            );
+        }
+    }
+
+    let mut forged: Vec<(&str, String, Option<E>)> = Vec::new();
+    let with = |change: &dyn Fn(&mut Claims)| {
+        let mut claims = claims(&db, "learner-a");
+        change(&mut claims);
+        dev_token(&db, &claims)
+    };
+    forged.push((
+        "wrong audience",
+        with(&|c| c.aud = "https://other.example/mcp".into()),
+        Some(E::Audience),
+    ));
+    forged.push((
+        "wrong issuer",
+        with(&|c| c.iss = "https://auth.other.example".into()),
+        Some(E::Issuer),
+    ));
+    forged.push((
+        "expired past the leeway",
+        with(&|c| {
+            c.iat -= 7200;
+            c.exp = now - auth::LEEWAY_SECONDS - 60;
+        }),
+        Some(E::Expired),
+    ));
+    forged.push((
+        "not valid for an hour",
+        with(&|c| c.nbf = Some(now + 3600)),
+        Some(E::NotYetValid),
+    ));
+    forged.push((
+        "not valid until just past the leeway",
+        with(&|c| c.nbf = Some(now + auth::LEEWAY_SECONDS + 60)),
+        Some(E::NotYetValid),
+    ));
+    let none_header = json!({"alg": "none", "typ": "JWT", "kid": dev_kid});
+    let payload = segment(serde_json::to_string(&good).unwrap().as_bytes());
+    forged.push((
+        "unsigned (alg none)",
+        format!("{}.{payload}.", segment(none_header.to_string().as_bytes())),
+        Some(E::Malformed),
+    ));
+    let (forger, _) = other_key(&dev_kid);
+    forged.push((
+        "another key under the real kid",
+        auth::sign(&good, &dev_kid, &forger).unwrap(),
+        Some(E::Signature),
+    ));
+    // HS256 with the public key as the shared secret: both its raw bytes
+    // and its JWK text, the two ways a confused verifier would key HMAC.
+    let jwk = serde_json::to_value(&dev_jwk).unwrap();
+    let public = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(jwk["x"].as_str().unwrap())
+            .unwrap()
+    };
+    let mut hs_header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
+    hs_header.kid = Some(dev_kid.clone());
+    for secret in [public.clone(), jwk.to_string().into_bytes()] {
+        forged.push((
+            "HS256 keyed with the public key",
+            jsonwebtoken::encode(
+                &hs_header,
+                &good,
+                &EncodingKey::from_secret(&secret).unwrap(),
+            )
+            .unwrap(),
+            Some(E::Algorithm),
+        ));
+    }
+    forged.push((
+        "unknown kid",
+        {
+            let (_, pkcs8, _) = db.signing_keys().unwrap().remove(0);
+            auth::sign(
+                &good,
+                "not-a-key-of-this-server",
+                &EncodingKey::from_ed_der(&pkcs8),
+            )
+            .unwrap()
+        },
+        Some(E::UnknownKey),
+    ));
+    let full = serde_json::to_value(&good).unwrap();
+    for claim in ["sub", "exp", "aud", "iss"] {
+        let mut partial = full.clone();
+        partial.as_object_mut().unwrap().remove(claim);
+        forged.push((
+            "a missing required claim",
+            dev_token_of(&db, &partial),
+            Some(E::MissingClaim),
+        ));
+    }
+    let mut text_nbf = full.clone();
+    text_nbf["nbf"] = json!("tomorrow");
+    forged.push((
+        "nbf that is not a number",
+        dev_token_of(&db, &text_nbf),
+        Some(E::Malformed),
+    ));
+    let real = dev_token(&db, &good);
+    let (signed, signature) = real.rsplit_once('.').unwrap();
+    let mut flipped = signature.as_bytes().to_vec();
+    let middle = flipped.len() / 2;
+    flipped[middle] = if flipped[middle] == b'A' { b'B' } else { b'A' };
+    forged.push((
+        "a tampered signature",
+        format!("{signed}.{}", String::from_utf8(flipped).unwrap()),
+        Some(E::Signature),
+    ));
+    let (header_part, _) = signed.split_once('.').unwrap();
+    let mut other_learner = full.clone();
+    other_learner["sub"] = json!("learner-b");
+    forged.push((
+        "a tampered payload",
+        format!(
+            "{header_part}.{}.{signature}",
+            segment(other_learner.to_string().as_bytes())
+        ),
+        Some(E::Signature),
+    ));
+    forged.push(("garbage", "garbage-token-!@".into(), Some(E::Malformed)));
+    forged.push(("three dots of garbage", "a.b.c".into(), Some(E::Malformed)));
+    forged.push(("an empty token", String::new(), None));
+    let big = "A".repeat(64 * 1024 / 3);
+    forged.push((
+        "a 64 KiB token",
+        format!("{big}.{big}.{big}x"),
+        Some(E::Malformed),
+    ));
+    // Well signed, for a learner the platform does not know.
+    forged.push((
+        "an unknown learner",
+        dev_token(&db, &claims(&db, "learner-nobody")),
+        Some(E::UnknownLearner),
+    ));
+
+    for (case, token, error) in &forged {
+        for (route, answer) in both_routes(&http, &base, token).await {
+            assert_eq!(answer.status, 401, "{case} on {route}: {}", answer.body);
+            assert!(
+                answer.challenge.starts_with("Bearer ") && answer.challenge.contains(&metadata),
+                "{case} on {route}: {}",
+                answer.challenge
+            );
+            match error {
+                Some(error) => {
+                    assert!(
+                        answer.challenge.contains("error=\"invalid_token\"")
+                            && answer.challenge.contains(error.description()),
+                        "{case} on {route}: {}",
+                        answer.challenge
+                    );
+                    let body: Value = serde_json::from_str(&answer.body).unwrap();
+                    assert_eq!(
+                        body["error_description"],
+                        error.description(),
+                        "{case} on {route}"
+                    );
+                }
+                None => assert!(!answer.challenge.contains("error="), "{case} on {route}"),
+            }
+            // Nothing of the token comes back: not whole, not a segment.
+            for piece in std::iter::once(token.as_str())
+                .chain(token.split('.'))
+                .filter(|piece| piece.len() >= 8)
+            {
+                assert!(
+                    !answer.body.contains(piece) && !answer.headers.contains(piece),
+                    "{case} on {route}: the answer echoes the token"
+                );
+            }
+        }
+    }
+    assert!(forged.len() >= 13);
 }
 
 #[tokio::test]

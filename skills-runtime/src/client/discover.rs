@@ -92,17 +92,22 @@ fn last_segment(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
+/// The skill path of a `SKILL.md` URI that does not parse (`..`, an empty
+/// segment, an encoded separator), spelled as the server sent it: kept for
+/// the report, which names the skill; `manifest::check_place` refuses it.
+fn raw_skill_path(skill_uri: &str) -> Option<String> {
+    let rest = skill_uri
+        .get(..uri::SCHEME.len())
+        .filter(|scheme| scheme.eq_ignore_ascii_case(uri::SCHEME))
+        .map(|_| &skill_uri[uri::SCHEME.len()..])?;
+    rest.strip_suffix(SKILL_MD)
+        .map(|root| root.trim_end_matches('/').to_owned())
+}
+
 pub(crate) fn summary_of_entry(entry: rmcp::model::Skill) -> SkillSummary {
-    let path = skill_path(&entry.uri).unwrap_or_else(|| {
-        // Kept for the report; manifest checks refuse the entry.
-        entry
-            .uri
-            .strip_prefix(uri::SCHEME)
-            .and_then(|rest| rest.strip_suffix(SKILL_MD))
-            .unwrap_or(&entry.uri)
-            .trim_end_matches('/')
-            .to_owned()
-    });
+    let path = skill_path(&entry.uri)
+        .or_else(|| raw_skill_path(&entry.uri))
+        .unwrap_or_else(|| entry.uri.clone());
     let mut frontmatter = entry.frontmatter.extra.clone();
     frontmatter.insert("name".into(), entry.frontmatter.name.clone().into());
     frontmatter.insert(
@@ -162,7 +167,10 @@ pub(crate) async fn discover(
         let mut seen = HashSet::new();
         let mut summaries = Vec::new();
         for resource in resources {
-            let Some(path) = skill_path(&resource.uri) else {
+            // A `skill://…/SKILL.md` that does not parse is kept, to be
+            // refused by name; any other resource is not a skill.
+            let Some(path) = skill_path(&resource.uri).or_else(|| raw_skill_path(&resource.uri))
+            else {
                 continue;
             };
             if !seen.insert(path.clone()) {

@@ -118,6 +118,9 @@ pub(crate) fn from_entry(entry: &rmcp::model::Skill) -> Result<SkillManifest, Cl
         uri: entry.uri.clone(),
         reason,
     };
+    // Where the skill lives first, in our words; then rmcp's rules.
+    let (path, root) = skill_root(&entry.uri).map_err(refuse)?;
+    check_name(&entry.frontmatter.name, &path).map_err(refuse)?;
     entry
         .validate()
         .map_err(|error| refuse(error.to_string()))?;
@@ -126,7 +129,6 @@ pub(crate) fn from_entry(entry: &rmcp::model::Skill) -> Result<SkillManifest, Cl
             "its resources are \"dynamic\": generated content has no digests to verify".into(),
         ));
     };
-    let (path, root) = skill_root(&entry.uri).map_err(refuse)?;
     let mut files = Vec::with_capacity(resources.len());
     for resource in resources {
         let file_path = file_path_under(&root, &path, &resource.uri).map_err(&refuse)?;
@@ -244,6 +246,39 @@ async fn from_fastmcp(
         Source::Legacy,
         None,
     )
+}
+
+/// Refuses a skill whose own URI names no safe place: a `.` or `..`
+/// segment, an empty segment, a percent-encoded separator, or a path that
+/// is not portable, with the same rules as a file's URI. Checked on every
+/// skill of a listing before it is planned, nested or fetched; such a skill
+/// has no folder to look at. (A name that is not the path's last segment is
+/// refused by [`from_entry`]: that skill has a folder, which is kept.)
+pub(crate) fn check_place(summary: &SkillSummary) -> Result<(), ClientError> {
+    let refuse = |reason: String| ClientError::Entry {
+        uri: summary.uri.clone(),
+        reason: format!("the skill's own URI names no safe place: {reason}"),
+    };
+    let (path, _) = skill_root(&summary.uri).map_err(refuse)?;
+    if path != summary.path {
+        return Err(refuse(format!(
+            "it decodes to `{path}`, not `{}`",
+            summary.path
+        )));
+    }
+    Ok(())
+}
+
+/// A skill's name must be the last segment of its path (SEP-2640).
+fn check_name(name: &str, path: &str) -> Result<(), String> {
+    let last = path.rsplit('/').next().unwrap_or(path);
+    if name == last {
+        Ok(())
+    } else {
+        Err(format!(
+            "its name `{name}` is not the last segment of its path `{path}`"
+        ))
+    }
 }
 
 /// The skill path and canonical root URI of a `SKILL.md` URI.

@@ -81,6 +81,28 @@ impl SyncedSkill {
         }
     }
 
+    /// A skill refused before its folder was looked at: its own URI names no
+    /// safe place. Its state is `missing` (nothing was read there).
+    fn misplaced(summary: &SkillSummary, error: &ClientError) -> Self {
+        let mut item = Self {
+            name: summary.name.clone(),
+            path: summary.path.clone(),
+            uri: Some(summary.uri.clone()),
+            version: String::new(),
+            state: State::Missing,
+            action: Action::None,
+            source: Some(summary.source),
+            part_of: None,
+            reason: None,
+            files: Changes::default(),
+            findings: None,
+            error: None,
+            refused: false,
+        };
+        item.failed(error);
+        item
+    }
+
     fn failed(&mut self, error: &ClientError) {
         self.action = Action::None;
         self.refused = error.is_verification();
@@ -252,15 +274,57 @@ pub(crate) async fn download(
     Ok(report)
 }
 
-/// A skill nested inside another served skill: written as part of its folder.
+/// A skill nested inside another served skill: written as part of its
+/// folder. Decided on path segments, among paths [`manifest::check_place`]
+/// accepted (no `.`, `..` or empty segment), so a prefix of segments is a
+/// folder that holds another.
 fn parent_of<'a>(path: &str, paths: &'a BTreeSet<String>) -> Option<&'a String> {
+    let segments: Vec<&str> = path.split('/').collect();
     paths
         .iter()
         .filter(|parent| {
-            path.strip_prefix(parent.as_str())
-                .is_some_and(|rest| rest.starts_with('/'))
+            let outer: Vec<&str> = parent.split('/').collect();
+            outer.len() < segments.len() && segments.starts_with(&outer)
         })
-        .min_by_key(|parent| parent.len())
+        .min_by_key(|parent| parent.split('/').count())
+}
+
+/// Checks a nested skill against its outer skill's manifest: its own entry
+/// passes every rule, and each of its files is a file of the outer skill
+/// with the same digest (so writing the outer skill writes it). Without an
+/// entry (legacy servers), its `SKILL.md` must be among the outer files.
+/// Gives its own version.
+fn nested_in(summary: &SkillSummary, outer: &SkillManifest) -> Result<String, ClientError> {
+    let inside = &summary.path[outer.path.len() + 1..];
+    let refuse = |file: &str| ClientError::Entry {
+        uri: summary.uri.clone(),
+        reason: format!(
+            "it lies inside `{}`, whose files do not include its `{file}` as listed",
+            outer.path
+        ),
+    };
+    let holds = |file: &str, digest: Option<&skills_core::Digest>| {
+        let wanted = format!("{inside}/{file}");
+        outer
+            .files
+            .iter()
+            .any(|held| held.path == wanted && digest.is_none_or(|digest| &held.digest == digest))
+    };
+    match &summary.entry {
+        Some(entry) => {
+            let own = manifest::from_entry(entry)?;
+            match own
+                .files
+                .iter()
+                .find(|file| !holds(&file.path, Some(&file.digest)))
+            {
+                Some(missing) => Err(refuse(&missing.path)),
+                None => Ok(own.version),
+            }
+        }
+        None if holds(skills_core::SKILL_MD, None) => Ok(String::new()),
+        None => Err(refuse(skills_core::SKILL_MD)),
+    }
 }
 
 pub(crate) async fn sync(
@@ -271,9 +335,19 @@ pub(crate) async fn sync(
     let download = &options.download;
     let summaries = discover::discover(peer, download.timeout).await?;
     let target = Target::new(folder, writer_name(peer, download));
-    let paths: BTreeSet<String> = summaries.iter().map(|s| s.path.clone()).collect();
-    let (nested, units): (Vec<&SkillSummary>, Vec<&SkillSummary>) = summaries
-        .iter()
+    // Where each skill lives, checked first: a skill whose own URI names no
+    // safe place is refused here, and never planned, nested or fetched.
+    let mut misplaced: Vec<SyncedSkill> = Vec::new();
+    let mut placed: Vec<&SkillSummary> = Vec::new();
+    for summary in &summaries {
+        match manifest::check_place(summary) {
+            Ok(()) => placed.push(summary),
+            Err(error) => misplaced.push(SyncedSkill::misplaced(summary, &error)),
+        }
+    }
+    let paths: BTreeSet<String> = placed.iter().map(|s| s.path.clone()).collect();
+    let (nested, units): (Vec<&SkillSummary>, Vec<&SkillSummary>) = placed
+        .into_iter()
         .partition(|summary| parent_of(&summary.path, &paths).is_some());
 
     // Manifests: from the listing on SEP servers (no request), `_manifest` otherwise.
@@ -379,26 +453,21 @@ pub(crate) async fn sync(
         }
     }
 
-    // Nested skills share their parent's folder and outcome.
+    // Nested skills share their parent's folder and outcome, once their own
+    // entry is checked and their files are found among their parent's.
     for summary in nested {
         let parent = parent_of(&summary.path, &paths).expect("nested");
-        let outcome = items
+        let at = units
             .iter()
-            .find(|item| &item.path == parent)
-            .map(|item| (item.state, item.action))
-            .unwrap_or((State::Missing, Action::None));
-        items.push(SyncedSkill {
+            .position(|unit| &unit.path == parent)
+            .expect("a parent is a unit");
+        let mut item = SyncedSkill {
             name: summary.name.clone(),
             path: summary.path.clone(),
             uri: Some(summary.uri.clone()),
-            version: summary
-                .entry
-                .as_ref()
-                .and_then(|entry| manifest::from_entry(entry).ok())
-                .map(|manifest| manifest.version)
-                .unwrap_or_default(),
-            state: outcome.0,
-            action: outcome.1,
+            version: String::new(),
+            state: items[at].state,
+            action: Action::None,
             source: Some(summary.source),
             part_of: Some(parent.clone()),
             reason: None,
@@ -406,8 +475,24 @@ pub(crate) async fn sync(
             findings: None,
             error: None,
             refused: false,
-        });
+        };
+        match &manifests[at] {
+            Err(_) => item.reason = Some(format!("its outer skill `{parent}` was refused")),
+            Ok(outer) => match nested_in(summary, outer) {
+                Err(error) => item.failed(&error),
+                Ok(version) => {
+                    item.version = version;
+                    if items[at].error.is_none() {
+                        item.action = items[at].action;
+                    } else {
+                        item.reason = Some(format!("its outer skill `{parent}` was not written"));
+                    }
+                }
+            },
+        }
+        items.push(item);
     }
+    items.append(&mut misplaced);
     for item in &items {
         download.report(Progress::Done {
             skill: &item.name,

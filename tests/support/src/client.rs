@@ -243,11 +243,48 @@ pub fn liar_files() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
+/// A skill the lying server lists beside `liar`, lying about where it
+/// lives: its own URI and its name as served. Its one file is its
+/// `SKILL.md`, at its own URI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stranger {
+    /// The `SKILL.md` URI it is listed at, spelled as sent.
+    pub uri: &'static str,
+    /// The frontmatter `name` it advertises.
+    pub name: &'static str,
+}
+
+impl Stranger {
+    /// Its `SKILL.md`.
+    pub fn skill_md(&self) -> Vec<u8> {
+        format!(
+            "---\nname: {}\ndescription: A skill that lies about where it lives.\n---\n",
+            self.name
+        )
+        .into_bytes()
+    }
+
+    fn entry(&self) -> Value {
+        let bytes = self.skill_md();
+        json!({
+            "uri": self.uri,
+            "frontmatter": {"name": self.name, "description": "A skill that lies about where it lives."},
+            "resources": [{
+                "uri": self.uri,
+                "digest": rmcp::model::sha256_digest(&bytes),
+                "size": bytes.len(),
+            }],
+        })
+    }
+}
+
 /// A raw JSON-RPC server (2025-11-25 handshake) serving one skill, lying as told.
 #[derive(Clone)]
 pub struct Liar {
     pub lie: Lie,
     pub files: Vec<(String, Vec<u8>)>,
+    /// Skills listed beside `liar` (none unless given).
+    pub strangers: Vec<Stranger>,
     reads: Arc<Mutex<usize>>,
 }
 
@@ -260,8 +297,15 @@ impl Liar {
         Self {
             lie,
             files,
+            strangers: Vec::new(),
             reads: Arc::default(),
         }
+    }
+
+    /// Also lists `stranger`.
+    pub fn with_stranger(mut self, stranger: Stranger) -> Self {
+        self.strangers.push(stranger);
+        self
     }
 
     fn file_uri(path: &str) -> String {
@@ -341,6 +385,12 @@ impl Liar {
     }
 
     fn read(&self, uri: &str) -> Result<Value, Value> {
+        if let Some(stranger) = self.strangers.iter().find(|s| s.uri == uri) {
+            let text = String::from_utf8(stranger.skill_md()).unwrap();
+            return Ok(
+                json!({"contents": [{"uri": uri, "mimeType": "text/markdown", "text": text}]}),
+            );
+        }
         let Some((path, bytes)) = self
             .files
             .iter()
@@ -378,15 +428,32 @@ impl Liar {
                 "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}},
                 "serverInfo": {"name": "liar", "version": "1"},
             })),
-            "skills/list" => Ok(json!({"skills": [self.entry(false)]})),
-            "skills/get" => Ok(json!({"skill": self.entry(true)})),
+            "skills/list" => {
+                let mut skills = vec![self.entry(false)];
+                skills.extend(self.strangers.iter().map(Stranger::entry));
+                Ok(json!({ "skills": skills }))
+            }
+            "skills/get" => match self
+                .strangers
+                .iter()
+                .find(|stranger| params["uri"] == stranger.uri)
+            {
+                Some(stranger) => Ok(json!({"skill": stranger.entry()})),
+                None => Ok(json!({"skill": self.entry(true)})),
+            },
             "resources/read" => {
                 let answer = self.read(params["uri"].as_str().unwrap_or_default());
                 *self.reads.lock().unwrap() += 1;
                 answer
             }
             "resources/list" => {
-                Ok(json!({"resources": [{"uri": "skill://liar/SKILL.md", "name": "liar"}]}))
+                let mut resources = vec![json!({"uri": "skill://liar/SKILL.md", "name": "liar"})];
+                resources.extend(
+                    self.strangers
+                        .iter()
+                        .map(|stranger| json!({"uri": stranger.uri, "name": stranger.name})),
+                );
+                Ok(json!({ "resources": resources }))
             }
             "ping" => Ok(json!({})),
             method if method.starts_with("notifications/") => return None,
