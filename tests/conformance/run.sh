@@ -157,7 +157,14 @@ client_command() {
     case "$client" in
         # A fresh folder per run: the suite's server is new each time.
         sync) echo "$examples/sync $(mktemp -d "$results/sync-$scenario.XXXX")" ;;
-        catalog) echo "$examples/catalog" ;;
+        # The verify scenarios serve a tampered `pdf-processing` that only a
+        # load reads; no-prefetch wants nothing read, so nothing is loaded.
+        catalog)
+            case "$scenario" in
+                sep-2640-client-verify-*) echo "$examples/catalog --load pdf-processing" ;;
+                *) echo "$examples/catalog" ;;
+            esac
+            ;;
         *)
             echo "run.sh: scenarios.txt names an unknown client \`$client\`" >&2
             exit 2
