@@ -15,6 +15,7 @@
 #   tests/conformance/run.sh server     # one side only
 #   tests/conformance/run.sh client
 #   SCENARIO=server-stateless tests/conformance/run.sh server   # one scenario
+#   SKIP_BUILD=1 tests/conformance/run.sh   # the examples as built (target/debug/examples)
 #
 # Exits 1 when a check fails or warns and expected-failures.txt does not list
 # it with a reason, when an entry there matched nothing (stale), or when the
@@ -58,9 +59,11 @@ suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 echo "suite: @modelcontextprotocol/conformance $("$node" "$suite" --version) on Node $("$node" --version)"
 
 # The examples, built with the features (hence the build) of .ci/run's test step.
-echo "building the examples"
-(cd "$repo" && cargo build --workspace --all-features --locked --quiet \
-    --example http_server --example sync --example catalog)
+if [ -z "${SKIP_BUILD:-}" ]; then
+    echo "building the examples"
+    (cd "$repo" && cargo build --workspace --all-features --locked --quiet \
+        --example http_server --example sync --example catalog)
+fi
 
 rm -rf "$results"
 mkdir -p "$results"
@@ -105,6 +108,7 @@ run_scenario() {
     shift
     labels+=("$label")
     echo "--- $label"
+    mkdir -p "$results/$label"
     # The suite's own exit status is not the verdict (verdict.mjs reads
     # every check against expected-failures.txt); its output stays in the log.
     "$node" "$suite" "$@" -o "$results/$label" >"$results/$label.log" 2>&1 || true
