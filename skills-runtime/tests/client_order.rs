@@ -39,12 +39,28 @@ fn skill_md(name: &str, description: &str) -> Vec<u8> {
 fn files() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     vec![
         ("bad", "SKILL.md", skill_md("bad", "Fills in forms.")),
-        ("bad", "references/a.md", b"Supporting content A.\n".to_vec()),
-        ("bad", "references/b.md", b"Supporting content B.\n".to_vec()),
+        (
+            "bad",
+            "references/a.md",
+            b"Supporting content A.\n".to_vec(),
+        ),
+        (
+            "bad",
+            "references/b.md",
+            b"Supporting content B.\n".to_vec(),
+        ),
         ("bad", "scripts/c.sh", b"#!/bin/sh\necho c\n".to_vec()),
         ("good", "SKILL.md", skill_md("good", "Counts stock.")),
-        ("good", "references/d.md", b"Supporting content D.\n".to_vec()),
-        ("good", "references/e.md", b"Supporting content E.\n".to_vec()),
+        (
+            "good",
+            "references/d.md",
+            b"Supporting content D.\n".to_vec(),
+        ),
+        (
+            "good",
+            "references/e.md",
+            b"Supporting content E.\n".to_vec(),
+        ),
     ]
 }
 
@@ -328,7 +344,11 @@ async fn a_catalog_reads_nothing_before_a_load_and_only_the_verified_skill_md_th
             "{context}: {}",
             outcome.text
         );
-        assert!(!outcome.text.contains("Evil"), "{context}: {}", outcome.text);
+        assert!(
+            !outcome.text.contains("Evil"),
+            "{context}: {}",
+            outcome.text
+        );
         assert!(!catalog.skills().iter().any(|skill| skill.loaded));
         assert_eq!(record.reads(), ["skill://bad/SKILL.md"], "{context}");
 
