@@ -1,11 +1,19 @@
 //! What an LLM host gets from `HostCatalog`, without an LLM: the context
-//! blocks for the system prompt, then a scripted turn through the
-//! `load_skill`/`unload_skill` tools.
+//! blocks for the system prompt, then skills loaded through the
+//! `load_skill` tool as a model would load them.
 //!
 //! ```sh
-//! cargo run --example catalog -- -- <server command> [args…]
-//! cargo run --example catalog -- -- target/debug/examples/stdio_server
+//! cargo run --example catalog --features client-http -- [--load NAME]… -- <server command> [args…]
+//! cargo run --example catalog --features client-http -- [--header 'NAME: VALUE']… [--load NAME]… <http URL>
+//! cargo run --example catalog --features client-http -- -- target/debug/examples/stdio_server
 //! ```
+//!
+//! Each `--load NAME` calls `load_skill` with that name and prints what the
+//! model would get; a refused load (an unknown skill, a `SKILL.md` that does
+//! not match its listing entry) is reported on stderr and the exit status is
+//! 1. Without `--load` a URL form loads nothing (no skill file is read), and
+//! the command form walks a scripted turn: it loads the first skill, then
+//! unloads it.
 //!
 //! The host's side of dependencies is shown too: a skill whose frontmatter
 //! says `dependencies: [a, b]` asks the host to connect those MCP servers
@@ -19,16 +27,24 @@ use clap::Parser;
 use serde_json::json;
 use skills_runtime::client::{HostCatalog, LOAD_SKILL, ToolCall, UNLOAD_SKILL, transport};
 
-/// Print a skills catalog and a scripted load/unload turn.
+/// Print a skills catalog, then load skills as a model would.
 #[derive(Parser)]
 #[command(
     name = "catalog",
-    override_usage = "catalog -- <SERVER COMMAND> [ARGS]..."
+    override_usage = "catalog [--load NAME]... -- <SERVER COMMAND> [ARGS]...\n       catalog [--header 'NAME: VALUE']... [--load NAME]... <HTTP URL>"
 )]
 struct Args {
+    /// A streamable HTTP server's URL (instead of a command after `--`).
+    url: Option<String>,
     /// The stdio server to start, after `--`.
-    #[arg(last = true, required = true)]
+    #[arg(last = true)]
     command: Vec<String>,
+    /// An HTTP header for every request (`Authorization: Bearer …`); repeatable.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    headers: Vec<String>,
+    /// Load this skill through `load_skill`, as a model would; repeatable.
+    #[arg(long = "load", value_name = "NAME")]
+    loads: Vec<String>,
 }
 
 /// One message of the host's conversation, as far as this example needs.
@@ -45,12 +61,26 @@ enum Message {
     },
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() {
     let args = Args::parse();
-    let (program, arguments) = args.command.split_first().expect("required");
-    let server = transport::ChildProcess::spawn(program, arguments)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let code = match runtime.block_on(run(args)) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("catalog: {error:#}");
+            2
+        }
+    };
+    // Dropping the runtime waits for a child server to be killed.
+    drop(runtime);
+    std::process::exit(code);
+}
 
+async fn run(args: Args) -> anyhow::Result<i32> {
     // The conversation history the host keeps, shared with the unload hook.
     let history: Arc<Mutex<Vec<Message>>> = Arc::default();
     let scrubbed = history.clone();
@@ -91,12 +121,59 @@ async fn main() -> anyhow::Result<()> {
             );
             async {}
         });
-    let client = transport::connect_with(catalog.follow("skills"), server).await?;
+    let follower = catalog.follow("skills");
+    let client = match (&args.url, args.command.split_first()) {
+        (Some(url), None) => {
+            let headers = args
+                .headers
+                .iter()
+                .map(|header| {
+                    let (name, value) = header.split_once(':').ok_or_else(|| {
+                        anyhow::anyhow!("--header takes `NAME: VALUE`, not `{header}`")
+                    })?;
+                    Ok((name.trim().to_owned(), value.trim().to_owned()))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            transport::connect_with(follower, transport::http(url, headers)?).await?
+        }
+        (None, Some((program, arguments))) => {
+            if !args.headers.is_empty() {
+                anyhow::bail!(
+                    "--header is for HTTP servers; a stdio server takes its own arguments"
+                );
+            }
+            let server = transport::ChildProcess::spawn(program, arguments)?;
+            transport::connect_with(follower, server).await?
+        }
+        _ => anyhow::bail!("give either an HTTP URL or a server command after `--` (see --help)"),
+    };
     catalog.add_server("skills", client.peer().clone()).await?;
 
     println!("Context blocks for the system prompt:");
     for block in catalog.context_blocks() {
         println!("  {block}");
+    }
+
+    if !args.loads.is_empty() || args.url.is_some() {
+        // Each load as the model would make it: a `load_skill` tool call.
+        let mut refused = 0;
+        for name in &args.loads {
+            println!("\nThe model calls {LOAD_SKILL}({{\"skillName\": \"{name}\"}}):");
+            let outcome = catalog
+                .call(&ToolCall::new(LOAD_SKILL, json!({"skillName": name})))
+                .await;
+            if outcome.is_error {
+                refused += 1;
+                eprintln!("catalog: `{name}` was not loaded: {}", outcome.text);
+                println!("   -> refused: {}", outcome.text);
+            } else {
+                for line in outcome.text.lines() {
+                    println!("   | {line}");
+                }
+            }
+        }
+        client.cancel().await?;
+        return Ok(if refused > 0 { 1 } else { 0 });
     }
 
     let show_tools = |when: &str| {
@@ -115,7 +192,8 @@ async fn main() -> anyhow::Result<()> {
 
     let Some(first) = catalog.skills().into_iter().next() else {
         println!("\nThe server publishes no skills.");
-        return Ok(());
+        client.cancel().await?;
+        return Ok(0);
     };
     println!(
         "\nThe model calls {LOAD_SKILL}({{\"skillName\": \"{}\"}}):",
@@ -178,5 +256,5 @@ async fn main() -> anyhow::Result<()> {
 
     show_tools("after the unload");
     client.cancel().await?;
-    Ok(())
+    Ok(0)
 }

@@ -177,7 +177,9 @@ async fn entry_version(session: &Session, name: &str) -> String {
     let entries = session.peer().list_all_skills().await.unwrap();
     let entry = entries.iter().find(|entry| entry.name() == name).unwrap();
     let meta = entry.meta.as_ref().expect("entries carry _meta");
-    meta.get("skills-runtime/version").unwrap().to_string()
+    meta.get("io.crates.skills-runtime/version")
+        .unwrap()
+        .to_string()
 }
 
 #[tokio::test]

@@ -581,6 +581,83 @@ async fn over_streamable_http_locked_absent_and_nonexistent_answer_alike_on_both
     assert!(!owner[0].body.contains("-32602"), "{}", owner[0].text());
 }
 
+/// The JSON-RPC message of an answer: its body, or the last `data:` line of an
+/// event stream.
+fn jsonrpc(answer: &Answer) -> Value {
+    let text = answer
+        .body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|data| !data.is_empty())
+        .unwrap_or(&answer.body);
+    serde_json::from_str(text).unwrap_or_else(|_| panic!("not JSON-RPC: {}", answer.text()))
+}
+
+/// What the 2026-07-28 revision removed is a method that does not exist
+/// there: HTTP 404 with `-32601` (SEP-2575, the conformance suite's
+/// `server-stateless`), whatever the params; the same endpoint answers a
+/// 2025-11-25 session's same requests as before.
+#[tokio::test]
+async fn methods_2026_07_28_removed_are_not_found_there_and_unchanged_on_2025_11_25() {
+    let base = serve(SkillsServer::new(COURSES.clone())).await;
+    let skill_md = "skill://courses/sql-joins/SKILL.md";
+    let removed = [
+        json!({"method": "initialize"}),
+        json!({"method": "ping"}),
+        json!({"method": "logging/setLevel"}),
+        json!({"method": "logging/setLevel", "params": {"level": "info"}}),
+        json!({"method": "resources/subscribe"}),
+        json!({"method": "resources/subscribe", "params": {"uri": skill_md}}),
+        json!({"method": "resources/unsubscribe"}),
+        json!({"method": "resources/unsubscribe", "params": {"uri": skill_md}}),
+    ];
+    let modern = raw_mcp(&base, true, &removed).await;
+    for (request, answer) in removed.iter().zip(&modern) {
+        assert_eq!(answer.status, 404, "{request}: {}", answer.text());
+        let message = jsonrpc(answer);
+        assert_eq!(message["error"]["code"], -32601, "{request}: {message}");
+        assert!(
+            message["id"].is_number(),
+            "{request}: the id is kept: {message}"
+        );
+    }
+    // A method the era kept is still answered there.
+    let kept = raw_mcp(&base, true, &[json!({"method": "skills/list"})]).await;
+    assert_eq!(kept[0].status, 200, "{}", kept[0].text());
+    assert!(jsonrpc(&kept[0])["result"]["skills"].is_array());
+
+    // 2025-11-25, one session on the same endpoint: the methods exist; bad
+    // params are -32602 (HTTP 200, in band), ping answers.
+    let older = raw_mcp(
+        &base,
+        false,
+        &[
+            json!({"method": "ping"}),
+            json!({"method": "logging/setLevel", "params": {}}),
+            json!({"method": "resources/subscribe", "params": {}}),
+            json!({"method": "resources/unsubscribe", "params": {}}),
+        ],
+    )
+    .await;
+    assert_eq!(older[0].status, 200, "{}", older[0].text());
+    assert_eq!(
+        jsonrpc(&older[0])["result"],
+        json!({}),
+        "{}",
+        older[0].text()
+    );
+    for answer in &older[1..] {
+        assert_eq!(answer.status, 200, "{}", answer.text());
+        assert_eq!(
+            jsonrpc(answer)["error"]["code"],
+            -32602,
+            "{}",
+            answer.text()
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Hostile requests to the routes
 

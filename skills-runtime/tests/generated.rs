@@ -97,7 +97,7 @@ async fn a_declared_file_is_refused_until_added_then_served() {
             skills_core::digest::sha256(api_md().as_bytes())
         );
         assert_eq!(
-            answers[1]["result"]["skill"]["_meta"]["skills-runtime/version"],
+            answers[1]["result"]["skill"]["_meta"]["io.crates.skills-runtime/version"],
             ready.get("platform").unwrap().version()
         );
     }

@@ -70,7 +70,9 @@ async fn every_version_is_the_revision_of_the_files_served() {
         assert!(!entries.is_empty());
         for entry in &entries {
             let meta = serde_json::to_value(entry.meta.as_ref().expect("_meta")).unwrap();
-            let version = meta["skills-runtime/version"].as_str().expect("a version");
+            let version = meta["io.crates.skills-runtime/version"]
+                .as_str()
+                .expect("a version");
             // Recomputed from the bytes each file reads back as.
             let SkillResources::Files(files) = &entry.resources else {
                 panic!("{} is dynamic", entry.uri);
@@ -104,7 +106,10 @@ async fn every_version_is_the_revision_of_the_files_served() {
                 serde_json::to_value(listed.meta.as_ref().unwrap()).unwrap(),
             )
             .unwrap();
-            assert_eq!(listed_meta["skills-runtime/version"], version, "{era:?}");
+            assert_eq!(
+                listed_meta["io.crates.skills-runtime/version"], version,
+                "{era:?}"
+            );
         }
         client.cancel().await.unwrap();
     }
@@ -181,7 +186,7 @@ mod shared {
             assert_eq!(ours[1]["_meta"]["size"], skill_md);
             assert_eq!(
                 keys(&ours[1]["_meta"]),
-                ["size", "skills-runtime/version"],
+                ["io.crates.skills-runtime/version", "size"],
                 "{era:?}"
             );
             // A reference: as listed there, plus its size.

@@ -984,7 +984,7 @@ async fn executable_bits_travel_in_the_skills_meta() {
         .unwrap();
     let meta = serde_json::to_value(got.skill.meta.expect("an executable script")).unwrap();
     assert_eq!(
-        meta["skills-runtime/executable"],
+        meta["io.crates.skills-runtime/executable"],
         json!(["scripts/variance_report.py"])
     );
     let other = client
@@ -994,7 +994,10 @@ async fn executable_bits_travel_in_the_skills_meta() {
         .await
         .unwrap();
     let meta = serde_json::to_value(other.skill.meta.expect("a version")).unwrap();
-    assert!(meta.get("skills-runtime/executable").is_none(), "{meta}");
+    assert!(
+        meta.get("io.crates.skills-runtime/executable").is_none(),
+        "{meta}"
+    );
     client.cancel().await.unwrap();
 }
 

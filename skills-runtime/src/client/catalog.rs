@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::discover::{self, SkillSummary};
 use super::fetch;
-use super::manifest::SkillManifest;
+use super::manifest::{self, SkillManifest};
 use super::{ClientError, SkillsPeerExt as _};
 
 /// The name of the tool that loads a skill.
@@ -526,8 +526,9 @@ impl HostCatalog {
         }
     }
 
-    /// Loads the skill `name`: reads its `SKILL.md` (verified against the
-    /// server's manifest and advertised frontmatter, in memory), asks the
+    /// Loads the skill `name`: reads its `SKILL.md` and nothing else
+    /// (verified in memory against the listing entry: size, digest and
+    /// advertised frontmatter; on a legacy server, its `_manifest`), asks the
     /// dependency callback, and returns the text with a postscript.
     pub async fn load_skill(&self, name: &str) -> Result<String, ClientError> {
         let (key, display, peer, summary) = {
@@ -548,7 +549,16 @@ impl HostCatalog {
             (key, name.to_owned(), server.peer.clone(), summary)
         };
         let timeout = super::options::DEFAULT_TIMEOUT;
-        let manifest = fetch::current_manifest(&peer, &summary, timeout).await?;
+        // Verified against the listing entry the catalog holds (SEP-2640):
+        // the model chose the skill from that entry, so the SKILL.md it gets
+        // must be the one listed. Nothing else is asked first; a skill that
+        // changed since it was listed fails the digest check and is refused
+        // (the listing follows `list_changed`). Legacy servers list no
+        // entry: their `_manifest` is asked.
+        let manifest = match &summary.entry {
+            Some(entry) => manifest::from_entry(entry)?,
+            None => manifest::ask_manifest(&peer, &summary, timeout).await?,
+        };
         let text = read_skill_md(&peer, &manifest, timeout).await?;
         let (frontmatter, _findings) = fetch::check_skill_md(&manifest, text.as_bytes())?;
         let dependencies = discover::dependencies_of(frontmatter.get("dependencies"));

@@ -1,6 +1,8 @@
-//! Fetching one skill into memory, verified: every file read and checked
-//! against the manifest, the manifest asked again, the `SKILL.md`
-//! frontmatter compared with what was advertised. Nothing touches the disk.
+//! Fetching one skill into memory, verified: its `SKILL.md` read first and
+//! checked (size, digest, frontmatter compared with what was advertised)
+//! before any other file is asked for, then every other file read and
+//! checked against the manifest, then the manifest asked again. Nothing
+//! touches the disk.
 
 use std::time::Duration;
 
@@ -155,9 +157,43 @@ pub(crate) async fn fetch_manifest(
     options: &DownloadOptions,
 ) -> Result<FetchedSkill, ClientError> {
     let skill_path = manifest.path.as_str();
-    // Owned items: a stream of borrowed ones trips the compiler's Send
-    // check of the async trait methods (higher-ranked lifetimes).
-    let bytes: Vec<Vec<u8>> = futures::stream::iter(manifest.files.clone())
+    // SKILL.md first, alone, verified (size, digest, then its frontmatter
+    // against the advertised one) before any other file of the skill is
+    // asked for: a skill whose SKILL.md fails is dropped without another
+    // request (SEP-2640: a host must not use, or go on reading, content
+    // that failed verification). Other skills go on in parallel.
+    let skill_md = manifest
+        .skill_md()
+        .ok_or_else(|| ClientError::Entry {
+            uri: manifest.uri.clone(),
+            reason: "the manifest lists no SKILL.md".into(),
+        })?
+        .clone();
+    let skill_md_bytes = read_verified(peer, &skill_md, options.timeout).await?;
+    let (frontmatter, findings) = check_skill_md(&manifest, &skill_md_bytes)?;
+    if options.strict
+        && let Some(report) = &findings
+    {
+        return Err(ClientError::Rules {
+            uri: manifest.uri.clone(),
+            report: report.clone(),
+        });
+    }
+    options.report(Progress::Verified {
+        skill: skill_path,
+        file: SKILL_MD,
+        bytes: skill_md.size,
+    });
+    // Then the other files, several at once. Owned items: a stream of
+    // borrowed ones trips the compiler's Send check of the async trait
+    // methods (higher-ranked lifetimes).
+    let others: Vec<ManifestFile> = manifest
+        .files
+        .iter()
+        .filter(|file| file.path != SKILL_MD)
+        .cloned()
+        .collect();
+    let mut bytes: Vec<Vec<u8>> = futures::stream::iter(others)
         .map(|file| async move {
             let bytes = read_verified(peer, &file, options.timeout).await?;
             options.report(Progress::Verified {
@@ -180,6 +216,13 @@ pub(crate) async fn fetch_manifest(
             after: again.version,
         });
     }
+    // In the manifest's order, SKILL.md where it stands.
+    let at = manifest
+        .files
+        .iter()
+        .position(|file| file.path == SKILL_MD)
+        .unwrap_or(0);
+    bytes.insert(at, skill_md_bytes);
     let files: Vec<FetchedFile> = manifest
         .files
         .iter()
@@ -191,22 +234,6 @@ pub(crate) async fn fetch_manifest(
             executable: manifest.is_executable(&file.path),
         })
         .collect();
-    let skill_md = files
-        .iter()
-        .find(|file| file.path == SKILL_MD)
-        .ok_or_else(|| ClientError::Entry {
-            uri: manifest.uri.clone(),
-            reason: "the manifest lists no SKILL.md".into(),
-        })?;
-    let (frontmatter, findings) = check_skill_md(&manifest, &skill_md.bytes)?;
-    if options.strict
-        && let Some(report) = &findings
-    {
-        return Err(ClientError::Rules {
-            uri: manifest.uri.clone(),
-            report: report.clone(),
-        });
-    }
     Ok(FetchedSkill {
         manifest,
         files,

@@ -58,7 +58,8 @@ pub struct SkillManifest {
     /// Every file, `SKILL.md` included, sorted by path.
     pub files: Vec<ManifestFile>,
     /// The paths of files that are executable, when the server says
-    /// (`_meta["skills-runtime/executable"]`); empty otherwise.
+    /// (`_meta["io.crates.skills-runtime/executable"]`, or the older
+    /// `skills-runtime/executable`); empty otherwise.
     pub executable: Vec<String>,
     /// Where the manifest came from.
     pub source: Source,
@@ -311,26 +312,28 @@ fn file_path_under(root: &str, skill_path: &str, file_uri: &str) -> Result<Strin
     Ok(relative.to_owned())
 }
 
-/// The executable paths a server lists in `_meta` (ours does).
+/// The executable paths a server lists in `_meta` (ours does): under
+/// [`crate::EXECUTABLE_META_KEY`], or under the name servers before it used.
 fn executable_paths(meta: Option<&MetaObject>) -> Result<Vec<String>, String> {
-    let Some(value) = meta.and_then(|meta| meta.get(crate::EXECUTABLE_META_KEY)) else {
+    let Some((key, value)) = meta.and_then(|meta| {
+        [
+            crate::EXECUTABLE_META_KEY,
+            crate::LEGACY_EXECUTABLE_META_KEY,
+        ]
+        .into_iter()
+        .find_map(|key| meta.get(key).map(|value| (key, value)))
+    }) else {
         return Ok(Vec::new());
     };
     let Some(items) = value.as_array() else {
-        return Err(format!(
-            "`_meta[\"{}\"]` is not a list",
-            crate::EXECUTABLE_META_KEY
-        ));
+        return Err(format!("`_meta[\"{key}\"]` is not a list"));
     };
     items
         .iter()
         .map(|item| {
-            item.as_str().map(str::to_owned).ok_or_else(|| {
-                format!(
-                    "`_meta[\"{}\"]` holds a non-string",
-                    crate::EXECUTABLE_META_KEY
-                )
-            })
+            item.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("`_meta[\"{key}\"]` holds a non-string"))
         })
         .collect()
 }

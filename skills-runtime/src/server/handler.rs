@@ -86,9 +86,9 @@ impl ServerHandler for SkillsServer {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(super::malformed::refuse(&request))
+        Err(super::malformed::refuse(&request, Some(&context)))
     }
 }
 
@@ -249,6 +249,13 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        // rmcp passes the method on in either era; 2026-07-28 removed it.
+        let modern = context
+            .protocol_version()
+            .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        if modern {
+            return Err(super::malformed::removed_in_2026_07_28("logging/setLevel"));
+        }
         self.inner.set_level(request, context).await
     }
 
@@ -449,7 +456,7 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
     ) -> Result<CustomResult, ErrorData> {
         // A standard method here had params rmcp could not read: ours to refuse.
         if super::malformed::typed_by_rmcp(&request.method) {
-            return Err(super::malformed::refuse(&request));
+            return Err(super::malformed::refuse(&request, Some(&context)));
         }
         self.inner.on_custom_request(request, context).await
     }

@@ -5,12 +5,21 @@
 //! string arguments, reaches `on_custom_request`, whose default answer is
 //! `-32601` (method not found). The method exists; its params are wrong, which
 //! JSON-RPC answers with `-32602`, saying what did not parse.
+//!
+//! Except for a method the caller's protocol era removed: a 2026-07-28
+//! request for `initialize`, `ping`, `logging/setLevel`, `resources/subscribe`
+//! or `resources/unsubscribe` asks for a method that does not exist there,
+//! whatever its params, so it is `-32601` (which rmcp's streamable HTTP
+//! answers with HTTP 404 on that era's path, as SEP-2575 requires). The same
+//! methods from a 2025-11-25 session keep their `-32602`.
 
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CompleteRequestParams, ConstString, CustomRequest, ErrorCode,
-    GetSkillRequestParams, ReadResourceDirectoryRequestParams, ReadResourceRequestParams,
+    GetSkillRequestParams, ProtocolVersion, ReadResourceDirectoryRequestParams,
+    ReadResourceRequestParams,
 };
+use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
 /// Every client request method rmcp reads into a typed variant.
@@ -38,6 +47,45 @@ const TYPED_BY_RMCP: [&str; 21] = [
     rmcp::model::ReadResourceDirectoryRequestMethod::VALUE,
 ];
 
+/// The client methods the 2026-07-28 era removed (SEP-2575 and SEP-2567:
+/// no handshake, no ping, no session state to set a level or subscribe in).
+const REMOVED_IN_2026_07_28: [&str; 5] = [
+    rmcp::model::InitializeResultMethod::VALUE,
+    rmcp::model::PingRequestMethod::VALUE,
+    rmcp::model::SetLevelRequestMethod::VALUE,
+    rmcp::model::SubscribeRequestMethod::VALUE,
+    rmcp::model::UnsubscribeRequestMethod::VALUE,
+];
+
+/// The `_meta` key of a 2026-07-28 request that names its protocol version.
+const PROTOCOL_VERSION_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// Whether `version` is 2026-07-28 or later (ISO dates compare as text).
+fn is_2026_07_28_or_later(version: &str) -> bool {
+    version >= ProtocolVersion::V_2026_07_28.as_str()
+}
+
+/// Whether `request` speaks 2026-07-28 or later: its own `_meta` says so, or
+/// the context rmcp gave it does (the request's `_meta`, else the session's
+/// negotiated version).
+fn speaks_2026_07_28(
+    request: &CustomRequest,
+    context: Option<&RequestContext<RoleServer>>,
+) -> bool {
+    let in_params = request
+        .params
+        .as_ref()
+        .and_then(|params| params.get("_meta"))
+        .and_then(|meta| meta.get(PROTOCOL_VERSION_META_KEY))
+        .and_then(|version| version.as_str());
+    if let Some(version) = in_params {
+        return is_2026_07_28_or_later(version);
+    }
+    context
+        .and_then(RequestContext::protocol_version)
+        .is_some_and(|version| is_2026_07_28_or_later(version.as_str()))
+}
+
 /// Whether rmcp has a typed variant for `method`: a request for it that
 /// arrives as a custom request had params rmcp could not read.
 pub(crate) fn typed_by_rmcp(method: &str) -> bool {
@@ -46,10 +94,18 @@ pub(crate) fn typed_by_rmcp(method: &str) -> bool {
 
 /// `-32602` naming what did not parse when rmcp knows the method (so only its
 /// params can be at fault), `-32601` otherwise, as rmcp answers by default.
-pub(crate) fn refuse(request: &CustomRequest) -> ErrorData {
+/// A method the 2026-07-28 era removed, asked for on that era, is `-32601`
+/// too, naming the era.
+pub(crate) fn refuse(
+    request: &CustomRequest,
+    context: Option<&RequestContext<RoleServer>>,
+) -> ErrorData {
     let method = request.method.as_str();
     if !typed_by_rmcp(method) {
         return ErrorData::new(ErrorCode::METHOD_NOT_FOUND, method.to_owned(), None);
+    }
+    if REMOVED_IN_2026_07_28.contains(&method) && speaks_2026_07_28(request, context) {
+        return removed_in_2026_07_28(method);
     }
     // What serde says about the params, read as the typed variant would have.
     let present = match method {
@@ -81,6 +137,15 @@ pub(crate) fn refuse(request: &CustomRequest) -> ErrorData {
     )
 }
 
+/// `-32601` for `method`, which protocol 2026-07-28 does not have.
+pub(crate) fn removed_in_2026_07_28(method: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("{method} does not exist in protocol 2026-07-28 (it was removed in that revision)"),
+        Some(json!({ "method": method })),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,9 +155,30 @@ mod tests {
         CustomRequest::new(method, params)
     }
 
+    fn refuse_without_context(request: &CustomRequest) -> ErrorData {
+        refuse(request, None)
+    }
+
+    #[test]
+    fn a_method_2026_07_28_removed_is_method_not_found_on_that_era_only() {
+        let meta = |version: &str| json!({ "_meta": { "io.modelcontextprotocol/protocolVersion": version } });
+        for method in REMOVED_IN_2026_07_28 {
+            let modern = refuse_without_context(&custom(method, Some(meta("2026-07-28"))));
+            assert_eq!(modern.code, ErrorCode::METHOD_NOT_FOUND, "{method}");
+            assert!(modern.message.contains("2026-07-28"), "{}", modern.message);
+            let older = refuse_without_context(&custom(method, Some(meta("2025-11-25"))));
+            assert_eq!(older.code, ErrorCode::INVALID_PARAMS, "{method}");
+            let bare = refuse_without_context(&custom(method, Some(json!({}))));
+            assert_eq!(bare.code, ErrorCode::INVALID_PARAMS, "{method}");
+        }
+        // A method 2026-07-28 kept is still a matter of params there.
+        let read = refuse_without_context(&custom("resources/read", Some(meta("2026-07-28"))));
+        assert_eq!(read.code, ErrorCode::INVALID_PARAMS);
+    }
+
     #[test]
     fn a_known_method_with_bad_params_is_invalid_params() {
-        let error = refuse(&custom("resources/read", Some(json!({ "uri": 42 }))));
+        let error = refuse_without_context(&custom("resources/read", Some(json!({ "uri": 42 }))));
         assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
         assert!(
             error.message.contains("expected a string"),
@@ -100,13 +186,13 @@ mod tests {
             error.message
         );
         assert_eq!(error.data, Some(json!({ "method": "resources/read" })));
-        let missing = refuse(&custom("skills/get", None));
+        let missing = refuse_without_context(&custom("skills/get", None));
         assert!(missing.message.contains("missing"), "{}", missing.message);
     }
 
     #[test]
     fn an_unknown_method_is_method_not_found() {
-        let error = refuse(&custom("skills/delete", Some(json!({}))));
+        let error = refuse_without_context(&custom("skills/delete", Some(json!({}))));
         assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND);
         assert_eq!(error.message, "skills/delete");
     }

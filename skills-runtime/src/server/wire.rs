@@ -20,8 +20,10 @@ pub use crate::EXECUTABLE_META_KEY;
 /// `_meta` key (on a skill entry, and on each `SKILL.md` in
 /// `resources/list`) holding the skill's version, [`Skill::version`]: the
 /// revision over its `{uri, digest, size}` list, so a host can tell a
-/// changed skill without reading it.
-pub const VERSION_META_KEY: &str = "skills-runtime/version";
+/// changed skill without reading it. Under the crate's reverse-DNS prefix,
+/// like [`EXECUTABLE_META_KEY`]; servers before it sent
+/// `skills-runtime/version`.
+pub const VERSION_META_KEY: &str = "io.crates.skills-runtime/version";
 
 /// The SEP-2640 entry of `skill`: its URI, every frontmatter field, and every
 /// file with digest and size.
