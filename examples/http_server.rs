@@ -57,6 +57,12 @@ struct Options {
     /// `SkillsServerBuilder::blob_cache_bytes`).
     #[arg(long, value_name = "BYTES")]
     blob_cache_bytes: Option<usize>,
+
+    /// Also serve each skill as an MCP prompt (its SKILL.md, then where its
+    /// other files are), for hosts that list prompts but never read
+    /// resources on their own.
+    #[arg(long)]
+    prompts: bool,
 }
 
 fn page_size(value: &str) -> Result<usize, String> {
@@ -73,7 +79,7 @@ async fn main() -> anyhow::Result<()> {
     let options = Options::parse();
     logging::init();
 
-    let mut skills = SkillsServer::builder(SKILLS.clone());
+    let mut skills = SkillsServer::builder(SKILLS.clone()).prompts(options.prompts);
     if let Some(size) = options.skills_page_size {
         skills = skills.skills_page_size(size);
     }

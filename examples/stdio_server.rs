@@ -36,6 +36,11 @@ struct Options {
     /// Also serve Figma's legacy `skill://index.json`.
     #[arg(long)]
     legacy_index: bool,
+    /// Also serve each skill as an MCP prompt (its SKILL.md, then where its
+    /// other files are), for hosts that list prompts but never read
+    /// resources on their own.
+    #[arg(long)]
+    prompts: bool,
     /// Bytes of base64-encoded binary files to keep after their first read
     /// (0, the default, encodes on every read; see
     /// `SkillsServerBuilder::blob_cache_bytes`).
@@ -54,7 +59,8 @@ async fn main() -> anyhow::Result<()> {
     let options = Options::parse();
     let mut builder = SkillsServer::builder(SKILLS.clone())
         .list_supporting_files(options.list_supporting_files)
-        .legacy_index(options.legacy_index);
+        .legacy_index(options.legacy_index)
+        .prompts(options.prompts);
     if let Some(bytes) = options.blob_cache_bytes {
         builder = builder.blob_cache_bytes(bytes);
     }

@@ -215,6 +215,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = page_size)]
     pub resources_page_size: Option<usize>,
 
+    /// Also serve each skill as an MCP prompt (its SKILL.md, then where its
+    /// other files are), for hosts that list prompts but never read
+    /// resources on their own (slash commands in Claude Code).
+    #[arg(long)]
+    pub prompts: bool,
+
     /// The rules.
     #[command(flatten)]
     pub rules: RuleArgs,

@@ -107,7 +107,8 @@ async fn serve(args: &ServeArgs) -> Outcome {
     };
     let name = args.name.clone().unwrap_or_else(|| served.default_name());
     let mut builder = SkillsServer::builder(Skills::empty())
-        .server_info(Implementation::new(name.clone(), env!("CARGO_PKG_VERSION")));
+        .server_info(Implementation::new(name.clone(), env!("CARGO_PKG_VERSION")))
+        .prompts(args.prompts);
     if let Some(size) = args.skills_page_size {
         builder = builder.skills_page_size(size);
     }

@@ -133,6 +133,7 @@ fn platform(name: &str) -> (SkillsServer, Entitlements) {
         .list_supporting_files(true)
         .access(policy(entitlements.clone()))
         .notify_changes(true)
+        .prompts(true)
         .build();
     (server, entitlements)
 }

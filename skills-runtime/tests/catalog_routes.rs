@@ -91,6 +91,7 @@ fn platform_server(skills: Skills) -> SkillsServer {
                 Access::Absent
             }
         })
+        .prompts(true)
         .build()
 }
 

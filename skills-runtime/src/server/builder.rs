@@ -33,6 +33,7 @@ pub(super) struct Settings {
     /// Per skill name, what its `SKILL.md` resource says about when to load it.
     pub(super) load_hints: HashMap<String, String>,
     pub(super) notify_changes: bool,
+    pub(super) prompts: bool,
 }
 
 impl Settings {
@@ -62,6 +63,7 @@ impl Default for Settings {
             rule: Rule::Everyone,
             load_hints: HashMap::new(),
             notify_changes: false,
+            prompts: false,
         }
     }
 }
@@ -133,6 +135,50 @@ impl SkillsServerBuilder {
     /// `read_skill`); `None` to offer no tool.
     pub fn tool(mut self, name: Option<&'static str>) -> Self {
         self.settings.tool = name.map(Cow::Borrowed);
+        self
+    }
+
+    /// Serve one MCP prompt per skill (default: off), for hosts that show
+    /// prompts to the user but never read resources on their own (Claude
+    /// Code and Claude Desktop list them as slash commands; VS Code and
+    /// Cursor show them too). The server then declares the `prompts`
+    /// capability (with `listChanged` when it [notifies
+    /// changes](Self::notify_changes)) and answers:
+    ///
+    /// - `prompts/list`: one prompt per skill the caller owns, named by
+    ///   the skill's frontmatter `name`, described by its `description`,
+    ///   with no arguments; paginated like `skills/list`
+    ///   ([`skills_page_size`](Self::skills_page_size)).
+    /// - `prompts/get`: two user messages, the skill's `SKILL.md` text as
+    ///   it is, then where the skill's other files are (their `skill://`
+    ///   URIs, and the fallback [tool](Self::tool) to read them with when
+    ///   one is offered); a skill with no other file gets the first alone.
+    ///   A name the caller does not own (locked, absent) is refused
+    ///   exactly like a name no skill has: `-32602`, the name in `data`.
+    ///
+    /// Per caller like every other answer: under an [access
+    /// policy](Self::access) a caller lists and gets only the skills it
+    /// owns, and a server that notifies changes sends
+    /// `notifications/prompts/list_changed` (beside the resources one) to
+    /// each session whose view a [`replace`](SkillsServer::replace), a
+    /// reload or a [`refresh_views`](SkillsServer::refresh_views) changed,
+    /// and to each 2026-07-28 listen stream that asked for
+    /// `promptsListChanged`.
+    ///
+    /// [`SkillsServer`] and [`WithSkills`](super::WithSkills) answer both
+    /// methods (the wrapper lists our prompts before the inner handler's);
+    /// a handler written with [`delegate_skills!`](crate::delegate_skills)
+    /// calls [`SkillsServer::list_prompts`] and [`SkillsServer::get_prompt`]
+    /// from its own.
+    ///
+    /// ```
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// let server = SkillsServer::builder(SKILLS.clone()).prompts(true).build();
+    /// assert!(server.capabilities().prompts.is_some());
+    /// ```
+    pub fn prompts(mut self, on: bool) -> Self {
+        self.settings.prompts = on;
         self
     }
 

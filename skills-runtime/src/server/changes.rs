@@ -15,8 +15,9 @@
 //! runtime that serves the listener, in order per listener, without blocking
 //! `replace()`; a listener whose session ended is dropped on the next change.
 //!
-//! `notifications/resources/list_changed` is the per-view registry's job
-//! (`sessions`): a stream that accepted `resourcesListChanged` is registered
+//! `notifications/resources/list_changed` (and `prompts/list_changed`) is the
+//! per-view registry's job (`sessions`): a stream that accepted
+//! `resourcesListChanged` or `promptsListChanged` is registered
 //! there too, beside every initialized session, so that a grant or a revoke
 //! reaches it as well as a `replace()`.
 
@@ -30,6 +31,7 @@ use tokio::runtime::Handle;
 
 use super::access::Caller;
 use super::builder::Settings;
+use super::sessions::Lists;
 use super::snapshot::Snapshot;
 use super::view::View;
 use crate::Digest;
@@ -57,7 +59,8 @@ struct Stream {
     sink: SubscriptionSink,
     context: RequestContext<RoleServer>,
     runtime: Option<Handle>,
-    list_changed: bool,
+    /// The `list_changed` notices it accepted.
+    lists: Lists,
     uris: Vec<String>,
 }
 
@@ -126,15 +129,19 @@ impl Listeners {
             sink,
             context,
             runtime: Handle::try_current().ok(),
-            list_changed: ours.resources_list_changed == Some(true),
+            lists: Lists {
+                resources: ours.resources_list_changed == Some(true),
+                prompts: ours.prompts_list_changed == Some(true),
+            },
             uris: ours.resource_subscriptions.clone().unwrap_or_default(),
         };
-        let view = stream.list_changed.then(|| {
+        let view = (stream.lists.resources || stream.lists.prompts).then(|| {
             shared.sessions.register_stream(
                 stream.sink.clone(),
                 stream.context.clone(),
                 || super::current(shared),
                 &shared.settings.rule,
+                stream.lists,
             )
         });
         let mut registry = shared.listeners.lock();

@@ -28,6 +28,8 @@ pub enum Kind {
     Templates,
     /// `resources/directory/read`.
     Directory,
+    /// `prompts/list`.
+    Prompts,
 }
 
 impl Kind {
@@ -37,6 +39,7 @@ impl Kind {
             Self::Resources => "r",
             Self::Templates => "t",
             Self::Directory => "d",
+            Self::Prompts => "p",
         }
     }
 }

@@ -55,6 +55,22 @@ impl ServerHandler for SkillsServer {
     // methods, through the same macro users write.
     crate::delegate_skills!();
 
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        SkillsServer::list_prompts(self, request, &context)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        SkillsServer::get_prompt(self, &request, &context).map(Into::into)
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -106,7 +122,9 @@ impl ServerHandler for SkillsServer {
 ///
 /// The wrapper answers the skills methods, serves `skill://` resources before
 /// the inner handler's own, lists both, adds the fallback tool to the inner
-/// tools, and merges capabilities and instructions into the inner handler's
+/// tools (and, when the skills server [serves
+/// prompts](super::SkillsServerBuilder::prompts), lists its prompts before the
+/// inner handler's and answers `prompts/get` of the skills the caller owns), and merges capabilities and instructions into the inner handler's
 /// `initialize` answer (which it patches, so the inner handler's own
 /// `initialize` still runs). Everything else goes to the inner handler.
 /// `server/discover` is answered from the merged `ServerHandler::get_info`,
@@ -156,6 +174,10 @@ impl<H: ServerHandler> WithSkills<H> {
 
     fn inner_has_resources(&self) -> bool {
         self.inner.get_info().capabilities.resources.is_some()
+    }
+
+    fn inner_has_prompts(&self) -> bool {
+        self.inner.get_info().capabilities.prompts.is_some()
     }
 
     fn inner_has_tools(&self) -> bool {
@@ -264,7 +286,21 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.inner.get_prompt(request, context).await
+        if !self.skills.serves_prompts() {
+            return self.inner.get_prompt(request, context).await;
+        }
+        let ours = {
+            let view = self.skills.request_view(&context);
+            view.prompt_skill(&request.name)
+                .map(|skill| wire::prompt_result(skill, view.settings().tool.as_deref()))
+        };
+        match ours {
+            Some(result) => Ok(result.into()),
+            // A name we do not serve to this caller is the inner handler's
+            // to answer, owned by someone else or not: one answer for both.
+            None if self.inner_has_prompts() => self.inner.get_prompt(request, context).await,
+            None => Err(wire::unknown_prompt(&request.name)),
+        }
     }
 
     async fn list_prompts(
@@ -272,7 +308,42 @@ impl<H: ServerHandler> ServerHandler for WithSkills<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.inner.list_prompts(request, context).await
+        if !self.skills.serves_prompts() {
+            return self.inner.list_prompts(request, context).await;
+        }
+        let cursor = request
+            .as_ref()
+            .and_then(|request| request.cursor.as_deref());
+        // Ours first, then the inner handler's, behind cursors of ours.
+        let (tail, fingerprint) = {
+            let view = self.skills.request_view(&context);
+            let indices = view.visible().indices();
+            let size = view.settings().skills_page_size;
+            let listing = view.prompts_listing();
+            if !self.inner_has_prompts() {
+                let page = cursor::page(indices, size, cursor, listing)?;
+                let mut result = ListPromptsResult::with_all_items(view.prompts(page.items));
+                result.next_cursor = page.next;
+                return Ok(result);
+            }
+            match cursor::page_then_tail(indices, size, cursor, listing)? {
+                Chained::Ours(page) => {
+                    let mut result = ListPromptsResult::with_all_items(view.prompts(page.items));
+                    result.next_cursor = page.next;
+                    return Ok(result);
+                }
+                Chained::Tail(tail) => (tail, view.fingerprint().to_owned()),
+            }
+        };
+        let mut inner_request = request.unwrap_or_default();
+        inner_request.cursor = tail;
+        let mut result = self
+            .inner
+            .list_prompts(Some(inner_request), context)
+            .await?;
+        let listing = Listing::new(Kind::Prompts, &fingerprint);
+        result.next_cursor = cursor::tail_cursor(listing, result.next_cursor);
+        Ok(result)
     }
 
     async fn list_resources(

@@ -12,7 +12,8 @@ impl SkillsServer {
     /// The capabilities this server needs: `resources` (with `listChanged`
     /// and `subscribe` when it [notifies changes](Self::notifies_changes)),
     /// the skills extension with `directoryRead`, `completions` for the
-    /// FastMCP file templates, and `tools` for the fallback tool.
+    /// FastMCP file templates, `tools` for the fallback tool, and `prompts`
+    /// when it [serves prompts](super::SkillsServerBuilder::prompts).
     pub fn capabilities(&self) -> ServerCapabilities {
         let mut capabilities = ServerCapabilities::default();
         self.add_capabilities(&mut capabilities);
@@ -21,12 +22,19 @@ impl SkillsServer {
 
     /// Adds what this server needs to `capabilities`, keeping what is there.
     /// A server that [notifies changes](Self::notifies_changes) also
-    /// advertises `resources.listChanged` and `resources.subscribe`.
+    /// advertises `resources.listChanged` and `resources.subscribe` (and
+    /// `prompts.listChanged`, when it serves prompts).
     pub fn add_capabilities(&self, capabilities: &mut ServerCapabilities) {
         let resources = capabilities.resources.get_or_insert_with(Default::default);
         if self.notifies_changes() {
             resources.list_changed = Some(true);
             resources.subscribe = Some(true);
+        }
+        if self.serves_prompts() {
+            let prompts = capabilities.prompts.get_or_insert_with(Default::default);
+            if self.notifies_changes() {
+                prompts.list_changed = Some(true);
+            }
         }
         let skills = ServerCapabilities::builder()
             .enable_skills_with_directory_read()

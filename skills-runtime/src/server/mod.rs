@@ -31,7 +31,8 @@
 // it for its `Caller` (`access`: what the policy gives this caller; the
 // fingerprint its cursors bind to; the era's cache hints), whose owned set
 // is shared by every caller owning the same skills (`visible`); the module
-// of its family (`skills`, `resources`, `directory`, `completion`, `tool`)
+// of its family (`skills`, `resources`, `directory`, `completion`, `tool`,
+// `prompts`)
 // reads the view, pages through `cursor::page`, and converts to rmcp's model
 // in `wire`. `info` answers what the server says of itself; `catalog` is the
 // same view for plain HTTP routes; `sessions` tells each session and listen
@@ -51,6 +52,7 @@ mod handler;
 mod info;
 mod instructions;
 mod malformed;
+mod prompts;
 mod resources;
 mod sessions;
 mod skills;
@@ -137,7 +139,9 @@ impl SkillsServer {
     /// (or [watches a folder](Self::watch)), the clients whose view changed
     /// are told, and no other: each initialized session and each listen
     /// stream (and each [`watch_view`](Self::watch_view)) gets
-    /// `notifications/resources/list_changed`; each subscriber of a file
+    /// `notifications/resources/list_changed` (and
+    /// `notifications/prompts/list_changed` when the server [serves
+    /// prompts](SkillsServerBuilder::prompts)); each subscriber of a file
     /// whose bytes changed (or that appeared or vanished) gets
     /// `notifications/resources/updated`.
     pub fn replace(&self, skills: Skills) -> bool {

@@ -3,9 +3,11 @@
 //!
 //! Three kinds of listener: an initialized session (2025-11-25, registered
 //! by [`SkillsServer::on_initialized`]) and a 2026-07-28
-//! `subscriptions/listen` stream that accepted `resourcesListChanged`
-//! (registered by `changes`), both told with
-//! `notifications/resources/list_changed` when the server
+//! `subscriptions/listen` stream that accepted `resourcesListChanged` or
+//! `promptsListChanged` (registered by `changes`), both told with
+//! `notifications/resources/list_changed` (and
+//! `notifications/prompts/list_changed`, when the server serves prompts and
+//! the stream asked for it) when the server
 //! [notifies changes](SkillsServer::notifies_changes); and a watcher
 //! ([`SkillsServer::watch_view`], for code of the author's own), which gets
 //! the new fingerprint through a [`ViewChanges`].
@@ -52,18 +54,28 @@ struct Listener {
 enum Ear {
     /// An initialized session, told on the runtime it was served on (the
     /// change may come from a thread outside it, a file watcher's say).
-    Session(tokio::runtime::Handle),
+    Session(tokio::runtime::Handle, Lists),
     /// A listen stream, told through its sink; `changes` forgets it when
     /// the request ends.
-    Stream(SubscriptionSink, Option<tokio::runtime::Handle>),
+    Stream(SubscriptionSink, Option<tokio::runtime::Handle>, Lists),
     /// A [`ViewChanges`] handle.
     Watch(watch::Sender<String>),
+}
+
+/// Which `list_changed` notices a session or a stream is sent when its view
+/// changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Lists {
+    /// `notifications/resources/list_changed`.
+    pub(super) resources: bool,
+    /// `notifications/prompts/list_changed` (the server serves prompts).
+    pub(super) prompts: bool,
 }
 
 impl Listener {
     fn is_gone(&self) -> bool {
         match &self.ear {
-            Ear::Session(_) => self.context.peer.is_transport_closed(),
+            Ear::Session(..) => self.context.peer.is_transport_closed(),
             Ear::Stream(..) => false,
             Ear::Watch(sender) => sender.is_closed(),
         }
@@ -72,19 +84,35 @@ impl Listener {
     /// Tells the listener its view now has `fingerprint`.
     fn tell(&self, fingerprint: &str) {
         match &self.ear {
-            Ear::Session(runtime) => {
+            Ear::Session(runtime, lists) => {
                 let peer = self.context.peer.clone();
+                let lists = *lists;
                 runtime.spawn(async move {
-                    if let Err(error) = peer.notify_resource_list_changed().await {
+                    if lists.resources
+                        && let Err(error) = peer.notify_resource_list_changed().await
+                    {
                         tracing::debug!(%error, "a session's list_changed notice was not delivered");
+                    }
+                    if lists.prompts
+                        && let Err(error) = peer.notify_prompt_list_changed().await
+                    {
+                        tracing::debug!(%error, "a session's prompts/list_changed notice was not delivered");
                     }
                 });
             }
-            Ear::Stream(sink, runtime) => {
+            Ear::Stream(sink, runtime, lists) => {
                 let sink = sink.clone();
+                let lists = *lists;
                 let notice = async move {
-                    if let Err(error) = sink.notify_resource_list_changed().await {
+                    if lists.resources
+                        && let Err(error) = sink.notify_resource_list_changed().await
+                    {
                         tracing::debug!(%error, "a listen stream missed resources/list_changed");
+                    }
+                    if lists.prompts
+                        && let Err(error) = sink.notify_prompt_list_changed().await
+                    {
+                        tracing::debug!(%error, "a listen stream missed prompts/list_changed");
                     }
                 };
                 match runtime
@@ -103,7 +131,7 @@ impl Listener {
 
     /// Whether it is told only when the server notifies changes.
     fn needs_notices_on(&self) -> bool {
-        matches!(self.ear, Ear::Session(_) | Ear::Stream(..))
+        matches!(self.ear, Ear::Session(..) | Ear::Stream(..))
     }
 }
 
@@ -160,17 +188,21 @@ impl Sessions {
         id
     }
 
-    /// Registers a listen stream that accepted `resourcesListChanged`; it is
-    /// told until [`forget`](Self::forget) is called with the id returned.
+    /// Registers a listen stream that accepted `resourcesListChanged` or
+    /// `promptsListChanged` (`lists` says which); it is told until
+    /// [`forget`](Self::forget) is called with the id returned.
     pub(super) fn register_stream(
         &self,
         sink: SubscriptionSink,
         context: RequestContext<RoleServer>,
         current: impl FnOnce() -> Arc<Snapshot>,
         rule: &Rule,
+        lists: Lists,
     ) -> u64 {
         let runtime = tokio::runtime::Handle::try_current().ok();
-        self.register(context, current, rule, |_| Ear::Stream(sink, runtime))
+        self.register(context, current, rule, |_| {
+            Ear::Stream(sink, runtime, lists)
+        })
     }
 
     /// Stops telling the listener `id`.
@@ -236,7 +268,9 @@ fn fingerprint(snapshot: &Snapshot, rule: &Rule, context: &RequestContext<RoleSe
 
 impl SkillsServer {
     /// Registers an initialized session to be told, with
-    /// `notifications/resources/list_changed`, whenever its view of the
+    /// `notifications/resources/list_changed` (and
+    /// `notifications/prompts/list_changed` when the server [serves
+    /// prompts](super::SkillsServerBuilder::prompts)), whenever its view of the
     /// skills changes, when the server
     /// [notifies changes](Self::notifies_changes): a
     /// [`replace`](Self::replace) that changes what it owns, or a grant or
@@ -256,11 +290,15 @@ impl SkillsServer {
         let mut request = RequestContext::new(NumberOrString::Number(0), context.peer.clone());
         request.extensions = context.extensions.clone();
         request.meta = RequestMetaObject::default();
+        let lists = Lists {
+            resources: true,
+            prompts: self.serves_prompts(),
+        };
         self.shared.sessions.register(
             request,
             || self.snapshot(),
             &self.settings().rule,
-            |_| Ear::Session(runtime),
+            |_| Ear::Session(runtime, lists),
         );
     }
 

@@ -15,7 +15,8 @@ use super::{SkillsServer, wire};
 
 impl SkillsServer {
     /// The part of a 2026-07-28 `subscriptions/listen` filter this server
-    /// answers: `resourcesListChanged`, and the `skill://` URIs among
+    /// answers: `resourcesListChanged` (and `promptsListChanged` when it
+    /// [serves prompts](Self::serves_prompts)), and the `skill://` URIs among
     /// `resourceSubscriptions` (known or not yet: a file may appear later).
     /// `None`, which leaves `subscriptions/listen` unanswered (`-32601`),
     /// unless the server [notifies changes](Self::notifies_changes).
@@ -28,6 +29,9 @@ impl SkillsServer {
         }
         let mut accepted = SubscriptionFilter::default();
         accepted.resources_list_changed = requested.resources_list_changed;
+        if self.serves_prompts() {
+            accepted.prompts_list_changed = requested.prompts_list_changed;
+        }
         accepted.resource_subscriptions = requested
             .resource_subscriptions
             .as_ref()

@@ -1,14 +1,15 @@
 //! Conversion to rmcp's model types, at the wire boundary and nowhere else:
 //! skill entries, resources, templates, read results, completions, the
-//! fallback tool, and the errors a request can end in.
+//! fallback tool, prompts, and the errors a request can end in.
 
 use std::sync::{Arc, OnceLock};
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolResult, CompleteResult, CompletionInfo, ContentBlock, JsonObject, ListResourcesResult,
-    MetaObject, ReadResourceResult, Resource, ResourceContents, ResourceTemplate, SkillFrontmatter,
-    SkillResource, SkillResources, Tool,
+    CallToolResult, CompleteResult, CompletionInfo, ContentBlock, GetPromptResult, JsonObject,
+    ListResourcesResult, MetaObject, Prompt, PromptMessage, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, Role, SkillFrontmatter, SkillResource, SkillResources,
+    Tool,
 };
 use serde_json::json;
 
@@ -282,6 +283,82 @@ pub(super) fn unknown_skill(uri: &str) -> ErrorData {
         format!("No skill is served at {uri}"),
         Some(json!({ "uri": uri })),
     )
+}
+
+/// `-32602` for a `prompts/get` of a name the caller owns no skill by.
+pub(super) fn unknown_prompt(name: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("No skill prompt is served named {name}"),
+        Some(json!({ "name": name })),
+    )
+}
+
+/// `skill`'s prompt in `prompts/list`: its frontmatter name and
+/// description, no arguments.
+pub(super) fn prompt(skill: &Skill) -> Prompt {
+    Prompt::new(skill.name(), Some(skill.description()), None)
+}
+
+/// Most files a prompt names one by one; past them it says how many more
+/// there are and where to list them.
+pub(super) const PROMPT_FILES: usize = 100;
+
+/// `prompts/get` of `skill`: its `SKILL.md` text as it is, then, when it has
+/// other files, where they are and how to read them (with the fallback tool
+/// `tool`, when one is offered, or as resources).
+pub(super) fn prompt_result(skill: &Skill, tool: Option<&str>) -> GetPromptResult {
+    let skill_md = skill.skill_md();
+    let text = skill_md.text().map_or_else(
+        || String::from_utf8_lossy(skill_md.bytes()).into_owned(),
+        str::to_owned,
+    );
+    let mut messages = vec![PromptMessage::new_text(Role::User, text)];
+    let others: Vec<&SkillFile> = skill
+        .files()
+        .iter()
+        .filter(|file| file.path() != crate::SKILL_MD)
+        .collect();
+    if !others.is_empty() {
+        messages.push(PromptMessage::new_text(
+            Role::User,
+            files_text(skill, &others, tool),
+        ));
+    }
+    GetPromptResult::new(messages).with_description(skill.description())
+}
+
+/// Where `skill`'s files other than `SKILL.md` are, for the model.
+fn files_text(skill: &Skill, others: &[&SkillFile], tool: Option<&str>) -> String {
+    use std::fmt::Write as _;
+    let root = skill.root_uri();
+    let count = others.len();
+    let plural = if count == 1 { "file" } else { "files" };
+    let mut text = format!(
+        "The skill `{}` has {count} more {plural}, under {root}/ (paths in SKILL.md are relative to that folder). ",
+        skill.name()
+    );
+    match tool {
+        Some(tool) => {
+            let _ = write!(
+                text,
+                "Read one when SKILL.md points to it: call the `{tool}` tool with its URI as `uri`, or read it as an MCP resource."
+            );
+        }
+        None => text
+            .push_str("Read one when SKILL.md points to it, as an MCP resource (resources/read)."),
+    }
+    text.push('\n');
+    for file in others.iter().take(PROMPT_FILES) {
+        let _ = write!(text, "\n- {} ({} bytes)", skill.file_uri(file), file.size());
+    }
+    if count > PROMPT_FILES {
+        let _ = write!(
+            text,
+            "\n- and {} more: list them with resources/directory/read of {root}",
+            count - PROMPT_FILES
+        );
+    }
+    text
 }
 
 /// `-32602` for a directory read of something that is no directory the

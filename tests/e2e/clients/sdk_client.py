@@ -16,6 +16,12 @@ matched size and digest), frontmatter_verified, get_verified, resources_list.
 The report also names every skill URI listed (`skill_uris`) and every resource
 (`resource_uris`), for a server whose answer depends on the caller.
 
+With --prompts (a server serving skills as prompts): the `prompts` capability must be
+declared (and must not be without it); prompts/list, every page, must name exactly the listed
+skills, each described by its frontmatter description; prompts/get of each must return the
+SKILL.md bytes read above as its first message's text (counts.prompts, counts.prompts_verified),
+and prompts/get of a name no skill has must be refused with -32602 (counts.prompt_refused).
+
 For a caller who owns only some skills (a learner with `--header "Authorization: …"`):
   --refused URI,URI,...  skills/get and resources/read of each (skills the caller does not
                          own) must fail exactly as a skill that does not exist fails, once
@@ -25,7 +31,7 @@ For a caller who owns only some skills (a learner with `--header "Authorization:
                          the skills again (`skill_uris_after`) and reads each new one's files.
 
 usage: sdk_client.py [--mode auto|legacy] [--expect-protocol V] [--header H]... [--refused U,...]
-                     [--then CMD] (URL | -- server-cmd args...)
+                     [--then CMD] [--prompts yes] (URL | -- server-cmd args...)
 """
 import anyio
 import base64
@@ -109,12 +115,65 @@ async def list_skill_uris(c: Client) -> list[str]:
             return uris
 
 
-async def check(target: common.Target, mode: str, out: dict[str, Any], refused: list[str], then: str) -> None:
+async def check_prompts(c: Client, entries: list[dict[str, Any]], skill_md: dict[str, bytes],
+                        out: dict[str, Any]) -> None:
+    """prompts/list names the listed skills; prompts/get of each is its SKILL.md, byte for byte."""
+    bad, counts = out["problems"].append, out["counts"]
+    if c.server_capabilities.prompts is None:
+        bad("server does not declare the prompts capability")
+    prompts, cursor, seen = [], None, set()
+    while True:
+        page = await c.list_prompts(cursor=cursor, cache_mode="bypass")
+        prompts += page.prompts
+        if (cursor := page.next_cursor) is None:
+            break
+        if cursor in seen:
+            bad(f"prompts/list repeated cursor {cursor!r}")
+            break
+        seen.add(cursor)
+    counts["prompts"] = len(prompts)
+    by_name = {(e.get("frontmatter") or {}).get("name"): e for e in entries}
+    if [p.name for p in prompts] != list(by_name):
+        bad(f"prompts/list names {[p.name for p in prompts]}, skills/list {list(by_name)}")
+    for prompt in prompts:
+        entry = by_name.get(prompt.name)
+        if entry is None:
+            continue
+        if prompt.description != entry["frontmatter"].get("description"):
+            bad(f"prompt {prompt.name}: description {prompt.description!r} is not the frontmatter's")
+        got = await c.get_prompt(prompt.name)
+        first = got.messages[0] if got.messages else None
+        text = getattr(first.content, "text", None) if first else None
+        if first is None or first.role != "user" or text is None:
+            bad(f"prompts/get {prompt.name}: the first message is not a user text: {first!r:.300}")
+        elif text.encode("utf-8") != skill_md.get(entry["uri"]):
+            bad(f"prompts/get {prompt.name}: the text differs from the SKILL.md bytes read")
+        else:
+            others = [f["uri"] for f in entry.get("resources", []) if f["uri"] != entry["uri"]]
+            where = getattr(got.messages[-1].content, "text", "") if len(got.messages) > 1 else ""
+            missing = [uri for uri in others if uri not in where]
+            if missing:
+                bad(f"prompts/get {prompt.name}: the files message does not name {missing[:3]}")
+            else:
+                counts["prompts_verified"] += 1
+    try:
+        await c.get_prompt("no-such-skill-anywhere")
+        bad("prompts/get of a name no skill has succeeded")
+    except MCPError as e:
+        if e.error.code == -32602:
+            counts["prompt_refused"] += 1
+        else:
+            bad(f"prompts/get of a name no skill has: {e.error.code} {e.error.message}, not -32602")
+
+
+async def check(target: common.Target, mode: str, out: dict[str, Any], refused: list[str], then: str,
+                prompts: bool = False) -> None:
     out.update({"client": "mcp 2.3.0", "mode": mode})
     bad = out["problems"].append
     counts = out["counts"] = dict.fromkeys(
         ["skills", "pages", "files_listed", "files_verified", "frontmatter_verified", "get_verified", "resources_list",
-         "refused_alike", "list_changed"], 0)
+         "refused_alike", "list_changed", "prompts", "prompts_verified", "prompt_refused"], 0)
+    skill_md: dict[str, bytes] = {}  # SKILL.md URI -> the bytes read and verified
     changed = anyio.Event()
 
     async def on_message(message) -> None:
@@ -215,6 +274,8 @@ async def check(target: common.Target, mode: str, out: dict[str, Any], refused: 
                     ok = False
                     p.append(f"read {uri}: sha256 differs from the entry's digest")
                 counts["files_verified"] += ok
+                if ok and uri == entry["uri"]:
+                    skill_md[uri] = data
                 if uri == entry["uri"]:
                     parsed = frontmatter_of(data.decode("utf-8"))
                     if same_json(parsed, entry.get("frontmatter")):
@@ -223,6 +284,11 @@ async def check(target: common.Target, mode: str, out: dict[str, Any], refused: 
                         p.append(f"SKILL.md frontmatter (PyYAML) {json.dumps(parsed, default=str)[:300]} "
                                  f"!= entry frontmatter {json.dumps(entry.get('frontmatter'))[:300]}")
             out["problems"] += [f"{rep['uri']}: {x}" for x in p]
+
+        if prompts:
+            await check_prompts(c, entries, skill_md, out)
+        elif caps.prompts is not None:
+            bad("server declares the prompts capability, which it must not without --prompts")
 
         if then:
             done = subprocess.run(shlex.split(then), capture_output=True, text=True)
@@ -243,7 +309,8 @@ async def check(target: common.Target, mode: str, out: dict[str, Any], refused: 
 
 
 if __name__ == "__main__":
-    opts, target = common.parse_args(sys.argv[1:], {"--refused": "", "--then": ""},
-                                     "[--refused URI,...] [--then CMD] ")
+    opts, target = common.parse_args(sys.argv[1:], {"--refused": "", "--then": "", "--prompts": ""},
+                                     "[--refused URI,...] [--then CMD] [--prompts yes] ")
     refused = [uri for uri in opts["--refused"].split(",") if uri]
-    common.run(lambda out: check(target, opts["--mode"], out, refused, opts["--then"]), opts)
+    common.run(lambda out: check(target, opts["--mode"], out, refused, opts["--then"],
+                                 opts["--prompts"] == "yes"), opts)

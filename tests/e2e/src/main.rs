@@ -6,7 +6,7 @@
 //! ```text
 //! skills-test-server --tree examples|fixtures|corpus|sample
 //!                    [--http 127.0.0.1:0 [--stateless]]
-//!                    [--skills-page-size N] [--list-files] [--legacy-index]
+//!                    [--skills-page-size N] [--list-files] [--legacy-index] [--prompts]
 //! skills-test-server --tree T --summary      # the embedded tree as JSON, then exit
 //! skills-test-server --dir PATH               # a folder loaded at run time instead
 //! ```
@@ -19,6 +19,7 @@
 //! - `--skills-page-size N`: skills per `skills/list` page (default 100).
 //! - `--list-files`: list every supporting file in `resources/list`.
 //! - `--legacy-index`: serve Figma's `skill://index.json`.
+//! - `--prompts`: serve each skill as an MCP prompt as well.
 //! - `--summary`: print the tree's skills and file counts, which the tests
 //!   compare with what each client reports.
 //! - `--dir PATH`: serve a folder loaded at run time (skills-core's loader,
@@ -48,11 +49,12 @@ struct Options {
     skills_page_size: Option<usize>,
     list_files: bool,
     legacy_index: bool,
+    prompts: bool,
     summary: bool,
 }
 
 const USAGE: &str = "usage: skills-test-server --tree examples|fixtures|corpus|sample|--dir PATH [--http ADDR [--stateless]] \
-     [--skills-page-size N] [--list-files] [--legacy-index] [--summary]";
+     [--skills-page-size N] [--list-files] [--legacy-index] [--prompts] [--summary]";
 
 fn options() -> anyhow::Result<Options> {
     let mut options = Options {
@@ -63,6 +65,7 @@ fn options() -> anyhow::Result<Options> {
         skills_page_size: None,
         list_files: false,
         legacy_index: false,
+        prompts: false,
         summary: false,
     };
     let mut arguments = std::env::args().skip(1);
@@ -94,6 +97,7 @@ fn options() -> anyhow::Result<Options> {
             }
             "--list-files" => options.list_files = true,
             "--legacy-index" => options.legacy_index = true,
+            "--prompts" => options.prompts = true,
             "--summary" => options.summary = true,
             other => bail!("unknown argument {other:?}\n{USAGE}"),
         }
@@ -177,7 +181,8 @@ async fn main() -> anyhow::Result<()> {
     }
     let mut builder = SkillsServer::builder(skills)
         .list_supporting_files(options.list_files)
-        .legacy_index(options.legacy_index);
+        .legacy_index(options.legacy_index)
+        .prompts(options.prompts);
     if let Some(size) = options.skills_page_size {
         builder = builder.skills_page_size(size);
     }

@@ -446,6 +446,60 @@ fn sdk_fixtures_http_stateless() {
 }
 
 // ---------------------------------------------------------------------------
+// mcp SDK 2.3.0 and skills as prompts (`--prompts`): prompts/list names every
+// skill, prompts/get of each is its SKILL.md byte for byte (compared with the
+// bytes read and verified against the entry's digest) and names its other
+// files; a name no skill has is refused.
+
+fn sdk_prompts(tree: &'static str, http: bool) {
+    let venvs = Venvs::find();
+    let tree = Tree::load(tree);
+    // Five a page: the fixture tree's seven prompts take two pages.
+    let args = ["--tree", tree.name, "--skills-page-size", "5", "--prompts"];
+    let server = http.then(|| HttpServer::start(&args));
+    let target = match &server {
+        Some(server) => Target::Http(server),
+        None => Target::Stdio(&args),
+    };
+    let mut failures = Failures::default();
+    for mode in ["legacy", "auto"] {
+        let protocol = if mode == "legacy" { LEGACY } else { MODERN };
+        let report = run_client(
+            &venvs.py311,
+            "sdk_client.py",
+            &[
+                "--mode",
+                mode,
+                "--expect-protocol",
+                protocol,
+                "--prompts",
+                "yes",
+            ],
+            &target,
+        );
+        failures.client_ok(&report, protocol);
+        failures.count(&report, "skills", tree.skills);
+        failures.count(&report, "files_verified", tree.files);
+        failures.count(&report, "prompts", tree.skills);
+        failures.count(&report, "prompts_verified", tree.skills);
+        failures.count(&report, "prompt_refused", 1);
+    }
+    failures.finish();
+}
+
+#[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn sdk_prompts_fixtures_stdio() {
+    sdk_prompts("fixtures", false);
+}
+
+#[test]
+#[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
+fn sdk_prompts_fixtures_http() {
+    sdk_prompts("fixtures", true);
+}
+
+// ---------------------------------------------------------------------------
 // fast-agent 0.10.48: registry scan, then a verified install of every skill
 
 fn fastagent(tree: &'static str, mode: &str) {

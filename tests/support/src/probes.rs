@@ -20,6 +20,7 @@ pub fn naming_skill(path: &str, name: &str, file: &str) -> Vec<Value> {
             "argument": {"name": "path", "value": ""}}}),
         json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": "skill://{path}/SKILL.md"}}}),
         json!({"method": "tools/call", "params": {"name": "read_skill", "arguments": {"uri": "{name}"}}}),
+        json!({"method": "prompts/get", "params": {"name": "{name}"}}),
     ];
     requests
         .iter()
