@@ -591,7 +591,7 @@ fn jsonrpc(answer: &Answer) -> Value {
         .filter_map(|line| line.strip_prefix("data:"))
         .map(str::trim)
         .rfind(|data| !data.is_empty())
-        .unwrap_or(&answer.body);
+        .unwrap_or(answer.body.as_str());
     serde_json::from_str(text).unwrap_or_else(|_| panic!("not JSON-RPC: {}", answer.text()))
 }
 
