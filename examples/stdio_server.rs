@@ -44,7 +44,7 @@ struct Options {
 }
 
 // One thread starts fastest; over stdio, with the client on the other core,
-// a second worker measured no faster (docs/BENCHMARKS.md).
+// a second worker measured no faster: it only adds hand-offs between threads.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let options = Options::parse();
