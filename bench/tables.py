@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The tables of docs/BENCHMARKS.md, generated from the committed result files.
+"""The tables of docs/BENCHMARKS.md (the results page) and docs/benchmarks-history.md, generated
+from the committed result files.
 
 usage (Python 3 standard library only):
-    python3 bench/tables.py            rewrite every generated table in docs/BENCHMARKS.md
-    python3 bench/tables.py --check    exit 1 (and print a diff) if the doc differs from what
+    python3 bench/tables.py            rewrite every generated table in both pages
+    python3 bench/tables.py --check    exit 1 (and print a diff) if a page differs from what
                                        the result files give; .ci/run runs this
     python3 bench/tables.py --list     the table names and the result files each reads
 
@@ -29,6 +30,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "BENCHMARKS.md"
+# The lab notebook behind the results page: its tables are generated and checked the same way.
+HISTORY = REPO / "docs" / "benchmarks-history.md"
 # Where the result files are read from: the repository, or (--root) a folder laid out like it,
 # such as the one `bench/run-all --quick` writes its smoke results to.
 ROOT = REPO
@@ -842,11 +845,11 @@ MARKER = re.compile(r"^<!-- generated:([\w-]+) -->\n.*?^<!-- /generated:\1 -->$"
 OPENING = re.compile(r"^<!-- generated:([\w-]+) -->$", re.M)
 
 
-def render(doc: str) -> str:
+def render(doc: str, where: str = "docs/BENCHMARKS.md") -> str:
     def body(m):
         name = m.group(1)
         if name not in TABLES:
-            raise SystemExit(f"docs/BENCHMARKS.md: no table named {name!r} in bench/tables.py ({', '.join(TABLES)})")
+            raise SystemExit(f"{where}: no table named {name!r} in bench/tables.py ({', '.join(TABLES)})")
         try:
             text = TABLES[name][0]()
         except Missing as e:
@@ -858,7 +861,7 @@ def render(doc: str) -> str:
     closed = [m.group(1) for m in MARKER.finditer(doc)]
     for name in OPENING.findall(doc):
         if name not in closed:
-            raise SystemExit(f"docs/BENCHMARKS.md: no <!-- /generated:{name} --> after its opening marker")
+            raise SystemExit(f"{where}: no <!-- /generated:{name} --> after its opening marker")
     return MARKER.sub(body, doc)
 
 
@@ -866,9 +869,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="fail if the doc differs from what the results give")
     ap.add_argument("--list", action="store_true", help="print each table's name and result files")
-    ap.add_argument("--doc", type=Path, default=DOC)
+    ap.add_argument("--doc", type=Path, action="append",
+                    help="the page to render (repeatable; default: docs/BENCHMARKS.md and docs/benchmarks-history.md)")
     ap.add_argument("--root", type=Path, default=REPO, help="read the result files under this folder instead")
-    ap.add_argument("--write", type=Path, help="write the regenerated doc here instead of over --doc")
+    ap.add_argument("--write", type=Path,
+                    help="write the regenerated page here instead of over --doc (with one --doc, or the results page)")
     a = ap.parse_args()
     global ROOT
     ROOT = a.root.resolve()
@@ -876,22 +881,30 @@ def main():
         for name, (_, files) in TABLES.items():
             print(f"{name}: {', '.join(files)}")
         return
-    doc = a.doc.read_text()
-    new = render(doc)
-    if a.check:
-        if new != doc:
-            sys.stdout.writelines(difflib.unified_diff(doc.splitlines(True), new.splitlines(True),
-                                                       str(a.doc), "generated from the result files"))
-            print(f"\n{a.doc} differs from its result files: run `python3 bench/tables.py` and commit", file=sys.stderr)
-            sys.exit(1)
-        print(f"{a.doc}: {len(OPENING.findall(doc))} generated tables match their result files")
-        return
-    target = a.write or a.doc
-    if new != doc or a.write:
-        target.write_text(new)
-        print(f"{target}: tables regenerated")
-    else:
-        print(f"{a.doc}: already up to date")
+    docs = a.doc or ([DOC] if a.write else [DOC, HISTORY])
+    if a.write and len(docs) != 1:
+        raise SystemExit("--write takes one --doc")
+    failed = False
+    for path in docs:
+        doc = path.read_text()
+        new = render(doc, str(path))
+        if a.check:
+            if new != doc:
+                sys.stdout.writelines(difflib.unified_diff(doc.splitlines(True), new.splitlines(True),
+                                                           str(path), "generated from the result files"))
+                print(f"\n{path} differs from its result files: run `python3 bench/tables.py` and commit", file=sys.stderr)
+                failed = True
+            else:
+                print(f"{path}: {len(OPENING.findall(doc))} generated tables match their result files")
+            continue
+        target = a.write or path
+        if new != doc or a.write:
+            target.write_text(new)
+            print(f"{target}: tables regenerated")
+        else:
+            print(f"{path}: already up to date")
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

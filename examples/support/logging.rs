@@ -10,7 +10,7 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 /// Our lines on stderr at `RUST_LOG`'s level (default `info`); rmcp's only
 /// from `debug`. rmcp logs three `info` lines for every stateless request (a
 /// session starts, its input ends, it finishes); at that level this server
-/// used 1.18 × the CPU per read under load (docs/BENCHMARKS.md, "Reads").
+/// used 1.18 × the CPU per read under load: formatting and writing the lines.
 pub fn init() {
     let level = std::env::var("RUST_LOG")
         .ok()

@@ -330,7 +330,7 @@ pub struct InitArgs {
     /// workspace root: rebuilds that re-run the macro get faster (about
     /// 1.4× to 1.2× `include_dir!`'s time on a 6.3 MB tree), the first build
     /// of the crate about three times slower, since every proc macro then
-    /// compiles optimised (docs/BENCHMARKS.md, sections A and F).
+    /// compiles optimised.
     #[arg(long)]
     pub build_override: bool,
 }

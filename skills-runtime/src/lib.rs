@@ -122,31 +122,26 @@
 //!
 //! # Features
 //!
-//! - `server` (default): [`SkillsServer`] and the [`server`] module, through
-//!   rmcp. Without it the crate is the macro and the tables only, with no
-//!   dependency on rmcp.
-//! - `load`: reading a skills folder at run time (`load`, `Options`,
-//!   `Report`, re-exported from skills-core), with the same rules and
-//!   messages as the macro, and adding files generated at start-up
-//!   ([`add_files`]). Without it nothing is parsed or hashed at run time.
-//! - `watch` (implies `load` and `server`): live reload. `SkillsServer::watch`
-//!   serves a folder and reloads it on every change, keeping the last good
-//!   set while the folder does not load, and tells clients what changed;
-//!   `SkillsServerBuilder::watch_in_debug` serves the folder in debug builds
-//!   and the embedded set in release builds, in one line.
-//! - `http`: the [`http`] module: MCP's streamable HTTP transport mounted
-//!   on an axum `Router` you extend with your own routes and layers, and a
-//!   `serve` function that prints the one line scripts wait for.
-//! - `openapi`: `openapi::api_reference` renders a skill's API reference
-//!   from an OpenAPI 3 document (the routes in conversation order, from the
-//!   `x-skill` extension).
-//! - `install` (implies `load`): `install::plan`/`install::apply` write the
-//!   embedded skills into agents' folders through the folder writer;
-//!   `install::SkillCommand` is a ready clap `skill install|uninstall|list`
-//!   group and `install::Installer::intercept` serves tools without clap.
-//! - `testing`: `testing::assert_generated` fails with a unified diff when
-//!   a checked-in generated file differs from what the code generates
-//!   (`SKILLS_UPDATE=1` rewrites it).
+//! Every feature of this crate; docs.rs shows which one an item needs.
+//! Features that imply others say so.
+//!
+//! | feature | implies | what it adds | when to turn it on |
+//! | --- | --- | --- | --- |
+//! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](Skills::merge)) |
+//! | `load` | – | `load`, `Options`, `Report`, `vendor` (re-exported from skills-core) and [`add_files`]: a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
+//! | `watch` | `load`, `server` | `SkillsServer::watch`, `watch_agent`, `watch_roots`, `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
+//! | `http` | `server` | the `http` module: MCP's streamable HTTP transport on an axum `Router` you extend, the `GET /skills` catalog routes, and `serve`, which prints the one `listening` line | you serve over HTTP (replicas, bearer tokens, per-user skills) |
+//! | `folder` | `load` | the `folder` module: skills written into a folder with a record per skill, an atomic swap and six states | you write skills to disk yourself; `client` and `install` use it |
+//! | `install` | `folder` | the `install` module: the embedded skills written into agents' folders, a clap `skill install\|uninstall\|list` group and `Installer::intercept` | your command-line tool installs its skills for local agents |
+//! | `client` | `folder` | the `client` module: discover, verify, download and sync skills from any MCP server through rmcp's client; stdio child-process transports sized for a 16 MiB skill; `HostCatalog` for LLM hosts | you host a model, or keep a folder in sync with a server |
+//! | `client-http` | `client` | `client::transport::http`: rmcp's streamable HTTP client (reqwest) with the same limits | the server you sync from is reached over HTTP |
+//! | `rig` | `client` | `client::rig::RigSkills`: the catalog's context blocks and its `load_skill`/`unload_skill` tools for a [rig](https://docs.rs/rig-core) agent | your host is built on rig |
+//! | `openapi` | – | `openapi::api_reference`: a skill's API reference rendered from an OpenAPI 3 document, the routes in conversation order (`x-skill`) | a skill documents your own HTTP API |
+//! | `testing` | – | `testing::assert_generated`: a unified diff when a checked-in generated file differs from what the code generates now (`SKILLS_UPDATE=1` rewrites it) | tests keep a generated skill file true |
+//!
+//! The guide (`docs/guide/` in the repository) shows each feature at work,
+//! one chapter per job.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 // The Quickstart shows a build script's `fn main` as the user writes it.
 #![allow(clippy::needless_doctest_main)]

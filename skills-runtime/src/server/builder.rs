@@ -206,8 +206,7 @@ impl SkillsServerBuilder {
     /// its size, on top of its bytes in the binary. Reads encode with a
     /// SIMD encoder (AVX2/SSSE3 on x86-64, NEON on aarch64), which costs
     /// about what copying a cached copy does, so the cache saves CPU only
-    /// where that encoder falls back to scalar code (docs/BENCHMARKS.md §B
-    /// measures both).
+    /// where that encoder falls back to scalar code.
     pub fn blob_cache_bytes(mut self, bytes: usize) -> Self {
         self.settings.blob_cache_bytes = bytes;
         self

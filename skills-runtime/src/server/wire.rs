@@ -375,7 +375,7 @@ pub(super) fn not_a_directory(uri: &str) -> ErrorData {
 /// Every read of a binary file encodes it (nothing is cached by default), so
 /// this is SIMD, written straight into a string of the exact size: no zeroed
 /// buffer and no UTF-8 check afterwards. The `base64` crate's scalar engine
-/// was a quarter of a read's instructions (docs/BENCHMARKS.md, "Reads").
+/// was a quarter of a read's instructions under callgrind.
 pub(super) fn base64(bytes: &[u8]) -> String {
     base64_simd::STANDARD.encode_to_string(bytes)
 }

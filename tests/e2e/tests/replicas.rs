@@ -1,6 +1,6 @@
 //! Past one machine: two `examples/http_server --stateless` replicas behind
-//! nginx, round-robin, with the configuration the README documents (read
-//! from README.md itself, so the tested and the documented configuration are
+//! nginx, round-robin, with the configuration the guide documents (read
+//! from docs/guide/serve.md itself, so the tested and the documented configuration are
 //! one text).
 //!
 //! nginx runs unprivileged in the foreground (`-p <tmp> -g 'daemon off;'`,
@@ -88,10 +88,12 @@ fn stateless_server(binary: &Path, args: &[&str], stderr: Stdio) -> (Running, St
     (Running(child), address)
 }
 
-/// The one ```nginx block of README.md, with its replica addresses and
+/// The one ```nginx block of docs/guide/serve.md, with its replica addresses and
 /// listening port replaced by the test's.
 fn documented_config(replicas: [&str; 2], port: u16) -> String {
-    let readme = std::fs::read_to_string(workspace_dir().join("README.md")).expect("README.md");
+    let guide = workspace_dir().join("docs/guide/serve.md");
+    let readme = std::fs::read_to_string(&guide)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", guide.display()));
     let blocks: Vec<&str> = readme
         .split("```nginx\n")
         .skip(1)
@@ -99,7 +101,7 @@ fn documented_config(replicas: [&str; 2], port: u16) -> String {
         .collect();
     let [block] = blocks.as_slice() else {
         panic!(
-            "README.md must hold exactly one ```nginx block, not {}",
+            "docs/guide/serve.md must hold exactly one ```nginx block, not {}",
             blocks.len()
         );
     };
@@ -112,7 +114,7 @@ fn documented_config(replicas: [&str; 2], port: u16) -> String {
         assert_eq!(
             config.matches(documented).count(),
             1,
-            "the README's nginx block must contain `{documented}` once"
+            "the nginx block of docs/guide/serve.md must contain `{documented}` once"
         );
         config = config.replace(documented, &actual);
     }
@@ -355,7 +357,7 @@ async fn stateless_replicas_behind_nginx_page_and_read_everything() {
 /// The example says on stderr what it serves, then stays quiet per request:
 /// rmcp logs three `info` lines for every stateless request, which the
 /// example filters below `debug` (at `info` they made it use 1.18 × the CPU
-/// per read under load; docs/BENCHMARKS.md, "Reads").
+/// per read under load).
 #[tokio::test]
 async fn the_example_server_logs_nothing_per_request() {
     let binary = http_server_binary();
