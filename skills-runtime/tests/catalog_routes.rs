@@ -473,7 +473,9 @@ async fn raw_mcp(base: &str, modern: bool, requests: &[Value]) -> Vec<Answer> {
         if modern && let Some(method) = body["method"].as_str() {
             request = request.header("mcp-method", method);
             let name = match method {
-                "resources/read" => body["params"]["uri"].as_str(),
+                "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
+                    body["params"]["uri"].as_str()
+                }
                 "tools/call" => body["params"]["name"].as_str(),
                 _ => None,
             };
