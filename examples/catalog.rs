@@ -10,10 +10,10 @@
 //!
 //! Each `--load NAME` calls `load_skill` with that name and prints what the
 //! model would get; a refused load (an unknown skill, a `SKILL.md` that does
-//! not match its listing entry) is reported on stderr and the exit status is
-//! 1. Without `--load` a URL form loads nothing (no skill file is read), and
-//! the command form walks a scripted turn: it loads the first skill, then
-//! unloads it.
+//! not match its listing entry) is reported on stderr, with exit status 1.
+//! Without `--load` a URL form loads nothing (no skill file is read), and the
+//! command form walks a scripted turn: it loads the first skill, then unloads
+//! it.
 //!
 //! The host's side of dependencies is shown too: a skill whose frontmatter
 //! says `dependencies: [a, b]` asks the host to connect those MCP servers
