@@ -332,7 +332,10 @@ impl<'a> Checker<'a> {
 
     fn description(&mut self, entry: &Entry) -> Option<String> {
         let text = self.string(entry, true)?;
-        if text.trim_start().starts_with(crate::PLACEHOLDER_DESCRIPTION) {
+        if text
+            .trim_start()
+            .starts_with(crate::PLACEHOLDER_DESCRIPTION)
+        {
             self.diagnostics.push(
                 Diagnostic::warning(
                     Rule::PlaceholderDescription,
@@ -493,7 +496,9 @@ mod tests {
         );
         assert_eq!(
             warnings_of(&placeholder),
-            ["skills/s/SKILL.md:3:14: warning: placeholder-description: `description` is still the placeholder `skills new` wrote; models choose a skill by its description, and this one says nothing about the skill\n  help: write what the skill does and when to use it, in one or two sentences"]
+            [
+                "skills/s/SKILL.md:3:14: warning: placeholder-description: `description` is still the placeholder `skills new` wrote; models choose a skill by its description, and this one says nothing about the skill\n  help: write what the skill does and when to use it, in one or two sentences"
+            ]
         );
         // Written in quotes or folded, still the placeholder.
         let folded = format!(

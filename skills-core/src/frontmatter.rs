@@ -737,9 +737,12 @@ impl<'a> Reader<'a> {
         // A `name` can never hold ` #`: the comment goes on a line of its
         // own above the key. Any other value keeps the text, quoted.
         if self.path.len() == 1 && key.is_some_and(|key| key == "name") {
-            let line_start = self.yaml[..end].rfind('\n').map_or(0, |newline| newline + 1);
+            let line_start = self.yaml[..end]
+                .rfind('\n')
+                .map_or(0, |newline| newline + 1);
             let line_text = &self.yaml[line_start..end];
-            let indent = &line_text[..line_text.len() - line_text.trim_start_matches([' ', '\t']).len()];
+            let indent =
+                &line_text[..line_text.len() - line_text.trim_start_matches([' ', '\t']).len()];
             diagnostic = diagnostic
                 .hint(format!(
                     "put the comment on a line of its own: `{indent}{comment}` above `{}`",
@@ -756,6 +759,17 @@ impl<'a> Reader<'a> {
                     with_key(&whole)
                 ))
                 .fix(self.offset + start..self.offset + comment_end, whole);
+        }
+        // A value continued over lines, or a tab, would break the hint's
+        // one line: then it says what to do without quoting the text.
+        if diagnostic
+            .hint
+            .as_deref()
+            .is_some_and(|hint| hint.contains(char::is_control))
+        {
+            diagnostic.hint = Some(
+                "quote the value, from its first word to the end of the comment, to keep all of it; if the `#` starts a note for readers, put that comment on a line of its own".to_owned(),
+            );
         }
         self.problems.push(diagnostic);
     }
@@ -1034,7 +1048,8 @@ mod tests {
 
     #[test]
     fn a_comment_after_a_plain_value_is_refused_where_it_starts() {
-        let text = "---\nname: a\ndescription: Counts stock #inventory and explains variances.\n---\n";
+        let text =
+            "---\nname: a\ndescription: Counts stock #inventory and explains variances.\n---\n";
         let found = problems(text);
         assert_eq!(found.len(), 1, "{found:?}");
         let (rule, line, column, rendered) = &found[0];
@@ -1047,9 +1062,7 @@ mod tests {
             "{rendered}"
         );
         assert!(
-            rendered.contains(
-                "`description: \"Counts stock #inventory and explains variances.\"`"
-            ),
+            rendered.contains("`description: \"Counts stock #inventory and explains variances.\"`"),
             "{rendered}"
         );
         // In a list, in metadata, after a value continued on the next line.
@@ -1066,8 +1079,15 @@ mod tests {
                 (Rule::InlineComment, Some(9), Some(7)),
             ]
         );
+        let multi_line = &found[2].3;
         assert!(
-            found[0].3.contains("`metadata.team`: ` # owners` starts a YAML comment"),
+            multi_line.contains("help: quote the value, from its first word"),
+            "{multi_line}"
+        );
+        assert!(
+            found[0]
+                .3
+                .contains("`metadata.team`: ` # owners` starts a YAML comment"),
             "{}",
             found[0].3
         );
@@ -1090,7 +1110,10 @@ mod tests {
             let _ = parse(text, "s/SKILL.md", &Options::default(), &mut diagnostics);
             let report = Report::new("", diagnostics.into_vec());
             assert!(
-                report.diagnostics().iter().all(|d| d.rule != Rule::InlineComment),
+                report
+                    .diagnostics()
+                    .iter()
+                    .all(|d| d.rule != Rule::InlineComment),
                 "{text:?}: {report}"
             );
         }

@@ -612,9 +612,21 @@ mod tests {
             "{}",
             found[0]
         );
-        assert!(found[1].starts_with("skills/s/SKILL.md:5:6:"), "{}", found[1]);
-        assert!(found[2].contains("`./../s/references/api.md`"), "{}", found[2]);
-        assert!(found[3].starts_with("skills/s/SKILL.md:6:8:"), "{}", found[3]);
+        assert!(
+            found[1].starts_with("skills/s/SKILL.md:5:6:"),
+            "{}",
+            found[1]
+        );
+        assert!(
+            found[2].contains("`./../s/references/api.md`"),
+            "{}",
+            found[2]
+        );
+        assert!(
+            found[3].starts_with("skills/s/SKILL.md:6:8:"),
+            "{}",
+            found[3]
+        );
         // Inside the skill, in code, in fenced code, and URLs pass.
         let body = "[guide](references/../references/api.md) `../kitchen/SKILL.md`\n\
                     [site](https://example.com/a/../b) [up](/etc/x)\n\
