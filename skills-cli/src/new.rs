@@ -116,8 +116,7 @@ mod tests {
             .unwrap_or_else(|report| panic!("{name}: {report}"));
             assert_eq!(parsed.name, name);
             // Only the reminder to write the description.
-            let warnings: Vec<skills_core::Rule> =
-                parsed.warnings.iter().map(|d| d.rule).collect();
+            let warnings: Vec<skills_core::Rule> = parsed.warnings.iter().map(|d| d.rule).collect();
             assert_eq!(
                 warnings,
                 [skills_core::Rule::PlaceholderDescription],

@@ -295,7 +295,10 @@ fn mistakes_that_used_to_pass_silently_are_named_and_their_hints_accepted() {
         "s/stock-audit/SKILL.md",
         "---\nname: stock-audit\ndescription: Counts stock #inventory and explains variances.\n---\nFollow [the procedure](references/couting-procedure.md).\nAsk [the kitchen skill](../kitchen/SKILL.md) for recipes.\n",
     );
-    dir.write("s/stock-audit/references/counting-procedure.md", "# Count\n");
+    dir.write(
+        "s/stock-audit/references/counting-procedure.md",
+        "# Count\n",
+    );
     dir.write(
         "s/kitchen/SKILL.md",
         "---\nname: kitchen\ndescription: Replace this with what the skill does and when to use it, in one or two sentences. Use when the user asks about Kitchen.\n---\nCook.\n",
@@ -325,7 +328,11 @@ fn mistakes_that_used_to_pass_silently_are_named_and_their_hints_accepted() {
     assert_eq!(
         places,
         [
-            ("placeholder-description", "s/kitchen/SKILL.md:3:14", "warning"),
+            (
+                "placeholder-description",
+                "s/kitchen/SKILL.md:3:14",
+                "warning"
+            ),
             ("inline-comment", "s/stock-audit/SKILL.md:3:27", "error"),
             ("broken-link", "s/stock-audit/SKILL.md:5:24", "error"),
             ("link-outside-skill", "s/stock-audit/SKILL.md:6:25", "error"),
@@ -386,10 +393,9 @@ fn mistakes_that_used_to_pass_silently_are_named_and_their_hints_accepted() {
         accepted.stdout
     );
     // Linking a URL instead, as the hint says, is accepted with the checks on.
-    let text = dir.read("s/stock-audit/SKILL.md").replace(
-        "../kitchen/SKILL.md",
-        "https://example.com/skills/kitchen",
-    );
+    let text = dir
+        .read("s/stock-audit/SKILL.md")
+        .replace("../kitchen/SKILL.md", "https://example.com/skills/kitchen");
     dir.write("s/stock-audit/SKILL.md", &text);
     assert_eq!(skills(dir.path(), &["check", "s"]).code, 0);
 }

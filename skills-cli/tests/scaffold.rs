@@ -74,7 +74,10 @@ fn a_new_skill_passes_the_rules() {
     let start = text.find("description: ").unwrap() + "description: ".len();
     let end = start + text[start..].find('\n').unwrap();
     let mut described = text.clone();
-    described.replace_range(start..end, "Fills PDF forms. Use when the user shares a PDF form.");
+    described.replace_range(
+        start..end,
+        "Fills PDF forms. Use when the user shares a PDF form.",
+    );
     std::fs::write(&skill_md, described).unwrap();
     let check = skills(dir.path(), &["check", "--deny-warnings", "pdf-tools"]);
     assert_eq!(check.code, 0, "{check:?}");
