@@ -50,6 +50,10 @@ cd "$pack"
 line="$("$skills" init | sed -n 's/.*paste `\(pub static SKILLS: .*;\)`.*/\1/p')"
 [ -n "$line" ] || fail "skills init printed no line to paste"
 printf '\n%s\n' "$line" >>src/lib.rs
+# The new skill passes, with a warning until its description is written.
+"$skills" check skills >"$scratch/check.log" || { cat "$scratch/check.log" >&2; fail "the new skill does not pass"; }
+grep -q 'warning\[placeholder-description\]' "$scratch/check.log" || { cat "$scratch/check.log" >&2; fail "no warning for the placeholder description"; }
+sed -i 's/^description: .*$/description: Fills PDF forms. Use when the user shares a PDF form to complete./' skills/pdf-forms/SKILL.md
 "$skills" check --deny-warnings skills
 
 echo "--- recording the snapshot (TRYBUILD=overwrite)"

@@ -1,5 +1,7 @@
 //! `skills new`: a skill folder whose `SKILL.md` passes every rule, so the
-//! author starts from a file that builds and edits it from there.
+//! author starts from a file that builds and edits it from there. Its
+//! description is a placeholder, which `skills check` warns about until the
+//! author writes one (`placeholder-description`).
 
 use std::path::{Path, PathBuf};
 
@@ -21,10 +23,11 @@ pub fn skeleton(name: &str) -> String {
             None => words,
         }
     };
+    let placeholder = skills_core::PLACEHOLDER_DESCRIPTION;
     format!(
         "---\n\
          name: {name}\n\
-         description: Replace this with what the skill does and when to use it, in one or two sentences. Use when the user asks about {title}.\n\
+         description: {placeholder}, in one or two sentences. Use when the user asks about {title}.\n\
          ---\n\
          # {title}\n\
          \n\
@@ -112,7 +115,13 @@ mod tests {
             )
             .unwrap_or_else(|report| panic!("{name}: {report}"));
             assert_eq!(parsed.name, name);
-            assert!(parsed.warnings.is_empty(), "{name}: {:?}", parsed.warnings);
+            // Only the reminder to write the description.
+            let warnings: Vec<skills_core::Rule> = parsed.warnings.iter().map(|d| d.rule).collect();
+            assert_eq!(
+                warnings,
+                [skills_core::Rule::PlaceholderDescription],
+                "{name}"
+            );
         }
     }
 }

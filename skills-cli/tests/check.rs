@@ -284,3 +284,118 @@ fn several_folders_report_each_and_the_worst_status_wins() {
         run.stdout
     );
 }
+
+/// The mistakes that used to build and serve without a word (issue 19 §4):
+/// each is named at its place with its rule and a hint, and following the
+/// hints (`--fix`, then the option the remaining hint spells) is accepted.
+#[test]
+fn mistakes_that_used_to_pass_silently_are_named_and_their_hints_accepted() {
+    let dir = TempDir::new("silent");
+    dir.write(
+        "s/stock-audit/SKILL.md",
+        "---\nname: stock-audit\ndescription: Counts stock #inventory and explains variances.\n---\nFollow [the procedure](references/couting-procedure.md).\nAsk [the kitchen skill](../kitchen/SKILL.md) for recipes.\n",
+    );
+    dir.write(
+        "s/stock-audit/references/counting-procedure.md",
+        "# Count\n",
+    );
+    dir.write(
+        "s/kitchen/SKILL.md",
+        "---\nname: kitchen\ndescription: Replace this with what the skill does and when to use it, in one or two sentences. Use when the user asks about Kitchen.\n---\nCook.\n",
+    );
+    let run = skills(dir.path(), &["check", "--format", "json", "s"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let found: Vec<(String, String, String, String)> = json_lines(&run.stdout)
+        .iter()
+        .map(|line| {
+            (
+                line["rule"].as_str().unwrap().to_owned(),
+                format!(
+                    "{}:{}:{}",
+                    line["file"].as_str().unwrap(),
+                    line["line"],
+                    line["column"]
+                ),
+                line["severity"].as_str().unwrap().to_owned(),
+                line["hint"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let places: Vec<(&str, &str, &str)> = found
+        .iter()
+        .map(|(rule, place, severity, _)| (rule.as_str(), place.as_str(), severity.as_str()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (
+                "placeholder-description",
+                "s/kitchen/SKILL.md:3:14",
+                "warning"
+            ),
+            ("inline-comment", "s/stock-audit/SKILL.md:3:27", "error"),
+            ("broken-link", "s/stock-audit/SKILL.md:5:24", "error"),
+            ("link-outside-skill", "s/stock-audit/SKILL.md:6:25", "error"),
+        ],
+        "{}",
+        run.stdout
+    );
+    assert!(
+        found[1].3.starts_with(
+            "quote the value to keep all of it: `description: \"Counts stock #inventory and explains variances.\"`"
+        ),
+        "{found:?}"
+    );
+    assert_eq!(
+        found[2].3,
+        "did you mean `references/counting-procedure.md`?"
+    );
+    assert!(
+        found[3].3.contains("served, synced and installed alone"),
+        "{found:?}"
+    );
+    // The human form names the place too, and says how to turn the link check off.
+    let human = skills(dir.path(), &["check", "--color", "never", "s"]);
+    assert!(
+        human.stdout.contains(
+            "error[link-outside-skill]: SKILL.md links to `../kitchen/SKILL.md`, outside this skill's folder\n --> s/stock-audit/SKILL.md:6:25\n"
+        ),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        human
+            .stdout
+            .contains("= help: on the command line: `--no-check-links`"),
+        "{}",
+        human.stdout
+    );
+    // `--fix` quotes the value and corrects the file name; the link out is left.
+    let fixed = skills(dir.path(), &["check", "--fix", "s"]);
+    assert_eq!(fixed.code, 1, "{fixed:?}");
+    assert_eq!(
+        dir.read("s/stock-audit/SKILL.md"),
+        "---\nname: stock-audit\ndescription: \"Counts stock #inventory and explains variances.\"\n---\nFollow [the procedure](references/counting-procedure.md).\nAsk [the kitchen skill](../kitchen/SKILL.md) for recipes.\n"
+    );
+    let rules: Vec<&str> = fixed
+        .stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("error["))
+        .map(|rest| &rest[..rest.find(']').unwrap()])
+        .collect();
+    assert_eq!(rules, ["link-outside-skill"], "{}", fixed.stdout);
+    // The option the hint spells is accepted; the warning stays a warning.
+    let accepted = skills(dir.path(), &["check", "--no-check-links", "s"]);
+    assert_eq!(accepted.code, 0, "{accepted:?}");
+    assert!(
+        accepted.stdout.contains("warning[placeholder-description]"),
+        "{}",
+        accepted.stdout
+    );
+    // Linking a URL instead, as the hint says, is accepted with the checks on.
+    let text = dir
+        .read("s/stock-audit/SKILL.md")
+        .replace("../kitchen/SKILL.md", "https://example.com/skills/kitchen");
+    dir.write("s/stock-audit/SKILL.md", &text);
+    assert_eq!(skills(dir.path(), &["check", "s"]).code, 0);
+}

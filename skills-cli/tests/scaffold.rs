@@ -56,6 +56,29 @@ fn a_new_skill_passes_the_rules() {
         run.stdout.lines().next(),
         Some("created ./pdf-tools/SKILL.md")
     );
+    // It passes, with a warning until the author writes the description.
+    let check = skills(dir.path(), &["check", "pdf-tools"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert!(
+        check.stdout.contains("warning[placeholder-description]")
+            && check.stdout.contains("pdf-tools/SKILL.md:3:14"),
+        "{}",
+        check.stdout
+    );
+    assert_eq!(
+        skills(dir.path(), &["check", "--deny-warnings", "pdf-tools"]).code,
+        1
+    );
+    let skill_md = dir.path().join("pdf-tools/SKILL.md");
+    let text = std::fs::read_to_string(&skill_md).unwrap();
+    let start = text.find("description: ").unwrap() + "description: ".len();
+    let end = start + text[start..].find('\n').unwrap();
+    let mut described = text.clone();
+    described.replace_range(
+        start..end,
+        "Fills PDF forms. Use when the user shares a PDF form.",
+    );
+    std::fs::write(&skill_md, described).unwrap();
     let check = skills(dir.path(), &["check", "--deny-warnings", "pdf-tools"]);
     assert_eq!(check.code, 0, "{check:?}");
     // In a crate, it goes to `skills/`.
@@ -63,7 +86,7 @@ fn a_new_skill_passes_the_rules() {
     let run = skills(dir.path(), &["new", "stock-audit"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(dir.path().join("skills/stock-audit/SKILL.md").is_file());
-    let check = skills(dir.path(), &["check", "--deny-warnings", "skills"]);
+    let check = skills(dir.path(), &["check", "skills"]);
     assert_eq!(check.code, 0, "{check:?}");
     // A second `new` of the same name refuses and changes nothing.
     let before = snapshot(dir.path());

@@ -71,6 +71,9 @@ pub enum Rule {
     ComplexKey,
     /// An unquoted scalar that YAML 1.1 and YAML 1.2 read as different types.
     AmbiguousScalar,
+    /// A ` #` after an unquoted value on its line: YAML reads it as the
+    /// start of a comment and cuts the value short there.
+    InlineComment,
     /// The frontmatter is not a mapping.
     NotAMapping,
     /// A top-level key outside the specification and the allow-list.
@@ -89,6 +92,10 @@ pub enum Rule {
     ReservedMetadataKey,
     /// A relative link in the body points at no file of the skill.
     BrokenLink,
+    /// A relative link in the body that climbs out of its own skill
+    /// (`../kitchen/SKILL.md`): broken once the skill is served, synced or
+    /// installed alone.
+    LinkOutsideSkill,
     /// A credential in a file that will be served to models.
     Secret,
     /// A `SKILL.md` longer than the 500 lines the specification recommends
@@ -100,6 +107,8 @@ pub enum Rule {
     /// A file reached only through another referenced file, more than one
     /// level deep from `SKILL.md` (a warning).
     NestedReference,
+    /// A `description` still the placeholder `skills new` writes (a warning).
+    PlaceholderDescription,
     /// A gated skill (sold, or held back from some callers) whose frontmatter
     /// grants `allowed-tools`: execution rights belong to the server and its
     /// OAuth scopes, not to an instruction file.
@@ -142,6 +151,7 @@ impl Rule {
             Self::MergeKey => "merge-key",
             Self::ComplexKey => "complex-key",
             Self::AmbiguousScalar => "ambiguous-scalar",
+            Self::InlineComment => "inline-comment",
             Self::NotAMapping => "not-a-mapping",
             Self::UnknownField => "unknown-field",
             Self::RequiredField => "required-field",
@@ -151,10 +161,12 @@ impl Rule {
             Self::FieldLength => "field-length",
             Self::ReservedMetadataKey => "reserved-metadata-key",
             Self::BrokenLink => "broken-link",
+            Self::LinkOutsideSkill => "link-outside-skill",
             Self::Secret => "secret",
             Self::TooManyLines => "too-many-lines",
             Self::TooManyTokens => "too-many-tokens",
             Self::NestedReference => "nested-reference",
+            Self::PlaceholderDescription => "placeholder-description",
             Self::GatedAllowedTools => "gated-allowed-tools",
             Self::Gated => "gated",
             Self::Generated => "generated",
@@ -164,7 +176,7 @@ impl Rule {
 
 impl Rule {
     /// Every rule, in the order of this enum (for tables and `--explain`-like listings).
-    pub const ALL: [Rule; 40] = [
+    pub const ALL: [Rule; 43] = [
         Self::RootMissing,
         Self::NoSkills,
         Self::NotASkill,
@@ -189,6 +201,7 @@ impl Rule {
         Self::MergeKey,
         Self::ComplexKey,
         Self::AmbiguousScalar,
+        Self::InlineComment,
         Self::NotAMapping,
         Self::UnknownField,
         Self::RequiredField,
@@ -198,10 +211,12 @@ impl Rule {
         Self::FieldLength,
         Self::ReservedMetadataKey,
         Self::BrokenLink,
+        Self::LinkOutsideSkill,
         Self::Secret,
         Self::TooManyLines,
         Self::TooManyTokens,
         Self::NestedReference,
+        Self::PlaceholderDescription,
         Self::GatedAllowedTools,
         Self::Gated,
         Self::Generated,
@@ -225,6 +240,7 @@ impl Rule {
                 | Self::MergeKey
                 | Self::ComplexKey
                 | Self::AmbiguousScalar
+                | Self::InlineComment
                 | Self::NotAMapping
                 | Self::UnknownField
                 | Self::RequiredField
@@ -234,11 +250,13 @@ impl Rule {
                 | Self::FieldLength
                 | Self::ReservedMetadataKey
                 | Self::BrokenLink
+                | Self::LinkOutsideSkill
                 | Self::TooManyFiles
                 | Self::SkillTooLarge
                 | Self::DuplicateName
                 | Self::TooManyLines
                 | Self::TooManyTokens
+                | Self::PlaceholderDescription
                 | Self::GatedAllowedTools
         )
     }

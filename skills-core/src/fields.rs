@@ -332,6 +332,21 @@ impl<'a> Checker<'a> {
 
     fn description(&mut self, entry: &Entry) -> Option<String> {
         let text = self.string(entry, true)?;
+        if text
+            .trim_start()
+            .starts_with(crate::PLACEHOLDER_DESCRIPTION)
+        {
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    Rule::PlaceholderDescription,
+                    self.file,
+                    "`description` is still the placeholder `skills new` wrote; models choose a skill by its description, and this one says nothing about the skill",
+                )
+                .at(entry.value.at.line, entry.value.at.column)
+                .length(entry.value.as_written().chars().count())
+                .hint("write what the skill does and when to use it, in one or two sentences"),
+            );
+        }
         self.length(entry, text, MAX_DESCRIPTION_CHARS, true)
             .then(|| text.to_owned())
     }
@@ -457,6 +472,47 @@ mod tests {
             Ok((Some(_), _)) => Vec::new(),
             Ok((None, _)) => panic!("no identity and no problem"),
             Err(report) => report.rendered().collect(),
+        }
+    }
+
+    /// The warnings of a frontmatter that passes.
+    fn warnings_of(yaml: &str) -> Vec<String> {
+        let text = format!("---\n{yaml}---\nbody\n");
+        let mut diagnostics = Diagnostics::new();
+        let options = Options::default();
+        let parsed =
+            frontmatter::parse(&text, "s/SKILL.md", &options, &mut diagnostics).expect("parses");
+        let identity = check(&parsed, Some("s"), &options, "s/SKILL.md", &mut diagnostics);
+        let (identity, warnings) = diagnostics.finish("skills", identity).expect("passes");
+        assert!(identity.is_some());
+        warnings.iter().map(|d| d.render("skills")).collect()
+    }
+
+    #[test]
+    fn the_placeholder_description_is_a_warning() {
+        let placeholder = format!(
+            "name: s\ndescription: {}, in one or two sentences. Use when the user asks about S.\n",
+            crate::PLACEHOLDER_DESCRIPTION
+        );
+        assert_eq!(
+            warnings_of(&placeholder),
+            [
+                "skills/s/SKILL.md:3:14: warning: placeholder-description: `description` is still the placeholder `skills new` wrote; models choose a skill by its description, and this one says nothing about the skill\n  help: write what the skill does and when to use it, in one or two sentences"
+            ]
+        );
+        // Written in quotes or folded, still the placeholder.
+        let folded = format!(
+            "name: s\ndescription: >\n  {}.\n",
+            crate::PLACEHOLDER_DESCRIPTION
+        );
+        assert_eq!(warnings_of(&folded).len(), 1);
+        // A real description, even one that mentions replacing things, passes.
+        for description in [
+            "Counts stock and explains variances. Use when the user asks about stock.",
+            "Replace this with that: rewrites text. Use when asked to replace words.",
+        ] {
+            let yaml = format!("name: s\ndescription: \"{description}\"\n");
+            assert_eq!(warnings_of(&yaml), Vec::<String>::new(), "{description}");
         }
     }
 

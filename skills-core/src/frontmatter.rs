@@ -498,6 +498,9 @@ impl<'a> Reader<'a> {
                     span.slice(self.yaml)
                         .map_or_else(|| text.to_string(), str::to_owned)
                 });
+                if plain && !text.is_empty() {
+                    self.comment_after(&text, range.clone());
+                }
                 let value = if plain {
                     self.plain_value(&text, at, range.clone())
                 } else {
@@ -677,6 +680,100 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Refuses a comment that follows the plain scalar `text` (written at
+    /// `range` of `SKILL.md`) on its last line: `description: Counts stock
+    /// #inventory and explains variances.` is read as `Counts stock`, and
+    /// nothing says so. A comment on a line of its own, or after a quoted
+    /// value, cuts nothing and passes.
+    fn comment_after(&mut self, text: &str, range: Range<usize>) {
+        let Some(end) = range.end.checked_sub(self.offset) else {
+            return;
+        };
+        let Some(rest) = self.yaml.get(end..) else {
+            return;
+        };
+        let line = rest.split('\n').next().unwrap_or_default();
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let comment = line.trim_start_matches([' ', '\t']);
+        if !comment.starts_with('#') || comment.len() == line.len() {
+            return;
+        }
+        let gap = &line[..line.len() - comment.len()];
+        let comment_start = end + gap.len();
+        let comment_end = end + line.len();
+        let Some(start) = range.start.checked_sub(self.offset) else {
+            return;
+        };
+        let Some(written) = self.yaml.get(start..end) else {
+            return;
+        };
+        let at = Position::of_offset(self.yaml, comment_start);
+        let at = Position {
+            line: self.first_line.saturating_add(at.line),
+            column: at.column,
+        };
+        let path = self.path();
+        let subject = if path.is_empty() {
+            String::new()
+        } else {
+            format!("`{path}`: ")
+        };
+        let whole = quoted(&format!("{written}{gap}{comment}"));
+        let key = self.path.last().filter(|key| !key.starts_with('['));
+        let with_key = |value: &str| match key {
+            Some(key) => format!("`{key}: {value}`"),
+            None => format!("`{value}`"),
+        };
+        let shown = one_line_text(text);
+        let mut diagnostic = Diagnostic::new(
+            Rule::InlineComment,
+            self.file,
+            format!(
+                "{subject}` {comment}` starts a YAML comment, so the value is cut short: readers see `{shown}`"
+            ),
+        )
+        .at(at.line, at.column)
+        .length(comment.chars().count());
+        // A `name` can never hold ` #`: the comment goes on a line of its
+        // own above the key. Any other value keeps the text, quoted.
+        if self.path.len() == 1 && key.is_some_and(|key| key == "name") {
+            let line_start = self.yaml[..end]
+                .rfind('\n')
+                .map_or(0, |newline| newline + 1);
+            let line_text = &self.yaml[line_start..end];
+            let indent =
+                &line_text[..line_text.len() - line_text.trim_start_matches([' ', '\t']).len()];
+            diagnostic = diagnostic
+                .hint(format!(
+                    "put the comment on a line of its own: `{indent}{comment}` above `{}`",
+                    line_text.trim_start()
+                ))
+                .fix(
+                    self.offset + line_start..self.offset + comment_end,
+                    format!("{indent}{comment}\n{line_text}"),
+                );
+        } else {
+            diagnostic = diagnostic
+                .hint(format!(
+                    "quote the value to keep all of it: {}; if the `#` starts a note for readers, put that comment on a line of its own",
+                    with_key(&whole)
+                ))
+                .fix(self.offset + start..self.offset + comment_end, whole);
+        }
+        // A value continued over lines, or a tab, would break the hint's
+        // one line: then it says what to do without quoting the text.
+        if diagnostic
+            .hint
+            .as_deref()
+            .is_some_and(|hint| hint.contains(char::is_control))
+        {
+            diagnostic.hint = Some(
+                "quote the value, from its first word to the end of the comment, to keep all of it; if the `#` starts a note for readers, put that comment on a line of its own".to_owned(),
+            );
+        }
+        self.problems.push(diagnostic);
+    }
+
     fn plain_value(&mut self, text: &str, at: Position, range: Range<usize>) -> Value {
         match scalar::resolve(text) {
             Ok(Plain::Str) => Value::String(text.to_owned()),
@@ -734,6 +831,16 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// `text` on one line, for a message (a folded scalar keeps no line break,
+/// but a value cut short may be long): at most 60 characters.
+fn one_line_text(text: &str) -> String {
+    let mut shown: String = text.chars().take(60).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    shown
+}
+
 fn span_end(yaml: &str) -> Marker {
     let lines = yaml.matches('\n').count();
     Marker::new(yaml.chars().count(), lines.max(1), 0)
@@ -742,6 +849,7 @@ fn span_end(yaml: &str) -> Marker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::{Fix, Report};
 
     fn parse_ok(text: &str) -> Frontmatter {
         let mut diagnostics = Diagnostics::new();
@@ -936,6 +1044,108 @@ mod tests {
             "{}",
             found[5].3
         );
+    }
+
+    #[test]
+    fn a_comment_after_a_plain_value_is_refused_where_it_starts() {
+        let text =
+            "---\nname: a\ndescription: Counts stock #inventory and explains variances.\n---\n";
+        let found = problems(text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (rule, line, column, rendered) = &found[0];
+        assert_eq!(
+            (*rule, *line, *column),
+            (Rule::InlineComment, Some(3), Some(27))
+        );
+        assert!(
+            rendered.contains("readers see `Counts stock`"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("`description: \"Counts stock #inventory and explains variances.\"`"),
+            "{rendered}"
+        );
+        // In a list, in metadata, after a value continued on the next line.
+        let found = problems(
+            "---\nname: a\ndescription: d\nmetadata:\n  team: stock # owners\nx-list:\n  - Read # the reader\nlong: one\n  two # three\n---\n",
+        );
+        let places: Vec<(Rule, Option<u32>, Option<u32>)> =
+            found.iter().map(|p| (p.0, p.1, p.2)).collect();
+        assert_eq!(
+            places,
+            [
+                (Rule::InlineComment, Some(5), Some(15)),
+                (Rule::InlineComment, Some(7), Some(10)),
+                (Rule::InlineComment, Some(9), Some(7)),
+            ]
+        );
+        let multi_line = &found[2].3;
+        assert!(
+            multi_line.contains("help: quote the value, from its first word"),
+            "{multi_line}"
+        );
+        assert!(
+            found[0]
+                .3
+                .contains("`metadata.team`: ` # owners` starts a YAML comment"),
+            "{}",
+            found[0].3
+        );
+    }
+
+    #[test]
+    fn comments_that_cut_nothing_pass() {
+        let text = "---\n# a comment on its own line\nname: a # NAME\n---\n";
+        // (`name` with a comment is refused: see below; the rest pass.)
+        assert_eq!(problems(text).len(), 1);
+        for text in [
+            "---\n# a comment on its own line\nname: a\ndescription: \"Counts stock #inventory\" # a note\n---\n",
+            "---\nname: a\ndescription: 'Counts stock' # a note\n---\n",
+            "---\nname: a\ndescription: Counts stock#inventory, C# and F#\n---\n",
+            "---\nname: a\ndescription: d\nmetadata: # who owns it\n  team: stock\n---\n",
+            "---\nname: a\ndescription: | # a literal block\n  Counts stock # all of it\nx-none: # nothing yet\nx-list: [Read, Write] # tools\n---\n",
+            "---\nname: a\ndescription: d\n  # a comment inside the block\n---\n",
+        ] {
+            let mut diagnostics = Diagnostics::new();
+            let _ = parse(text, "s/SKILL.md", &Options::default(), &mut diagnostics);
+            let report = Report::new("", diagnostics.into_vec());
+            assert!(
+                report
+                    .diagnostics()
+                    .iter()
+                    .all(|d| d.rule != Rule::InlineComment),
+                "{text:?}: {report}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fix_of_an_inline_comment_is_accepted() {
+        for (text, expected) in [
+            (
+                "---\nname: a\ndescription: Counts stock #inventory and explains variances.\n---\n",
+                "description: \"Counts stock #inventory and explains variances.\"\n",
+            ),
+            (
+                "---\nname: a # the name\ndescription: d\n---\n",
+                "---\n# the name\nname: a\ndescription: d\n",
+            ),
+            (
+                "---\nname: a\ndescription: d\nmetadata:\n  note: say \"x\" # z\n---\n",
+                "  note: 'say \"x\" # z'\n",
+            ),
+        ] {
+            let mut diagnostics = Diagnostics::new();
+            let _ = parse(text, "s/SKILL.md", &Options::default(), &mut diagnostics);
+            let found = diagnostics.into_vec();
+            assert_eq!(found.len(), 1, "{text:?}: {found:?}");
+            assert_eq!(found[0].rule, Rule::InlineComment);
+            let (fixed, applied) = Fix::apply_all(text, found[0].fix.as_ref());
+            assert_eq!(applied, 1);
+            assert!(fixed.contains(expected), "{fixed:?}");
+            let parsed = parse_ok(&fixed);
+            assert!(parsed.get("description").is_some());
+        }
     }
 
     #[test]

@@ -111,6 +111,12 @@ pub use skill_md::{
 /// The file that makes a folder a skill.
 pub const SKILL_MD: &str = "SKILL.md";
 
+/// How the description `skills new` writes begins. A `description` that
+/// still begins so gets the `placeholder-description` warning: models pick a
+/// skill by its description, and this one says nothing about the skill.
+pub const PLACEHOLDER_DESCRIPTION: &str =
+    "Replace this with what the skill does and when to use it";
+
 /// Most files in one skill, `SKILL.md` included (SEP-2640 §Limits).
 pub const MAX_SKILL_FILES: usize = 512;
 

@@ -6,11 +6,19 @@
 //! under a folder the skill has (`scripts/run.py` when the skill has
 //! `scripts/`). Not checked, because they are not promises about the skill's
 //! files: URLs and other schemes, anchors, absolute paths, globs
-//! (`reference/*.md`), placeholders (`<file>`, `{name}`, `$VAR`, `...`), links
-//! that leave the skill folder, text inside fenced code blocks, code spans
-//! with spaces, and code spans under a folder the skill does not have: skills
-//! that teach how to write skills (`skill-creator`) name `references/finance.md`
-//! as an illustration, and skills name files the agent will create.
+//! (`reference/*.md`), placeholders (`<file>`, `{name}`, `$VAR`, `...`),
+//! text inside fenced code blocks, code spans with spaces, code spans that
+//! climb out of the skill, and code spans under a folder the skill does not
+//! have: skills that teach how to write skills (`skill-creator`) name
+//! `references/finance.md` as an illustration, and skills name files the
+//! agent will create.
+//!
+//! A link that climbs out of the skill folder (`../kitchen/SKILL.md`) is
+//! refused whether or not its target exists beside the skill: a skill is
+//! served, synced and installed alone, where that link is broken.
+//!
+//! A broken reference gets the closest file of the skill as a suggestion: one
+//! of the same name in another folder, else one a typing mistake or two away.
 
 use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Rule};
 use crate::relpath;
@@ -24,7 +32,8 @@ struct Reference<'a> {
 }
 
 /// Reports every relative reference in `text`'s body (which starts at
-/// `body_offset`) that names no file or folder of the skill.
+/// `body_offset`) that names no file or folder of the skill, and every
+/// link that climbs out of the skill's folder.
 pub(crate) fn check(
     text: &str,
     body_offset: usize,
@@ -35,15 +44,31 @@ pub(crate) fn check(
     let body = &text[body_offset.min(text.len())..];
     let folders = top_folders(files);
     for reference in references(body, Spans::Included) {
-        let Some(path) = candidate_in("", reference.target, reference.from_link, &folders) else {
-            continue;
+        let at = Position::of_offset(text, body_offset + reference.offset);
+        let path = match candidate_in("", reference.target, reference.from_link, &folders) {
+            Ok(path) => path,
+            Err(Skip::Outside) => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Rule::LinkOutsideSkill,
+                        file,
+                        format!(
+                            "SKILL.md links to `{}`, outside this skill's folder",
+                            reference.target
+                        ),
+                    )
+                    .at(at.line, at.column)
+                    .length(reference.target.chars().count())
+                    .hint("a skill is served, synced and installed alone, without the folders around it, so this link breaks there: copy what it needs into this skill (under `references/`, say) and link that, or link a URL")
+                    .option(OptionHint::NoCheckLinks),
+                );
+                continue;
+            }
+            Err(Skip::NotChecked) => continue,
         };
         if exists(&path, files) || strip_line_suffix(&path).is_some_and(|p| exists(p, files)) {
             continue;
         }
-        let at = Position::of_offset(text, body_offset + reference.offset);
-        let wanted_name = relpath::name(&path);
-        let similar = files.iter().find(|file| relpath::name(file) == wanted_name);
         let diagnostic = Diagnostic::new(
             Rule::BrokenLink,
             file,
@@ -54,20 +79,77 @@ pub(crate) fn check(
         )
         .at(at.line, at.column)
         .length(reference.target.chars().count());
-        let diagnostic = match similar {
-            Some(similar) => diagnostic
-                .hint(format!("did you mean `{similar}`?"))
-                .fix(
-                    body_offset + reference.offset
-                        ..body_offset + reference.offset + reference.target.len(),
-                    (*similar).to_owned(),
-                ),
+        let diagnostic = match closest(&path, files) {
+            Some(similar) => {
+                let start = body_offset + reference.offset;
+                let angled = start > 0 && text.as_bytes().get(start - 1) == Some(&b'<');
+                let written = as_written(similar, reference.target, reference.from_link && !angled);
+                diagnostic
+                    .hint(format!("did you mean `{similar}`?"))
+                    .fix(start..start + reference.target.len(), written)
+            }
             None => diagnostic
                 .hint("add the file to the skill or fix the path; if the link is not meant to name a file of the skill, the check can be turned off")
                 .option(OptionHint::NoCheckLinks),
         };
         diagnostics.push(diagnostic);
     }
+}
+
+/// The file of the skill a broken reference to `wanted` most likely meant:
+/// one of the same name in another folder, else the file whose path is
+/// closest in edit distance, when it is close (one or two typing
+/// mistakes, three in a long path).
+fn closest<'f>(wanted: &str, files: &[&'f str]) -> Option<&'f str> {
+    let wanted_name = relpath::name(wanted);
+    if let Some(same_name) = files.iter().find(|file| relpath::name(file) == wanted_name) {
+        return Some(same_name);
+    }
+    let wanted: Vec<char> = wanted.trim_end_matches('/').chars().collect();
+    let limit = (wanted.len() / 8).clamp(1, 3);
+    let mut best: Option<(usize, &str)> = None;
+    for file in files {
+        let chars: Vec<char> = file.chars().collect();
+        if chars.len().abs_diff(wanted.len()) > limit {
+            continue;
+        }
+        let distance = edit_distance(&wanted, &chars);
+        if distance <= limit && best.is_none_or(|(shortest, _)| distance < shortest) {
+            best = Some((distance, file));
+        }
+    }
+    best.map(|(_, file)| file)
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions) between two
+/// strings of characters.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// `path` (a file of the skill) written where `target` was: with the same
+/// `#fragment` and, in a link outside `<…>`, spaces and `%` escaped.
+fn as_written(path: &str, target: &str, escape: bool) -> String {
+    let mut out = if escape {
+        path.replace('%', "%25").replace(' ', "%20")
+    } else {
+        path.to_owned()
+    };
+    if let Some((_, fragment)) = target.split_once('#') {
+        out.push('#');
+        out.push_str(fragment);
+    }
+    out
 }
 
 /// A file of the skill reached only through another referenced file: what
@@ -118,7 +200,8 @@ pub(crate) fn nested_references<'t>(
                     reference.target,
                     reference.from_link,
                     folders,
-                )?;
+                )
+                .ok()?;
                 let path = strip_line_suffix(&path).map_or(path.clone(), str::to_owned);
                 files.contains(&path.as_str()).then_some((path, reference))
             })
@@ -332,17 +415,24 @@ fn top_folders<'f>(files: &[&'f str]) -> Vec<&'f str> {
 /// The skill-relative path a reference in a file of the folder `base`
 /// (relative to the skill; `""` for `SKILL.md`) names, if it is one we
 /// check; `folders` are the skill's [top-level folders](top_folders).
-fn candidate_in(base: &str, target: &str, from_link: bool, folders: &[&str]) -> Option<String> {
+fn candidate_in(
+    base: &str,
+    target: &str,
+    from_link: bool,
+    folders: &[&str],
+) -> Result<String, Skip> {
     // Glob and placeholder characters; links may also be percent-encoded.
     if target.starts_with(['#', '/', '~', '-', '\\'])
         || has_scheme(target)
         || !plain_path(target, from_link)
     {
-        return None;
+        return Err(Skip::NotChecked);
     }
     let target = target.split('#').next().unwrap_or_default();
     let decoded = if from_link {
-        relpath::percent_decode(target).ok()?.into_owned()
+        relpath::percent_decode(target)
+            .map_err(|_| Skip::NotChecked)?
+            .into_owned()
     } else {
         target.to_owned()
     };
@@ -352,25 +442,41 @@ fn candidate_in(base: &str, target: &str, from_link: bool, folders: &[&str]) -> 
         match segment {
             "" | "." => {}
             ".." => {
-                // Leaving the skill folder: a pointer to another skill, not ours to check.
-                segments.pop()?;
+                // A link that leaves the skill folder breaks once the skill
+                // is served alone; a code span doing so is not checked.
+                if segments.pop().is_none() {
+                    return Err(if from_link {
+                        Skip::Outside
+                    } else {
+                        Skip::NotChecked
+                    });
+                }
             }
             other => segments.push(other),
         }
     }
-    let first = *segments.first()?;
+    let first = *segments.first().ok_or(Skip::NotChecked)?;
     if from_link {
         // `[x](url)`, `[x](name)`: placeholders unless they look like a path.
         if segments.len() == 1 && base_depth == 0 && !first.contains('.') {
-            return None;
+            return Err(Skip::NotChecked);
         }
     } else {
         let names_a_folder = folders.binary_search(&first).is_ok();
         if !names_a_folder || (segments.len() == 1 && !decoded.ends_with('/')) {
-            return None;
+            return Err(Skip::NotChecked);
         }
     }
-    Some(segments.join("/"))
+    Ok(segments.join("/"))
+}
+
+/// Why [`candidate_in`] names no file of the skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    /// Not a path we check: a URL, an anchor, a placeholder, a glob.
+    NotChecked,
+    /// A link that climbs out of the skill's folder.
+    Outside,
 }
 
 /// Whether `target` holds no glob or placeholder character (`*?[]{}<>$|`),
@@ -424,11 +530,13 @@ fn exists(path: &str, files: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Fix;
 
     fn broken(body: &str) -> Vec<String> {
         let files = [
             "SKILL.md",
             "references/api.md",
+            "references/counting-procedure.md",
             "references/my notes.md",
             "scripts/run.py",
             "templates/base.html",
@@ -456,7 +564,7 @@ mod tests {
     fn placeholders_urls_globs_and_code_blocks_are_not_links() {
         let body = "[site](https://example.com) [mail](mailto:a@b.c) [top](#usage) [x](url)\n\
                     `reference/*-database.md` `scripts/<name>.py` `references/{topic}.md` `$HOME/x`\n\
-                    `output/report.md` `python scripts/missing.py` `scripts/...` [up](../other/SKILL.md)\n\
+                    `output/report.md` `python scripts/missing.py` `scripts/...` `../other/SKILL.md`\n\
                     Examples: `assets/logo.png` for brand assets; the skill has no assets folder.\n\
                     `ghp_xxx` `sk-...` [abs](/etc/passwd)\n\
                     ```bash\npython scripts/missing.py\n[x](references/missing.md)\n```\n";
@@ -487,5 +595,102 @@ mod tests {
             "{}",
             found[3]
         );
+    }
+
+    #[test]
+    fn links_that_climb_out_of_the_skill_are_refused() {
+        let found = broken(
+            "Ask [the kitchen skill](../kitchen/SKILL.md) first.\n\
+             [up](references/../../shared/a.md) [back in](./../s/references/api.md)\n\
+             [def]: ../kitchen/SKILL.md\n",
+        );
+        assert_eq!(found.len(), 4, "{found:#?}");
+        assert!(
+            found[0].starts_with(
+                "skills/s/SKILL.md:4:25: link-outside-skill: SKILL.md links to `../kitchen/SKILL.md`, outside this skill's folder\n  help: a skill is served, synced and installed alone"
+            ),
+            "{}",
+            found[0]
+        );
+        assert!(
+            found[1].starts_with("skills/s/SKILL.md:5:6:"),
+            "{}",
+            found[1]
+        );
+        assert!(
+            found[2].contains("`./../s/references/api.md`"),
+            "{}",
+            found[2]
+        );
+        assert!(
+            found[3].starts_with("skills/s/SKILL.md:6:8:"),
+            "{}",
+            found[3]
+        );
+        // Inside the skill, in code, in fenced code, and URLs pass.
+        let body = "[guide](references/../references/api.md) `../kitchen/SKILL.md`\n\
+                    [site](https://example.com/a/../b) [up](/etc/x)\n\
+                    ```\n[x](../kitchen/SKILL.md)\n```\n";
+        assert_eq!(broken(body), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_link_a_typing_mistake_away_gets_the_closest_file() {
+        let text = "---\nname: s\n---\nFollow [the procedure](references/couting-procedure.md#steps), \
+                    `references/counting-procedur.md`, [api](references/apy.md).\n\
+                    [far](references/something-else.md) [notes](references/my%20note.md)\n";
+        let files = [
+            "SKILL.md",
+            "references/api.md",
+            "references/counting-procedure.md",
+            "references/my notes.md",
+        ];
+        let mut diagnostics = Diagnostics::new();
+        check(text, 16, &files, "s/SKILL.md", &mut diagnostics);
+        let found = diagnostics.into_vec();
+        let hints: Vec<Option<&str>> = found.iter().map(|d| d.hint.as_deref()).collect();
+        assert_eq!(
+            hints[..3],
+            [
+                Some("did you mean `references/counting-procedure.md`?"),
+                Some("did you mean `references/counting-procedure.md`?"),
+                Some("did you mean `references/api.md`?"),
+            ]
+        );
+        assert!(
+            hints[3].is_some_and(|hint| hint.starts_with("add the file")),
+            "{hints:?}"
+        );
+        assert_eq!(hints[4], Some("did you mean `references/my notes.md`?"));
+        // Each fix writes the file as the link must (its fragment kept,
+        // a space escaped), and the fixed body passes.
+        let (fixed, applied) = Fix::apply_all(text, found.iter().filter_map(|d| d.fix.as_ref()));
+        assert_eq!(applied, 4);
+        assert!(
+            fixed.contains("(references/counting-procedure.md#steps)"),
+            "{fixed}"
+        );
+        assert!(fixed.contains("(references/my%20notes.md)"), "{fixed}");
+        let mut diagnostics = Diagnostics::new();
+        check(&fixed, 16, &files, "s/SKILL.md", &mut diagnostics);
+        let rules: Vec<Rule> = diagnostics.into_vec().iter().map(|d| d.rule).collect();
+        assert_eq!(rules, [Rule::BrokenLink], "only the far one is left");
+    }
+
+    #[test]
+    fn edit_distance_counts_typing_mistakes() {
+        let distance = |a: &str, b: &str| {
+            edit_distance(
+                &a.chars().collect::<Vec<_>>(),
+                &b.chars().collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(distance("", ""), 0);
+        assert_eq!(distance("abc", "abc"), 0);
+        assert_eq!(distance("abc", ""), 3);
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("couting", "counting"), 1);
+        assert_eq!(distance("api", "apy"), 1);
+        assert_eq!(distance("é", "e"), 1);
     }
 }

@@ -147,6 +147,26 @@ fn every_mechanical_hint_leads_to_an_accepted_file() {
             "---\nname: pdf\ndescription: d\nmetadata:\n  since: 2024-01-01\n  count: 0123\n---\n",
             "since: \"2024-01-01\"\n  count: \"0123\"",
         ),
+        (
+            "pdf",
+            "---\nname: pdf\ndescription: Counts stock #inventory and explains variances.\n---\n",
+            "description: \"Counts stock #inventory and explains variances.\"",
+        ),
+        (
+            "pdf",
+            "---\nname: pdf # the PDF skill\ndescription: d\n---\n",
+            "# the PDF skill\nname: pdf\n",
+        ),
+        (
+            "pdf",
+            "---\nname: pdf\ndescription: d\n---\nRun [it](scripts/rn.py).\n",
+            "[it](scripts/run.py)",
+        ),
+        (
+            "pdf",
+            "---\nname: pdf\ndescription: d\n---\nAsk [the kitchen skill](../kitchen/SKILL.md).\n",
+            "../kitchen/SKILL.md",
+        ),
     ];
     for (folder, text, expected) in cases {
         let (fixed, options, seen) = follow_hints(text, folder);
