@@ -52,19 +52,14 @@
 //! Embed the folder and serve it over stdio:
 //!
 //! ```no_run
-//! use rmcp::ServiceExt;
-//! use skills_runtime::{Skills, SkillsServer, embed_skills};
+//! use skills_runtime::{Skills, SkillsServer, embed_skills, server};
 //!
 //! static SKILLS: Skills = embed_skills!("skills");
 //!
 //! #[tokio::main(flavor = "current_thread")]
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     eprintln!("serving {} skills; waiting for an MCP client on stdin", SKILLS.len());
-//!     SkillsServer::new(SKILLS.clone())
-//!         .serve(rmcp::transport::stdio())
-//!         .await?
-//!         .waiting()
-//!         .await?;
+//!     server::serve(SkillsServer::new(SKILLS.clone()), rmcp::transport::stdio()).await?;
 //!     Ok(())
 //! }
 //! ```
