@@ -77,10 +77,7 @@ impl CargoToml {
     ) {
         let mut inline = InlineTable::new();
         inline.insert("version", Value::from(version));
-        inline.insert(
-            "features",
-            Value::Array(features.iter().copied().collect()),
-        );
+        inline.insert("features", Value::Array(features.iter().copied().collect()));
         self.dependencies(table)
             .insert(krate, Item::Value(Value::InlineTable(inline)));
     }

@@ -163,8 +163,8 @@ pub fn run(args: &InitArgs) -> Outcome {
             .is_ok_and(|text| text.contains("embed_skills!"))
     });
     let main_rs = crate_dir.join("src/main.rs");
-    let untouched_main = std::fs::read_to_string(&main_rs)
-        .is_ok_and(|text| text.trim() == CARGO_NEW_MAIN);
+    let untouched_main =
+        std::fs::read_to_string(&main_rs).is_ok_and(|text| text.trim() == CARGO_NEW_MAIN);
     match embeds {
         Some(file) => steps.unchanged(file, "calls embed_skills!"),
         None if !library && untouched_main => {

@@ -8,10 +8,10 @@ use std::io::IsTerminal as _;
 use std::path::Path;
 
 use rmcp::model::Implementation;
-use skills_runtime::server::ServeError;
 use skills_core::Options;
 use skills_core::vendor::{Agent, Environment};
 use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::server::ServeError;
 use skills_runtime::{Skills, SkillsServer, WatchHandle};
 
 use crate::Outcome;

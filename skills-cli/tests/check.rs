@@ -301,7 +301,9 @@ fn with_no_folder_check_and_serve_read_the_crates_skills_folder() {
     let serve = skills(dir.path(), &["serve"]);
     assert_eq!(serve.code, 0, "{serve:?}");
     assert!(
-        serve.stderr.contains("serving the skills in skills as `skills`"),
+        serve
+            .stderr
+            .contains("serving the skills in skills as `skills`"),
         "{}",
         serve.stderr
     );
@@ -328,7 +330,11 @@ fn with_no_folder_check_and_serve_read_the_crates_skills_folder() {
     // The usage says the folder is optional, and what it defaults to.
     let help = skills(outside.path(), &["check", "--help"]);
     assert!(help.stdout.contains("[DIR]..."), "{}", help.stdout);
-    assert!(help.stdout.contains("`skills` in a crate"), "{}", help.stdout);
+    assert!(
+        help.stdout.contains("`skills` in a crate"),
+        "{}",
+        help.stdout
+    );
 }
 
 #[test]

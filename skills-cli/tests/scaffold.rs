@@ -199,7 +199,11 @@ fn init_turns_cargo_news_crate_into_the_quickstart() {
         "{main}"
     );
     assert!(main.contains("rmcp::transport::stdio()"), "{main}");
-    assert!(!run.stdout.contains("todo     src/main.rs"), "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("todo     src/main.rs"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout
             .contains("changed  src/main.rs: replaced `cargo new`'s hello world"),
@@ -215,7 +219,9 @@ fn init_turns_cargo_news_crate_into_the_quickstart() {
         again.stdout
     );
     assert!(
-        again.stdout.contains("ok       Cargo.toml: depends on rmcp"),
+        again
+            .stdout
+            .contains("ok       Cargo.toml: depends on rmcp"),
         "{}",
         again.stdout
     );
@@ -230,7 +236,11 @@ fn init_turns_cargo_news_crate_into_the_quickstart() {
         own.read("src/main.rs"),
         "fn main() {\n    println!(\"mine\");\n}\n"
     );
-    assert!(run.stdout.contains("todo     src/main.rs: paste"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("todo     src/main.rs: paste"),
+        "{}",
+        run.stdout
+    );
     // The help says what it does.
     let help = skills(own.path(), &["init", "--help"]);
     assert!(help.stdout.contains("rmcp and tokio"), "{}", help.stdout);

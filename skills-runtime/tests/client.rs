@@ -455,7 +455,8 @@ async fn download_one_skill_by_name_or_uri() {
 #[tokio::test]
 async fn a_server_that_cannot_start_is_named_in_the_error() {
     let missing = "target/debug/examples/no_such_stdio_server";
-    let Err(error) = skills_runtime::client::transport::ChildProcess::spawn(missing, [] as [&str; 0])
+    let Err(error) =
+        skills_runtime::client::transport::ChildProcess::spawn(missing, [] as [&str; 0])
     else {
         panic!("{missing} started");
     };

@@ -75,7 +75,9 @@ impl std::fmt::Display for ServeError {
             Self::NoClient => f.write_str(
                 "no client connected: the input ended before an MCP client sent its first request",
             ),
-            Self::Handshake(error) => write!(f, "the MCP handshake with the client failed: {error}"),
+            Self::Handshake(error) => {
+                write!(f, "the MCP handshake with the client failed: {error}")
+            }
             Self::Task(error) => write!(f, "serving the client stopped: {error}"),
         }
     }
