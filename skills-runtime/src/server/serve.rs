@@ -52,7 +52,7 @@ pub enum ServeError {
     NoClient,
     /// The client's handshake failed: it left halfway, or sent something
     /// else than the handshake.
-    Handshake(ServerInitializeError),
+    Handshake(Box<ServerInitializeError>),
     /// The task serving the client panicked or was cancelled.
     Task(tokio::task::JoinError),
 }
@@ -64,7 +64,7 @@ impl ServeError {
             ServerInitializeError::ConnectionClosed(context) if context == "initialize request" => {
                 Self::NoClient
             }
-            _ => Self::Handshake(error),
+            _ => Self::Handshake(Box::new(error)),
         }
     }
 }
@@ -95,7 +95,7 @@ impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::NoClient => None,
-            Self::Handshake(error) => Some(error),
+            Self::Handshake(error) => Some(&**error),
             Self::Task(error) => Some(error),
         }
     }
