@@ -12,8 +12,7 @@
 //! and any error, go to stderr.
 
 use clap::Parser;
-use rmcp::ServiceExt;
-use rmcp::service::ServerInitializeError;
+use skills_runtime::server::{ServeError, serve};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
@@ -71,15 +70,13 @@ async fn main() -> anyhow::Result<()> {
         "stdio_server: serving {} skills over stdio; waiting for an MCP client on stdin",
         SKILLS.len()
     );
-    let running = match builder.build().serve(rmcp::transport::stdio_pipes()).await {
-        Ok(running) => running,
+    match serve(builder.build(), rmcp::transport::stdio_pipes()).await {
+        Ok(_) => Ok(()),
         // stdin ended before any client spoke: nobody to serve, nothing failed.
-        Err(ServerInitializeError::ConnectionClosed(_)) => {
-            eprintln!("stdio_server: stdin closed before a client connected");
-            return Ok(());
+        Err(error @ ServeError::NoClient) => {
+            eprintln!("stdio_server: {error}");
+            Ok(())
         }
-        Err(error) => return Err(error.into()),
-    };
-    running.waiting().await?;
-    Ok(())
+        Err(error) => Err(error.into()),
+    }
 }

@@ -16,8 +16,8 @@ use clap::Parser;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{ServerCapabilities, ServerConfig};
-use rmcp::service::ServerInitializeError;
-use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+use skills_runtime::server::{ServeError, serve};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
@@ -101,15 +101,13 @@ async fn main() -> anyhow::Result<()> {
         "with_tools: serving its own tool and {} skills over stdio; waiting for an MCP client on stdin",
         SKILLS.len()
     );
-    let running = match Larder::new().serve(rmcp::transport::stdio()).await {
-        Ok(running) => running,
+    match serve(Larder::new(), rmcp::transport::stdio_pipes()).await {
+        Ok(_) => Ok(()),
         // stdin ended before any client spoke: nobody to serve, nothing failed.
-        Err(ServerInitializeError::ConnectionClosed(_)) => {
-            eprintln!("with_tools: stdin closed before a client connected");
-            return Ok(());
+        Err(error @ ServeError::NoClient) => {
+            eprintln!("with_tools: {error}");
+            Ok(())
         }
-        Err(error) => return Err(error.into()),
-    };
-    running.waiting().await?;
-    Ok(())
+        Err(error) => Err(error.into()),
+    }
 }

@@ -7,6 +7,9 @@
 #   (paste the `pub static SKILLS` line `skills init` prints)
 #   TRYBUILD=overwrite cargo test        records the compile_fail snapshot
 #
+# and the Quickstart in a binary crate as `cargo new` leaves it (`skills init`
+# writes its main, which compiles and says when no client connected).
+#
 # Then it checks that the new skill embeds (`embed_skills!`), that the
 # snapshot names paths relative to the macro's argument (nothing of this
 # machine), that a copy of the crate at another path passes against the
@@ -77,4 +80,32 @@ if cargo test --quiet --offline --test skills >"$scratch/broken.log" 2>&1; then
     fail "the tests passed with a misnamed skill"
 fi
 grep -q 'name-mismatch' "$scratch/broken.log" || { cat "$scratch/broken.log" >&2; fail "the failure does not name the rule"; }
+echo "--- the Quickstart in a binary crate, as \`cargo new\` leaves it"
+# `skills init` adds rmcp and tokio and replaces the hello world with the
+# Quickstart's main; that main compiles and, with its input closed before a
+# client spoke, says that no client connected (and exits 1).
+server="$scratch/first/larder"
+mkdir -p "$server/src"
+cat >"$server/Cargo.toml" <<'EOF'
+[package]
+name = "larder"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+
+[workspace]
+EOF
+printf 'fn main() {\n    println!("Hello, world!");\n}\n' >"$server/src/main.rs"
+cp "$repo/Cargo.lock" "$server/Cargo.lock"
+cd "$server"
+"$skills" init --path "$repo"
+"$skills" new stock-audit
+grep -qF 'embed_skills!("skills")' src/main.rs || fail "skills init did not write the Quickstart's main"
+cargo build --quiet --offline
+if "$CARGO_TARGET_DIR/debug/larder" </dev/null 2>"$scratch/larder.log"; then
+    fail "larder exited 0 with no client"
+fi
+grep -q 'no client connected' "$scratch/larder.log" || { cat "$scratch/larder.log" >&2; fail "larder did not say that no client connected"; }
 echo "pack recipe: ok"

@@ -67,6 +67,21 @@ impl CargoToml {
             .insert(krate, toml_edit::value(version));
     }
 
+    /// Adds `krate = { version = "…", features = […] }` to `table`.
+    pub fn add_dependency_with_features(
+        &mut self,
+        table: &str,
+        krate: &str,
+        version: &str,
+        features: &[&str],
+    ) {
+        let mut inline = InlineTable::new();
+        inline.insert("version", Value::from(version));
+        inline.insert("features", Value::Array(features.iter().copied().collect()));
+        self.dependencies(table)
+            .insert(krate, Item::Value(Value::InlineTable(inline)));
+    }
+
     /// Adds `krate = { path = "…", … }` to `table`, with the other keys given.
     pub fn add_path_dependency(
         &mut self,
@@ -175,6 +190,13 @@ mod tests {
         assert_eq!(
             out,
             "[package]\nname = \"larder\" # ours\n\n[dependencies]\nserde = \"1\"\nskills-runtime = { path = \"../sr\" }\n\n# embed_skills! reads and hashes every skill file while the crate\n# compiles; dev builds would run it unoptimised.\n[profile.dev.build-override]\nopt-level = 3\n"
+        );
+        let out = edited("[package]\nname = \"x\"\n", |m| {
+            m.add_dependency_with_features("dependencies", "tokio", "1", &["macros", "rt"]);
+        });
+        assert_eq!(
+            out,
+            "[package]\nname = \"x\"\n\n[dependencies]\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n"
         );
         let renamed = "[dependencies]\nskills = { package = \"skills-runtime\", path = \"x\" }\n";
         let manifest = CargoToml {

@@ -17,7 +17,17 @@ use crate::report::{Checked, Printer};
 pub fn run(args: &CheckArgs) -> Outcome {
     let printer = Printer::new(&args.output);
     let mut outcome = Outcome::Done;
-    for dir in &args.dirs {
+    let mut dirs = args.dirs.clone();
+    if dirs.is_empty() && args.vendor.selected().is_empty() {
+        match crate::cli::default_skills_dir("check") {
+            Ok(dir) => dirs.push(dir),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return Outcome::Failed;
+            }
+        }
+    }
+    for dir in &dirs {
         let root = match resolve(dir) {
             Ok(root) => root,
             Err(diagnostic) => {

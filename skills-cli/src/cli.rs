@@ -12,7 +12,8 @@ use skills_core::Options;
 use skills_core::vendor::Agent;
 
 /// Check Agent Skills with the rules `embed_skills!` applies, print what a
-/// server would list, and scaffold skills and crates.
+/// server would list, scaffold skills and crates, and serve a folder (or an
+/// agent's skills) over MCP.
 ///
 /// Exit status: 0 when the job was done and nothing was refused, 1 when a
 /// rule was broken (or something was refused), 2 on a usage or I/O error.
@@ -34,9 +35,11 @@ pub enum Command {
     Manifest(ManifestArgs),
     /// Create a skill folder whose SKILL.md passes every rule.
     New(NewArgs),
-    /// Add what embedding skills needs to an existing crate: the build-script
-    /// line, the dependency, the `static SKILLS` line (and, on request, the
-    /// build-override).
+    /// Add the Quickstart to an existing crate: the skills-runtime dependency
+    /// (with `--path`; printed otherwise), rmcp and tokio (in a binary), the
+    /// build script, and a `src/main.rs` serving the skills over stdio when it
+    /// is still `cargo new`'s hello world (otherwise it prints the `static
+    /// SKILLS` line to paste). Each only when missing.
     Init(InitArgs),
     /// Serve a skills folder (or an agent's folders) over MCP, reloading it
     /// on every change: over stdio, or streamable HTTP with `--http`.
@@ -49,8 +52,9 @@ pub struct CheckArgs {
     /// Skills folders: each holds skill folders, or is one. Written as for
     /// `embed_skills!` (`$VAR` and `${VAR:-default}` expand); relative to the
     /// current directory, and messages name files relative to the folder as
-    /// written.
-    #[arg(value_name = "DIR", required_unless_present_any = ["claude", "agents"])]
+    /// written [default: `skills` in a crate (a folder holding Cargo.toml),
+    /// unless `--claude` or `--agent` is given].
+    #[arg(value_name = "DIR")]
     pub dirs: Vec<String>,
 
     /// The rules.
@@ -136,8 +140,8 @@ pub struct VendorArgs {
     pub claude: bool,
 
     /// The skills an agent reads at user scope, with the rules its skills
-    /// are written for, skill by skill (a broken one is reported, the others
-    /// are served): claude-code, cursor, github-copilot, codex, gemini,
+    /// are written for, skill by skill (a broken skill is reported and does
+    /// not stop the others): claude-code, cursor, github-copilot, codex, gemini,
     /// antigravity, opencode, goose, agents. Repeat for several; the first
     /// folder wins on a name.
     #[arg(long = "agent", value_name = "NAME", value_parser = agent)]
@@ -155,6 +159,20 @@ impl VendorArgs {
             }
         }
         agents
+    }
+}
+
+/// The skills folder a command reads when none is named: `skills` in a
+/// crate (the current folder holds Cargo.toml), where `skills new` puts
+/// skills. Outside a crate there is no default, and the error says so.
+pub fn default_skills_dir(command: &str) -> Result<String, String> {
+    if std::path::Path::new("Cargo.toml").is_file() {
+        Ok("skills".to_owned())
+    } else {
+        Err(format!(
+            "no skills folder named, and the current folder is not a crate (it holds no Cargo.toml), \
+             so there is no `skills` folder to default to\n  help: name the folder: `skills {command} path/to/skills`"
+        ))
     }
 }
 
@@ -181,8 +199,9 @@ fn agent(id: &str) -> Result<&'static Agent, String> {
 pub struct ServeArgs {
     /// The skills folder, as for `skills check`; loaded whole with the
     /// rules `embed_skills!` applies, and reloaded on every change (while it
-    /// is broken, the last good set is served).
-    #[arg(value_name = "DIR", required_unless_present_any = ["claude", "agents"], conflicts_with_all = ["claude", "agents"])]
+    /// is broken, the last good set is served) [default: `skills` in a crate
+    /// (a folder holding Cargo.toml), unless `--claude` or `--agent` is given].
+    #[arg(value_name = "DIR", conflicts_with_all = ["claude", "agents"])]
     pub dir: Option<String>,
 
     /// Serve MCP's streamable HTTP at http://ADDR/mcp instead of stdio; port

@@ -2,13 +2,17 @@
 //! only when missing, so a second run changes nothing:
 //! - the dependency on `skills-runtime` (a path dependency with `--path`,
 //!   since the crates are not published yet; printed otherwise);
+//! - in a binary crate, the dependencies its `main` serves with: rmcp
+//!   (`server`, `transport-io`) and tokio (`macros`, `rt`);
 //! - the build-script line that makes Cargo rebuild when the skills folder
 //!   changes (a new `build.rs`, or the line merged into an existing one, or
 //!   printed when it cannot be merged safely);
 //! - with `--build-override`, `[profile.dev.build-override] opt-level = 3`,
 //!   in the workspace root's manifest (Cargo reads profiles only there);
-//! - the `static SKILLS` line to paste (printed: where it goes is the
-//!   author's choice);
+//! - in a binary crate whose `src/main.rs` is still `cargo new`'s hello
+//!   world, the Quickstart's `main`: it embeds the folder and serves it
+//!   over stdio. Otherwise the `static SKILLS` line is printed to paste
+//!   (where it goes in the author's code is the author's choice);
 //! - with `--tests`, the trybuild recipe ([`crate::recipe`]).
 
 use std::path::{Component, Path, PathBuf};
@@ -21,6 +25,35 @@ use crate::cargo_toml::CargoToml;
 use crate::cli::InitArgs;
 use crate::recipe;
 use crate::steps::Steps;
+
+/// What the Quickstart's `main` serves with besides skills-runtime, added
+/// to a binary crate: (crate, version requirement, features). rmcp's is
+/// this workspace's (a test compares them).
+pub const SERVE_DEPENDENCIES: [(&str, &str, &[&str]); 2] = [
+    ("rmcp", "3.11", &["server", "transport-io"]),
+    ("tokio", "1", &["macros", "rt"]),
+];
+
+/// `src/main.rs` as `cargo new` writes it: nothing of the author's yet.
+const CARGO_NEW_MAIN: &str = "fn main() {\n    println!(\"Hello, world!\");\n}";
+
+/// The Quickstart's `src/main.rs`, serving the skills in `skills` over stdio.
+pub fn quickstart_main(skills: &str) -> String {
+    format!(
+        "//! Serves the skills in `{skills}/` to an MCP client over stdio.\n\
+         \n\
+         use skills_runtime::{{Skills, SkillsServer, embed_skills, server}};\n\
+         \n\
+         static SKILLS: Skills = embed_skills!(\"{skills}\");\n\
+         \n\
+         #[tokio::main(flavor = \"current_thread\")]\n\
+         async fn main() -> Result<(), Box<dyn std::error::Error>> {{\n\
+         \x20   eprintln!(\"serving {{}} skills; waiting for an MCP client on stdin\", SKILLS.len());\n\
+         \x20   server::serve(SkillsServer::new(SKILLS.clone()), rmcp::transport::stdio_pipes()).await?;\n\
+         \x20   Ok(())\n\
+         }}\n"
+    )
+}
 
 /// The `skills-runtime` folder of the clone this binary was built from, if
 /// it is still there: what `--path` without a value points at.
@@ -92,6 +125,24 @@ pub fn run(args: &InitArgs) -> Outcome {
             }),
         }
     }
+    // What the Quickstart's `main` serves with; a library serves nothing.
+    if !library {
+        for (krate, version, features) in SERVE_DEPENDENCIES {
+            if manifest.has_dependency("dependencies", krate) {
+                steps.unchanged("Cargo.toml", format!("depends on {krate}"));
+            } else {
+                manifest.add_dependency_with_features("dependencies", krate, version, features);
+                let features: Vec<String> = features.iter().map(|f| format!("\"{f}\"")).collect();
+                steps.changed(
+                    "Cargo.toml",
+                    format!(
+                        "added the dependency `{krate} = {{ version = \"{version}\", features = [{}] }}` (src/main.rs serves with it)",
+                        features.join(", ")
+                    ),
+                );
+            }
+        }
+    }
     if let Err(error) = manifest.save() {
         steps.failed(format!("Cargo.toml: cannot write it: {error}"));
     }
@@ -111,8 +162,22 @@ pub fn run(args: &InitArgs) -> Outcome {
         std::fs::read_to_string(crate_dir.join(file))
             .is_ok_and(|text| text.contains("embed_skills!"))
     });
+    let main_rs = crate_dir.join("src/main.rs");
+    let untouched_main =
+        std::fs::read_to_string(&main_rs).is_ok_and(|text| text.trim() == CARGO_NEW_MAIN);
     match embeds {
         Some(file) => steps.unchanged(file, "calls embed_skills!"),
+        None if !library && untouched_main => {
+            match std::fs::write(&main_rs, quickstart_main(&skills)) {
+                Ok(()) => steps.changed(
+                    "src/main.rs",
+                    format!(
+                        "replaced `cargo new`'s hello world with the Quickstart's main: it embeds `{skills}` and serves it over stdio"
+                    ),
+                ),
+                Err(error) => steps.failed(format!("src/main.rs: cannot write it: {error}")),
+            }
+        }
         None if library => steps.advise(format!(
             "src/lib.rs: paste `pub static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!(\"{skills}\");` (a pack other crates serve, merged with `Skills::merge`)"
         )),
@@ -357,6 +422,35 @@ mod tests {
             "{merged}"
         );
         assert_eq!(merge_line("// nothing here\n", line), None);
+    }
+
+    #[test]
+    fn the_rmcp_added_is_the_workspaces() {
+        // The Quickstart's `main` is compiled against this workspace's rmcp
+        // (tests/pack-recipe.sh builds it); a crate `skills init` sets up
+        // asks for the same.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let text = std::fs::read_to_string(&root).unwrap();
+        let document: toml_edit::DocumentMut = text.parse().unwrap();
+        let workspace = document["workspace"]["dependencies"]["rmcp"]["version"]
+            .as_str()
+            .unwrap();
+        let (krate, ours, _) = SERVE_DEPENDENCIES[0];
+        assert_eq!((krate, ours), ("rmcp", workspace));
+    }
+
+    #[test]
+    fn the_quickstart_main_serves_the_folder_given() {
+        let main = quickstart_main("assets/skills");
+        assert!(
+            main.contains("static SKILLS: Skills = embed_skills!(\"assets/skills\");\n"),
+            "{main}"
+        );
+        assert!(
+            main.contains("\n    server::serve(SkillsServer::new(SKILLS.clone()), rmcp::transport::stdio_pipes()).await?;\n"),
+            "{main}"
+        );
+        assert!(main.ends_with("    Ok(())\n}\n"), "{main}");
     }
 
     #[test]

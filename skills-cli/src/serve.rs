@@ -7,12 +7,11 @@
 use std::io::IsTerminal as _;
 use std::path::Path;
 
-use rmcp::ServiceExt as _;
 use rmcp::model::Implementation;
-use rmcp::service::ServerInitializeError;
 use skills_core::Options;
 use skills_core::vendor::{Agent, Environment};
 use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::server::ServeError;
 use skills_runtime::{Skills, SkillsServer, WatchHandle};
 
 use crate::Outcome;
@@ -88,7 +87,20 @@ impl Served {
 async fn serve(args: &ServeArgs) -> Outcome {
     init_logging();
     let env = Environment::from_process();
-    let served = match &args.dir {
+    let dir = match &args.dir {
+        Some(written) => Some(written.clone()),
+        None if args.vendor.selected().is_empty() => {
+            match crate::cli::default_skills_dir("serve") {
+                Ok(dir) => Some(dir),
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    return Outcome::Failed;
+                }
+            }
+        }
+        None => None,
+    };
+    let served = match &dir {
         Some(written) => match resolve(written) {
             Ok(root) if root.path.is_dir() => Served::Folder {
                 dir: root.path,
@@ -125,22 +137,15 @@ async fn serve(args: &ServeArgs) -> Outcome {
             let Some(_watch) = start(&server, &served, args, &env) else {
                 return Outcome::Failed;
             };
-            let running = match // The pipes an MCP client gives are read on the IO reactor, not a
+            // The pipes an MCP client gives are read on the IO reactor, not a
             // blocking thread per message (falls back to `stdio()` otherwise).
-            server.serve(rmcp::transport::stdio_pipes()).await {
-                Ok(running) => running,
-                // stdin ended before any client spoke: nobody to serve, nothing failed.
-                Err(ServerInitializeError::ConnectionClosed(_)) => {
-                    eprintln!("skills serve: stdin closed before a client connected");
-                    return Outcome::Done;
-                }
-                Err(error) => {
-                    eprintln!("error: {error}");
-                    return Outcome::Failed;
-                }
-            };
-            match running.waiting().await {
+            match skills_runtime::server::serve(server, rmcp::transport::stdio_pipes()).await {
                 Ok(_) => Outcome::Done,
+                // stdin ended before any client spoke: nobody to serve, nothing failed.
+                Err(error @ ServeError::NoClient) => {
+                    eprintln!("skills serve: {error}");
+                    Outcome::Done
+                }
                 Err(error) => {
                     eprintln!("error: {error}");
                     Outcome::Failed

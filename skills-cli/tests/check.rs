@@ -398,4 +398,78 @@ fn mistakes_that_used_to_pass_silently_are_named_and_their_hints_accepted() {
         .replace("../kitchen/SKILL.md", "https://example.com/skills/kitchen");
     dir.write("s/stock-audit/SKILL.md", &text);
     assert_eq!(skills(dir.path(), &["check", "s"]).code, 0);
+
+#[test]
+fn with_no_folder_check_and_serve_read_the_crates_skills_folder() {
+    // In a crate (a folder holding Cargo.toml), as `skills new` writes there.
+    let dir = TempDir::new("default-dir");
+    dir.write(
+        "Cargo.toml",
+        "[package]\nname = \"larder\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    );
+    dir.write("skills/stock-audit/SKILL.md", &skill_md("stock-audit", ""));
+    let run = skills(dir.path(), &["check"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "1 skill in skills: no problems\n");
+    // stdin is closed: the server starts on the folder, then finds nobody.
+    let serve = skills(dir.path(), &["serve"]);
+    assert_eq!(serve.code, 0, "{serve:?}");
+    assert!(
+        serve
+            .stderr
+            .contains("serving the skills in skills as `skills`"),
+        "{}",
+        serve.stderr
+    );
+    // A crate without the folder: the folder is named as missing.
+    std::fs::remove_dir_all(dir.path().join("skills")).unwrap();
+    let run = skills(dir.path(), &["check"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stdout.contains("--> skills\n"), "{}", run.stdout);
+
+    // Outside a crate there is no default, and the error says what to type.
+    let outside = TempDir::new("no-crate");
+    for command in ["check", "serve"] {
+        let run = skills(outside.path(), &[command]);
+        assert_eq!(run.code, 2, "{command}: {run:?}");
+        assert!(
+            run.stderr.contains("no skills folder named")
+                && run
+                    .stderr
+                    .contains(&format!("`skills {command} path/to/skills`")),
+            "{command}: {}",
+            run.stderr
+        );
+    }
+    // The usage says the folder is optional, and what it defaults to.
+    let help = skills(outside.path(), &["check", "--help"]);
+    assert!(help.stdout.contains("[DIR]..."), "{}", help.stdout);
+    assert!(
+        help.stdout.contains("`skills` in a crate"),
+        "{}",
+        help.stdout
+    );
+}
+
+#[test]
+fn the_help_names_every_command_and_says_what_agent_does() {
+    let help = skills(&workspace(), &["--help"]);
+    assert_eq!(help.code, 0, "{help:?}");
+    let about = help.stdout.lines().next().unwrap_or_default();
+    assert!(about.contains("serve"), "the first line: {about}");
+    for command in ["check", "manifest", "new", "init", "serve"] {
+        assert!(
+            help.stdout.contains(&format!("\n  {command} ")),
+            "{command}: {}",
+            help.stdout
+        );
+    }
+    // `check --agent` checks the agent's skills; it serves nothing.
+    let check = skills(&workspace(), &["check", "--help"]);
+    assert!(!check.stdout.contains("served"), "{}", check.stdout);
+    assert!(
+        check.stdout.contains("does not stop the others"),
+        "{}",
+        check.stdout
+    );
 }

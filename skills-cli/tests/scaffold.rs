@@ -198,6 +198,79 @@ fn init_adds_the_quickstart_once() {
 }
 
 #[test]
+fn init_turns_cargo_news_crate_into_the_quickstart() {
+    let dir = TempDir::new("init-cargo-new");
+    new_crate(&dir, "larder", "src/main.rs");
+    // What `cargo new` writes: nothing of the author's to keep.
+    dir.write(
+        "src/main.rs",
+        "fn main() {\n    println!(\"Hello, world!\");\n}\n",
+    );
+    let runtime = workspace().join("skills-runtime");
+    let run = skills(dir.path(), &["init", "--path", runtime.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let manifest = dir.read("Cargo.toml");
+    for line in [
+        "rmcp = { version = \"3.11\", features = [\"server\", \"transport-io\"] }\n",
+        "tokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n",
+    ] {
+        assert!(manifest.contains(line), "{line} in {manifest}");
+    }
+    let main = dir.read("src/main.rs");
+    assert!(
+        main.contains("static SKILLS: Skills = embed_skills!(\"skills\");"),
+        "{main}"
+    );
+    assert!(main.contains("rmcp::transport::stdio_pipes()"), "{main}");
+    assert!(
+        !run.stdout.contains("todo     src/main.rs"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("changed  src/main.rs: replaced `cargo new`'s hello world"),
+        "{}",
+        run.stdout
+    );
+    // Twice changes nothing.
+    let before = snapshot(dir.path());
+    let again = skills(dir.path(), &["init", "--path", runtime.to_str().unwrap()]);
+    assert!(
+        again.stdout.ends_with("nothing changed\n"),
+        "{}",
+        again.stdout
+    );
+    assert!(
+        again
+            .stdout
+            .contains("ok       Cargo.toml: depends on rmcp"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(snapshot(dir.path()), before);
+    // A main of the author's is left alone: the line to paste is printed.
+    let own = TempDir::new("init-own-main");
+    new_crate(&own, "own", "src/main.rs");
+    own.write("src/main.rs", "fn main() {\n    println!(\"mine\");\n}\n");
+    let run = skills(own.path(), &["init"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        own.read("src/main.rs"),
+        "fn main() {\n    println!(\"mine\");\n}\n"
+    );
+    assert!(
+        run.stdout.contains("todo     src/main.rs: paste"),
+        "{}",
+        run.stdout
+    );
+    // The help says what it does.
+    let help = skills(own.path(), &["init", "--help"]);
+    assert!(help.stdout.contains("rmcp and tokio"), "{}", help.stdout);
+    assert!(help.stdout.contains("line to paste"), "{}", help.stdout);
+}
+
+#[test]
 fn init_merges_into_an_existing_build_script_and_library() {
     let dir = TempDir::new("init-merge");
     new_crate(&dir, "pdf-pack", "src/lib.rs");
@@ -220,7 +293,8 @@ fn init_merges_into_an_existing_build_script_and_library() {
         dir.read("build.rs"),
         "fn main() {\n    println!(\"cargo::rerun-if-changed=assets/skills\");\n    println!(\"cargo::rerun-if-changed=proto\");\n}\n"
     );
-    // A library ships a pack: no server feature, a `pub static`.
+    // A library ships a pack: no server feature, no rmcp nor tokio, a `pub static`.
+    assert!(!dir.read("Cargo.toml").contains("rmcp"));
     assert!(
         dir.read("Cargo.toml")
             .contains("default-features = false }"),

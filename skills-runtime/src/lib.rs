@@ -52,21 +52,16 @@
 //! Embed the folder and serve it over stdio:
 //!
 //! ```no_run
-//! use rmcp::ServiceExt;
-//! use skills_runtime::{Skills, SkillsServer, embed_skills};
+//! use skills_runtime::{Skills, SkillsServer, embed_skills, server};
 //!
 //! static SKILLS: Skills = embed_skills!("skills");
 //!
 //! #[tokio::main(flavor = "current_thread")]
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     eprintln!("serving {} skills; waiting for an MCP client on stdin", SKILLS.len());
-//!     SkillsServer::new(SKILLS.clone())
-//!         // `stdio_pipes` reads the client's pipes without a thread switch
-//!         // per message; elsewhere it falls back to `stdio()`.
-//!         .serve(rmcp::transport::stdio_pipes())
-//!         .await?
-//!         .waiting()
-//!         .await?;
+//!     // `stdio_pipes` reads the client's pipes without a thread switch per
+//!     // message; on anything else it falls back to `stdio()`.
+//!     server::serve(SkillsServer::new(SKILLS.clone()), rmcp::transport::stdio_pipes()).await?;
 //!     Ok(())
 //! }
 //! ```

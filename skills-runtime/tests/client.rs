@@ -451,3 +451,20 @@ async fn download_one_skill_by_name_or_uri() {
     assert!(fetched.skill_md().starts_with("---\nname: purchase-orders"));
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+#[tokio::test]
+async fn a_server_that_cannot_start_is_named_in_the_error() {
+    let missing = "target/debug/examples/no_such_stdio_server";
+    let Err(error) =
+        skills_runtime::client::transport::ChildProcess::spawn(missing, [] as [&str; 0])
+    else {
+        panic!("{missing} started");
+    };
+    assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
+    let message = error.to_string();
+    assert!(
+        message.starts_with(&format!("cannot start `{missing}`: ")),
+        "{message}"
+    );
+    assert!(message.contains("is the program built?"), "{message}");
+}

@@ -6,10 +6,10 @@
 //! API's own OpenAPI document.
 //!
 //! ```sh
-//! cargo run --example course_platform -- serve --bind 127.0.0.1:8080   # prints `listening http://…`
-//! cargo run --example course_platform -- token learner-a                # a bearer token, alone on stdout
-//! cargo run --example course_platform -- grant learner-a async-rust     # a purchase: shows at the next request
-//! cargo run --example course_platform -- revoke learner-a async-rust    # a refund
+//! cargo run -p course-platform -- serve --bind 127.0.0.1:8080   # prints `listening http://…`
+//! cargo run -p course-platform -- token learner-a                # a bearer token, alone on stdout
+//! cargo run -p course-platform -- grant learner-a async-rust     # a purchase: shows at the next request
+//! cargo run -p course-platform -- revoke learner-a async-rust    # a refund
 //! ```
 //!
 //! The database (`--db`, default `course-platform.db` in the current
@@ -123,7 +123,7 @@ enum Command {
     Grant {
         /// The learner, e.g. learner-a.
         learner: String,
-        /// The course's skill name, e.g. async-rust.
+        /// The course: its skill name (async-rust) or path (courses/async-rust).
         skill: String,
     },
 
@@ -131,7 +131,7 @@ enum Command {
     Revoke {
         /// The learner, e.g. learner-a.
         learner: String,
-        /// The course's skill name, e.g. async-rust.
+        /// The course: its skill name (async-rust) or path (courses/async-rust).
         skill: String,
     },
 }
@@ -180,20 +180,40 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             stdout.flush()?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Grant { learner, skill } => report(
-            db.grant(&learner, &skill)?,
-            format!("granted {skill} to {learner}"),
-            format!("{learner} already owns {skill}; nothing changed"),
-        ),
-        Command::Revoke { learner, skill } => report(
-            db.revoke(&learner, &skill)?,
-            format!("revoked {skill} from {learner}"),
-            format!("{learner} does not own {skill}; nothing changed"),
-        ),
+        Command::Grant { learner, skill } => {
+            let skill = course_name(&skill);
+            report(
+                &db,
+                db.grant(&learner, &skill)?,
+                format!("granted {skill} to {learner}"),
+                format!("{learner} already owns {skill}; nothing changed"),
+            )
+        }
+        Command::Revoke { learner, skill } => {
+            let skill = course_name(&skill);
+            report(
+                &db,
+                db.revoke(&learner, &skill)?,
+                format!("revoked {skill} from {learner}"),
+                format!("{learner} does not own {skill}; nothing changed"),
+            )
+        }
     }
 }
 
+/// The course's skill name for what `grant` and `revoke` were given: the
+/// name (`async-rust`), or the skill's path or URI as listed
+/// (`courses/async-rust`, `skill://courses/async-rust/SKILL.md`).
+fn course_name(given: &str) -> String {
+    let trimmed = given.trim_end_matches('/');
+    SKILLS
+        .get(trimmed)
+        .or_else(|| SKILLS.by_uri(given))
+        .map_or_else(|| given.to_owned(), |skill| skill.name().to_owned())
+}
+
 fn report(
+    db: &Db,
     outcome: Result<Change, db::Refusal>,
     done: String,
     unchanged: String,
@@ -203,7 +223,20 @@ fn report(
         Ok(Change::Done) => writeln!(stdout, "{done}")?,
         Ok(Change::Unchanged) => writeln!(stdout, "{unchanged}")?,
         Err(refusal) => {
-            let _ = writeln!(std::io::stderr(), "error: {refusal}");
+            let mut stderr = std::io::stderr().lock();
+            let _ = writeln!(stderr, "error: {refusal}");
+            if matches!(refusal, db::Refusal::NotForSale(_)) {
+                let on_sale: Vec<String> = db
+                    .courses()?
+                    .into_iter()
+                    .map(|course| course.slug)
+                    .collect();
+                let _ = writeln!(
+                    stderr,
+                    "  help: the courses on sale, by skill name: {}",
+                    on_sale.join(", ")
+                );
+            }
             return Ok(ExitCode::from(1));
         }
     }

@@ -407,6 +407,25 @@ fn the_commands_exit_0_when_done_1_when_refused_2_on_usage_or_io_errors() {
             "grant {learner} {skill}: {output:?}"
         );
     }
+    // A refusal names the courses that can be granted.
+    let nope = cli(&db, &["grant", "learner-a", "nope"]);
+    assert!(
+        String::from_utf8_lossy(&nope.stderr)
+            .contains("help: the courses on sale, by skill name: async-rust"),
+        "{nope:?}"
+    );
+    // The course's path, as skills/list and the README's table show it, and
+    // its URI, name the same course.
+    let by_path = cli(&db, &["grant", "learner-a", "courses/async-rust"]);
+    assert_eq!(by_path.status.code(), Some(0), "{by_path:?}");
+    assert_eq!(stdout(&by_path), "granted async-rust to learner-a\n");
+    let by_uri = cli(
+        &db,
+        &["revoke", "learner-a", "skill://courses/async-rust/SKILL.md"],
+    );
+    assert_eq!(by_uri.status.code(), Some(0), "{by_uri:?}");
+    assert_eq!(stdout(&by_uri), "revoked async-rust from learner-a\n");
+
     let again = cli(&db, &["grant", "learner-a", "rust-ownership"]);
     assert_eq!(again.status.code(), Some(0));
     assert_eq!(

@@ -57,13 +57,26 @@ impl ChildProcess {
     }
 
     /// Starts `command` (with its environment and working folder); stdin and
-    /// stdout are taken for the protocol.
+    /// stdout are taken for the protocol. When it cannot start, the error
+    /// names the program (`cannot start target/debug/examples/stdio_server:
+    /// No such file or directory`), with the same [`ErrorKind`](std::io::ErrorKind).
     pub fn from_command(mut command: Command) -> std::io::Result<Self> {
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .kill_on_drop(true);
-        let mut child = command.spawn()?;
+        let mut child = command.spawn().map_err(|error| {
+            let program = command.as_std().get_program().to_string_lossy();
+            let hint = if error.kind() == std::io::ErrorKind::NotFound {
+                " (is the path right, relative to the current folder, and is the program built?)"
+            } else {
+                ""
+            };
+            std::io::Error::new(
+                error.kind(),
+                format!("cannot start `{program}`: {error}{hint}"),
+            )
+        })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(std::io::Error::other(
                 "the child's stdio could not be taken",

@@ -10,6 +10,10 @@
 //!   request, as rmcp documents for its `SkillCatalog`
 //!   ([`delegate_skills!`](crate::delegate_skills) writes those calls).
 //!
+//! [`serve`] runs any of them over stdio (or another transport) until the
+//! client leaves, with errors that say what happened (`no client
+//! connected`); over HTTP, `skills_runtime::http` (feature `http`) routes them.
+//!
 //! Every method takes the request context: the protocol era decides the
 //! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and an
 //! [access policy](SkillsServerBuilder::access) decides, per [`Caller`],
@@ -54,6 +58,7 @@ mod instructions;
 mod malformed;
 mod prompts;
 mod resources;
+mod serve;
 mod sessions;
 mod skills;
 mod snapshot;
@@ -80,6 +85,7 @@ pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, index_json, manifest
 pub use cursor::fuzzing as cursor_fuzzing;
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
+pub use serve::{ServeError, serve};
 pub use sessions::ViewChanges;
 pub use view::Visibility;
 #[cfg(feature = "watch")]
