@@ -398,6 +398,7 @@ fn mistakes_that_used_to_pass_silently_are_named_and_their_hints_accepted() {
         .replace("../kitchen/SKILL.md", "https://example.com/skills/kitchen");
     dir.write("s/stock-audit/SKILL.md", &text);
     assert_eq!(skills(dir.path(), &["check", "s"]).code, 0);
+}
 
 #[test]
 fn with_no_folder_check_and_serve_read_the_crates_skills_folder() {
