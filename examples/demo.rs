@@ -162,7 +162,7 @@ async fn main() -> anyhow::Result<()> {
     client.cancel().await?;
 
     println!(
-        "\nNext: `cargo run --example http_server` serves the same skills over streamable HTTP."
+        "\nNext: `cargo run --example http_server --features http` serves the same skills over streamable HTTP."
     );
     Ok(())
 }

@@ -3,9 +3,9 @@
 //! `GET /skills` and `GET /skills/{name}` next to it).
 //!
 //! ```sh
-//! cargo run --example http_server                          # http://127.0.0.1:8080/mcp
-//! cargo run --example http_server -- --bind 0.0.0.0:8080 --allow-host skills.example.com --stateless
-//! cargo run --example http_server -- --help
+//! cargo run --example http_server --features http                          # http://127.0.0.1:8080/mcp
+//! cargo run --example http_server --features http -- --bind 0.0.0.0:8080 --allow-host skills.example.com --stateless
+//! cargo run --example http_server --features http -- --help
 //! ```
 //!
 //! Once it accepts connections it prints exactly one line on stdout,
