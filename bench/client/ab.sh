@@ -21,13 +21,19 @@ ROUNDS="${ROUNDS:-20}"; FROUNDS="${FROUNDS:-4}"
 WORK="${WORK:-/tmp/bench-client-ab}"; OUT="${OUT:-$HERE/results}"
 VENVS="${SKILLS_E2E_VENVS:-$REPO/target/e2e-venvs}"
 mkdir -p "$WORK" "$OUT"
+# The snapshots find the corpus where a clone does: ../shared beside them.
+ln -sfn "$(cd "$REPO/../shared" && pwd)" "$WORK/shared"
 
 echo "== builds (release): client at $BEFORE and $AFTER, server at $AFTER"
 bash "$REPO/tests/e2e/clients/setup.sh" >/dev/null
 for side in before after; do
     rev=$BEFORE; [ "$side" = after ] && rev=$AFTER
-    rm -rf "$WORK/$side" && mkdir -p "$WORK/$side"
-    git -C "$REPO" archive "$rev" | tar -x -C "$WORK/$side"
+    commit=$(git -C "$REPO" rev-parse "$rev")
+    if [ "$(cat "$WORK/$side/.commit" 2>/dev/null)" != "$commit" ]; then # unchanged: keep its mtimes, no rebuild
+        rm -rf "$WORK/$side" && mkdir -p "$WORK/$side"
+        git -C "$REPO" archive "$commit" | tar -x -C "$WORK/$side"
+        echo "$commit" >"$WORK/$side/.commit"
+    fi
     CARGO_TARGET_DIR="$WORK/bench-target" \
         cargo build --release --quiet --manifest-path "$WORK/$side/bench/client/sync-bench/Cargo.toml"
     cp "$WORK/bench-target/release/sync-bench" "$WORK/sync-bench-$side"
