@@ -7,6 +7,7 @@
 //! (The example's unit tests, `cargo test -p course-platform --bin course-platform`, cover
 //! every kind of bad token and the generated API reference in process.)
 
+use std::ffi::OsStr;
 use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Output, Stdio};
@@ -53,8 +54,8 @@ impl Drop for Scratch {
     }
 }
 
-/// Runs `course_platform ARGS --db DB` to completion.
-fn cli(db: &Path, args: &[&str]) -> Output {
+/// Runs `course_platform ARGS --db DB` to completion (DB: a path or a URL).
+fn cli(db: impl AsRef<OsStr>, args: &[&str]) -> Output {
     Command::new(binary())
         .args(args)
         .arg("--db")
@@ -69,7 +70,7 @@ fn stdout(output: &Output) -> String {
 }
 
 /// A development token for `learner`, from the `token` command.
-fn token(db: &Path, learner: &str) -> String {
+fn token(db: impl AsRef<OsStr>, learner: &str) -> String {
     let output = cli(db, &["token", learner]);
     assert!(output.status.success(), "{output:?}");
     let text = stdout(&output);
@@ -87,7 +88,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(db: &Path, extra: &[&str]) -> Server {
+    fn start(db: impl AsRef<OsStr>, extra: &[&str]) -> Server {
         let mut child = Command::new(binary())
             .args(["serve", "--bind", "127.0.0.1:0", "--db"])
             .arg(db)
@@ -456,4 +457,148 @@ fn the_commands_exit_0_when_done_1_when_refused_2_on_usage_or_io_errors() {
         cli(&not_a_db, &["token", "learner-a"]).status.code(),
         Some(2)
     );
+}
+
+#[test]
+fn an_unreachable_or_wrong_database_url_exits_2_without_its_password() {
+    // Nobody listens on this port (bound, then let go).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    for url in [
+        format!("postgres://kestrel:hunter2-secret@127.0.0.1:{port}/academy"),
+        "postgres://kestrel:hunter2-secret@127.0.0.1:notaport/academy".to_owned(),
+        "mysql://kestrel:hunter2-secret@127.0.0.1/academy".to_owned(),
+    ] {
+        for args in [
+            &["token", "learner-a"][..],
+            &["serve", "--bind", "127.0.0.1:0"][..],
+        ] {
+            let output = cli(&url, args);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{url} {args:?}: {stderr}");
+            assert_eq!(stdout(&output), "", "{url}");
+            assert!(stderr.starts_with("error: "), "{url}: {stderr}");
+            assert!(!stderr.contains("hunter2"), "{url}: {stderr}");
+        }
+    }
+    let refused = cli(
+        format!("postgres://kestrel:hunter2-secret@127.0.0.1:{port}/academy"),
+        &["token", "learner-a"],
+    );
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "cannot connect to the database postgres://kestrel:***@127.0.0.1:{port}/academy"
+        )),
+        "{stderr}"
+    );
+}
+
+/// Waits until `client` was told of `count` changes in all, up to `within`.
+async fn told(client: &Client, count: usize, within: Duration) -> Duration {
+    let started = Instant::now();
+    while client.service().list_changed.load(Ordering::SeqCst) < count {
+        assert!(
+            started.elapsed() < within,
+            "not told within {within:?} (told {} times, waiting for {count})",
+            client.service().list_changed.load(Ordering::SeqCst)
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    started.elapsed()
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_a_wrong_password_exits_2_without_printing_it() {
+    let cluster = support::postgres::Cluster::start();
+    let wrong = cluster
+        .url()
+        .replace(support::postgres::PASSWORD, "hunter2-wrong");
+    let output = cli(&wrong, &["token", "learner-a"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+    assert!(
+        stderr.contains("password authentication failed"),
+        "{stderr}"
+    );
+    // The right one works, and seeds the database.
+    token(cluster.url(), "learner-a");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_two_replicas_hear_a_grant_at_once_and_ride_out_an_outage() {
+    let cluster = support::postgres::Cluster::start();
+    let db = cluster.url();
+    // Migrations under the advisory lock: two replicas starting at once.
+    let (one, two) = std::thread::scope(|scope| {
+        let one = scope.spawn(|| Server::start(&db, &[]));
+        let two = scope.spawn(|| Server::start(&db, &[]));
+        (one.join().unwrap(), two.join().unwrap())
+    });
+    let token_a = token(&db, "learner-a");
+    let a1 = connect(&one, &token_a).await;
+    let a2 = connect(&two, &token_a).await;
+    let b1 = connect(&one, &token(&db, "learner-b")).await;
+    assert_eq!(skills(&a1).await, [ACADEMY, RUST_OWNERSHIP]);
+    assert_eq!(skills(&a2).await, [ACADEMY, RUST_OWNERSHIP]);
+
+    // A purchase: both replicas push it to learner-a's sessions within a
+    // second; learner-b's session hears nothing.
+    let granted = cli(&db, &["grant", "learner-a", "async-rust"]);
+    assert!(granted.status.success(), "{granted:?}");
+    told(&a1, 1, Duration::from_secs(1)).await;
+    told(&a2, 1, Duration::from_secs(1)).await;
+    assert_eq!(skills(&a1).await, [ACADEMY, ASYNC_RUST, RUST_OWNERSHIP]);
+    assert_eq!(catalog(&two, &token_a).await, catalog(&one, &token_a).await);
+    assert_eq!(b1.service().list_changed.load(Ordering::SeqCst), 0);
+
+    // A refund: gone from the next answer of either replica.
+    let revoked = cli(&db, &["revoke", "learner-a", "async-rust"]);
+    assert!(revoked.status.success(), "{revoked:?}");
+    for server in [&one, &two] {
+        let (owned, _) = catalog(server, &token_a).await;
+        assert_eq!(owned, ["academy", "rust-ownership"]);
+    }
+    told(&a1, 2, Duration::from_secs(1)).await;
+
+    // An outage: what the learner owned still reads, from what each
+    // replica last knew; what needs the database is refused (503).
+    cluster.stop();
+    let (owned, _) = catalog(&one, &token_a).await;
+    assert_eq!(owned, ["academy", "rust-ownership"]);
+    let read = a1
+        .read_resource(ReadResourceRequestParams::new(RUST_OWNERSHIP))
+        .await
+        .expect("an owned course reads during the outage");
+    assert_eq!(read.contents.len(), 1);
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let me = http
+        .get(format!("{}/api/me", one.base))
+        .bearer_auth(&token_a)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 503);
+
+    // Back: a grant made right away reaches the session, by its
+    // notification or by the re-resolution after reconnecting.
+    cluster.resume();
+    let granted = cli(&db, &["grant", "learner-a", "sql-joins"]);
+    assert!(granted.status.success(), "{granted:?}");
+    told(&a1, 3, Duration::from_secs(15)).await;
+    assert_eq!(skills(&a1).await, [ACADEMY, RUST_OWNERSHIP, SQL_JOINS]);
+
+    for client in [a1, a2, b1] {
+        client.cancel().await.unwrap();
+    }
+    for server in [one, two] {
+        let (exited_cleanly, _) = server.stop();
+        assert!(exited_cleanly);
+    }
 }
