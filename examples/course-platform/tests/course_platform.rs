@@ -745,3 +745,117 @@ async fn on_postgres_two_stateless_replicas_behind_nginx_agree_byte_for_byte() {
     assert_eq!(raw_catalog(&one.base, &token_a).await, before);
     client.cancel().await.unwrap();
 }
+
+/// `values` sorted: the value at quantile `q` (nearest rank).
+fn quantile(sorted: &[Duration], q: f64) -> Duration {
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// How many rounds the measurements take: `COURSE_PLATFORM_ROUNDS`, else 100.
+fn rounds() -> usize {
+    std::env::var("COURSE_PLATFORM_ROUNDS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(100)
+}
+
+/// Issue 24's numbers, printed (`--nocapture`): the cost of a request that
+/// resolves a learner's entitlements (`GET /api/me`: token, three reads,
+/// one more for the name) on SQLite against PostgreSQL, interleaved, and the
+/// time from a grant's commit to the `list_changed` of a session held by
+/// another process. For numbers, run it on a quiet machine with
+/// `--release` and `COURSE_PLATFORM_ROUNDS=1000`; as a test it checks only
+/// that each notification comes within a second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn measure_resolve_cost_and_grant_to_notification_latency() {
+    let rounds = rounds();
+    let cluster = support::postgres::Cluster::start();
+    let scratch = Scratch::new("measure");
+    let sqlite_db = scratch.db();
+    let postgres_db = cluster.url();
+    let sqlite = Server::start(&sqlite_db, &[]);
+    let postgres = Server::start(&postgres_db, &[]);
+    let sqlite_token = token(&sqlite_db, "learner-a");
+    let postgres_token = token(&postgres_db, "learner-a");
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let timed = |base: String, token: String| {
+        let http = http.clone();
+        async move {
+            let started = Instant::now();
+            let response = http
+                .get(format!("{base}/api/me"))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 200);
+            response.bytes().await.unwrap();
+            started.elapsed()
+        }
+    };
+    let (mut on_sqlite, mut on_postgres) = (Vec::new(), Vec::new());
+    for round in 0..rounds + 10 {
+        // Interleaved, each store first every other round; 10 warm-up rounds.
+        let (s, p) = if round % 2 == 0 {
+            let s = timed(sqlite.base.clone(), sqlite_token.clone()).await;
+            (
+                s,
+                timed(postgres.base.clone(), postgres_token.clone()).await,
+            )
+        } else {
+            let p = timed(postgres.base.clone(), postgres_token.clone()).await;
+            (timed(sqlite.base.clone(), sqlite_token.clone()).await, p)
+        };
+        if round >= 10 {
+            on_sqlite.push(s);
+            on_postgres.push(p);
+        }
+    }
+    on_sqlite.sort();
+    on_postgres.sort();
+    let (s50, p50) = (quantile(&on_sqlite, 0.5), quantile(&on_postgres, 0.5));
+    println!(
+        "resolve (GET /api/me, {rounds} interleaved): sqlite p50 {s50:?} p99 {:?}; postgres p50 {p50:?} p99 {:?}; postgres/sqlite p50 {:.2}",
+        quantile(&on_sqlite, 0.99),
+        quantile(&on_postgres, 0.99),
+        p50.as_secs_f64() / s50.as_secs_f64()
+    );
+
+    // A session on a replica; grants committed by another connection (as the
+    // `grant` command does: the write and its NOTIFY in one transaction),
+    // timed from the commit's return to the session's notification.
+    let session = connect(&postgres, &postgres_token).await;
+    let mut writer = <sqlx::PgConnection as sqlx::Connection>::connect(&postgres_db)
+        .await
+        .unwrap();
+    let mut latencies = Vec::new();
+    for round in 0..rounds {
+        let grant = round % 2 == 0;
+        let statement = if grant {
+            "INSERT INTO entitlements (learner, skill, granted_at) VALUES ('learner-a', 'async-rust', 0)"
+        } else {
+            "DELETE FROM entitlements WHERE learner = 'learner-a' AND skill = 'async-rust'"
+        };
+        let mut transaction = sqlx::Connection::begin(&mut writer).await.unwrap();
+        sqlx::query(statement)
+            .execute(&mut *transaction)
+            .await
+            .unwrap();
+        sqlx::query("SELECT pg_notify('course_platform_entitlements', 'learner-a')")
+            .execute(&mut *transaction)
+            .await
+            .unwrap();
+        transaction.commit().await.unwrap();
+        latencies.push(told(&session, round + 1, Duration::from_secs(1)).await);
+    }
+    latencies.sort();
+    println!(
+        "grant -> list_changed on the session ({rounds} grants and revokes): p50 {:?} p99 {:?} max {:?}",
+        quantile(&latencies, 0.5),
+        quantile(&latencies, 0.99),
+        latencies[latencies.len() - 1]
+    );
+    session.cancel().await.unwrap();
+}
