@@ -5,7 +5,7 @@
 //! program runs as the package's `postgres` user (`runuser -u postgres`).
 //!
 //! A test that uses it is `#[ignore = "needs PostgreSQL (initdb)"]`:
-//! [`needs::postgres`](crate::needs::postgres) finds the programs or fails
+//! [`needs::postgres`] finds the programs or fails
 //! naming the package.
 
 use std::net::TcpListener;
