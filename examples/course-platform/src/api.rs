@@ -94,8 +94,8 @@ fn problem(status: StatusCode, error: impl Into<String>) -> (StatusCode, Json<Pr
     )
 }
 
-fn unavailable(error: impl std::fmt::Display) -> (StatusCode, Json<Problem>) {
-    tracing::error!(%error, "the database failed");
+fn unavailable(error: anyhow::Error) -> (StatusCode, Json<Problem>) {
+    tracing::error!("the database failed: {error:#}");
     problem(
         StatusCode::SERVICE_UNAVAILABLE,
         "the Academy cannot answer right now; try again in a minute",
@@ -242,10 +242,9 @@ async fn me(
     State(api): State<Api>,
     Extension(entitlements): Extension<Entitlements>,
 ) -> Answer<Me> {
-    let learner = entitlements.learner.clone();
     let name = api
         .db
-        .run(move |db| db.learner_name(&learner))
+        .learner_name(&entitlements.learner)
         .await
         .map_err(unavailable)?
         .unwrap_or_else(|| entitlements.learner.clone());
@@ -278,7 +277,7 @@ async fn courses(
     State(api): State<Api>,
     Extension(entitlements): Extension<Entitlements>,
 ) -> Answer<Vec<CourseView>> {
-    let courses = api.db.run(|db| db.courses()).await.map_err(unavailable)?;
+    let courses = api.db.courses().await.map_err(unavailable)?;
     Ok(Json(
         courses
             .into_iter()
@@ -307,10 +306,9 @@ async fn course(
     Extension(entitlements): Extension<Entitlements>,
     Path(slug): Path<String>,
 ) -> Answer<CourseView> {
-    let wanted = slug.clone();
     let course = api
         .db
-        .run(move |db| db.course(&wanted))
+        .course(&slug)
         .await
         .map_err(unavailable)?
         .ok_or_else(|| {
@@ -349,25 +347,22 @@ async fn quote(
             format!("the learner already owns `{}`", new.course),
         ));
     }
-    let learner = entitlements.learner.clone();
-    let slug = new.course.clone();
-    let order = api
-        .db
-        .run(move |db| {
-            let Some(course) = db.course(&slug)? else {
-                return Ok(None);
-            };
-            let id = db.quote(&learner, &course)?;
-            db.order(&learner, id)
-        })
-        .await
-        .map_err(unavailable)?
-        .ok_or_else(|| {
-            problem(
-                StatusCode::NOT_FOUND,
-                format!("no course on sale is called `{}`", new.course),
-            )
-        })?;
+    let learner = &entitlements.learner;
+    let order = async {
+        let Some(course) = api.db.course(&new.course).await? else {
+            return Ok(None);
+        };
+        let id = api.db.quote(learner, &course).await?;
+        api.db.order(learner, id).await
+    }
+    .await
+    .map_err(unavailable)?
+    .ok_or_else(|| {
+        problem(
+            StatusCode::NOT_FOUND,
+            format!("no course on sale is called `{}`", new.course),
+        )
+    })?;
     Ok((StatusCode::CREATED, Json(order_view(order))))
 }
 
@@ -393,11 +388,8 @@ async fn confirm(
     Path(id): Path<i64>,
 ) -> Answer<OrderView> {
     let learner = entitlements.learner;
-    let (confirmed, order) = api
-        .db
-        .run(move |db| Ok((db.confirm(&learner, id)?, db.order(&learner, id)?)))
-        .await
-        .map_err(unavailable)?;
+    let confirmed = api.db.confirm(&learner, id).await.map_err(unavailable)?;
+    let order = api.db.order(&learner, id).await.map_err(unavailable)?;
     match (confirmed, order) {
         (_, None) => Err(problem(StatusCode::NOT_FOUND, format!("no order {id}"))),
         (false, Some(_)) => Err(problem(
@@ -431,7 +423,7 @@ async fn order(
     let learner = entitlements.learner;
     let order = api
         .db
-        .run(move |db| db.order(&learner, id))
+        .order(&learner, id)
         .await
         .map_err(unavailable)?
         .ok_or_else(|| problem(StatusCode::NOT_FOUND, format!("no order {id}")))?;

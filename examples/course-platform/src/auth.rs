@@ -185,10 +185,11 @@ impl Verifier {
 }
 
 /// The development key set kept in the database, public halves only.
-pub fn development_keys(db: &Db) -> anyhow::Result<JwkSet> {
+pub async fn development_keys(db: &Db) -> anyhow::Result<JwkSet> {
     Ok(JwkSet {
         keys: db
-            .signing_keys()?
+            .signing_keys()
+            .await?
             .into_iter()
             .map(|(_, _, jwk)| jwk)
             .collect(),
@@ -205,17 +206,18 @@ pub fn key_set_file(path: &std::path::Path) -> anyhow::Result<JwkSet> {
 
 /// A development token for `learner`, signed with the database's key, for
 /// the audience and issuer the database names, valid for `ttl`.
-pub fn mint(db: &Db, learner: &str, ttl: Duration) -> anyhow::Result<String> {
+pub async fn mint(db: &Db, learner: &str, ttl: Duration) -> anyhow::Result<String> {
     let (kid, pkcs8, _) = db
-        .signing_keys()?
+        .signing_keys()
+        .await?
         .into_iter()
         .next()
         .ok_or_else(|| anyhow::anyhow!("the database holds no signing key"))?;
     let now = u64::try_from(crate::db::now()).unwrap_or(0);
     let claims = Claims {
-        iss: db.setting("issuer")?,
+        iss: db.setting("issuer").await?,
         sub: learner.to_owned(),
-        aud: db.setting("audience")?,
+        aud: db.setting("audience").await?,
         iat: now,
         exp: now.saturating_add(ttl.as_secs()),
         nbf: None,
@@ -248,17 +250,28 @@ pub async fn authenticate(State(auth): State<Auth>, mut request: Request, next: 
         Ok(learner) => learner,
         Err(error) => return unauthorized(&metadata, Some(error)),
     };
-    let resolved = auth.db.run(move |db| db.entitlements(&learner)).await;
+    let resolved = auth.db.entitlements(&learner).await;
     match resolved {
         Ok(Some(entitlements)) => {
             request.extensions_mut().insert(entitlements);
             next.run(request).await
         }
         Ok(None) => unauthorized(&metadata, Some(TokenError::UnknownLearner)),
-        Err(error) => {
-            tracing::error!(%error, "cannot read the entitlements");
-            StatusCode::SERVICE_UNAVAILABLE.into_response()
-        }
+        // The database cannot be reached: what this replica last resolved
+        // for the learner still authorises reads of what they owned then
+        // (a grant made meanwhile shows once it is back; routes that need
+        // the database answer 503).
+        Err(error) => match auth.db.last_known(&learner) {
+            Some(entitlements) => {
+                tracing::warn!("answering from the last-known entitlements: {error:#}");
+                request.extensions_mut().insert(entitlements);
+                next.run(request).await
+            }
+            None => {
+                tracing::error!("cannot read the entitlements: {error:#}");
+                StatusCode::SERVICE_UNAVAILABLE.into_response()
+            }
+        },
     }
 }
 

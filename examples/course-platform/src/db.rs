@@ -1,17 +1,31 @@
-//! The platform's database, in SQLite: who the learners are, which skills
-//! are free for everyone, which courses are on sale and at what price, who
-//! owns what, the orders, and the development signing key with the
-//! audience and issuer tokens must carry.
+//! The platform's database: who the learners are, which skills are free for
+//! everyone, which courses are on sale and at what price, who owns what, the
+//! orders, and the development signing key with the audience and issuer
+//! tokens must carry.
 //!
-//! Every process opens the same file: `serve` reads it on every request,
+//! Two stores, one code path: SQLite (a file, the default: nothing to
+//! install) or PostgreSQL (`--db postgres://…`, for replicas on several
+//! machines). Both go through sqlx's `Any` driver, chosen at run time by the
+//! URL: the queries are written once, in the SQL both engines accept
+//! (`$1` placeholders, `ON CONFLICT DO NOTHING`, `RETURNING`), and only the
+//! schema's DDL and the start of a writing transaction differ by store.
+//! (Code generic over `sqlx::Database` would have picked the store at
+//! compile time and carried a where-clause per query; `Any` costs a value
+//! conversion per column, nothing next to a round trip.)
+//!
+//! Every process opens the same database: `serve` reads it on every request,
 //! while `grant`, `revoke` and `token` write and read it from other
-//! processes. WAL mode lets them work at once (readers never wait for a
-//! writer), and a busy timeout makes two writers queue instead of failing.
+//! processes. On SQLite, WAL mode lets them work at once (readers never wait
+//! for a writer), and a busy timeout makes two writers queue instead of
+//! failing. On PostgreSQL, a grant or a revoke also announces itself with
+//! `NOTIFY` ([`CHANNEL`]) in its own transaction, so every replica hears of
+//! it once it commits.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::str::FromStr as _;
+use std::sync::{Arc, Mutex, Once, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
 use base64::Engine as _;
@@ -20,8 +34,11 @@ use jsonwebtoken::jwk::{
     AlgorithmParameters, CommonParameters, EllipticCurve, Jwk, KeyAlgorithm,
     OctetKeyPairParameters, OctetKeyPairType, PublicKeyUse, ThumbprintHash,
 };
-use rusqlite::{Connection, OptionalExtension as _, TransactionBehavior, params};
 use skills_runtime::server::Offer;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::pool::PoolConnection;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions as _, Connection as _, Row as _};
 
 /// The audience a token must name to be accepted here, on first start: the
 /// canonical URL of this server's MCP endpoint, as an authorization server
@@ -33,10 +50,27 @@ pub const DEFAULT_AUDIENCE: &str = "https://kestrel-academy.example/mcp";
 /// Here `token` plays that part with the development key.
 pub const DEFAULT_ISSUER: &str = "https://auth.kestrel-academy.example";
 
-/// Bumped when the schema changes; `PRAGMA user_version` holds it.
-const SCHEMA_VERSION: i32 = 1;
+/// The PostgreSQL channel a grant or a revoke is announced on; the payload
+/// is the learner's id.
+pub const CHANNEL: &str = "course_platform_entitlements";
 
-const SCHEMA: &str = "
+/// Bumped when the schema changes; SQLite's `PRAGMA user_version` or
+/// PostgreSQL's `schema_version` table holds it.
+const SCHEMA_VERSION: i64 = 1;
+
+/// The key of the PostgreSQL advisory lock held while the schema is
+/// created, so that two replicas starting at once do not both seed.
+const MIGRATION_LOCK: i64 = 0x6b65_7374_7265_6c31; // "kestrel1"
+
+/// How long start-up waits for the database before giving up.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a request waits for a connection of the pool: while the
+/// database is down, the auth layer then answers from the last-known
+/// entitlements after this long.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
+
+const SQLITE_SCHEMA: &str = "
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE signing_keys (kid TEXT PRIMARY KEY, pkcs8 BLOB NOT NULL, jwk TEXT NOT NULL);
 CREATE TABLE learners (id TEXT PRIMARY KEY, name TEXT NOT NULL);
@@ -68,6 +102,37 @@ CREATE TABLE orders (
 );
 ";
 
+/// The same tables in PostgreSQL's types.
+const POSTGRES_SCHEMA: &str = "
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE signing_keys (kid TEXT PRIMARY KEY, pkcs8 BYTEA NOT NULL, jwk TEXT NOT NULL);
+CREATE TABLE learners (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE public_skills (name TEXT PRIMARY KEY);
+CREATE TABLE courses (
+    slug TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    lessons BIGINT NOT NULL,
+    price_cents BIGINT NOT NULL,
+    currency TEXT NOT NULL
+);
+CREATE TABLE entitlements (
+    learner TEXT NOT NULL REFERENCES learners(id),
+    skill TEXT NOT NULL,
+    granted_at BIGINT NOT NULL,
+    PRIMARY KEY (learner, skill)
+);
+CREATE TABLE orders (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    learner TEXT NOT NULL REFERENCES learners(id),
+    course TEXT NOT NULL REFERENCES courses(slug),
+    price_cents BIGINT NOT NULL,
+    currency TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('quoted', 'awaiting_payment')),
+    created_at BIGINT NOT NULL
+);
+";
+
 /// The learners, skills and courses of a fresh database. Each learner owns a
 /// course the other does not; `academy` is free for everyone; `async-rust`
 /// is on sale and owned by nobody; `kubernetes-basics` is embedded in the
@@ -84,13 +149,110 @@ INSERT INTO entitlements (learner, skill, granted_at) VALUES
     ('learner-b', 'sql-joins', 0);
 ";
 
-/// One SQLite connection shared by the server's requests (each short, run
-/// off the async threads) or owned by a command.
-#[derive(Clone)]
-pub struct Db {
-    connection: Arc<Mutex<Connection>>,
+/// Which engine a [`Db`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Store {
+    Sqlite,
+    Postgres,
 }
 
+/// Where the database is, from `--db`: a path or a `sqlite:` URL (SQLite),
+/// or a `postgres://` (`postgresql://`) URL.
+#[derive(Clone)]
+pub struct Location {
+    store: Store,
+    /// The URL sqlx connects to (with its password, if any).
+    url: String,
+    /// What messages show: the path, or the URL without its password.
+    shown: String,
+}
+
+impl std::fmt::Debug for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+impl Location {
+    /// Reads `--db`. Only a malformed URL is an error here; whether the
+    /// database answers is found out by [`Db::open`].
+    pub fn parse(given: &str) -> anyhow::Result<Location> {
+        if given.starts_with("postgres://") || given.starts_with("postgresql://") {
+            let shown = redact(given);
+            // Checked now so that a typo is named before any connection.
+            sqlx::postgres::PgConnectOptions::from_str(given)
+                .map_err(|error| anyhow::anyhow!("{error}"))
+                .with_context(|| format!("`{shown}` is not a PostgreSQL URL"))?;
+            return Ok(Location {
+                store: Store::Postgres,
+                url: given.to_owned(),
+                shown,
+            });
+        }
+        let options = if given.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(given)
+                .map_err(|error| anyhow::anyhow!("{error}"))
+                .with_context(|| format!("`{given}` is not a SQLite URL"))?
+        } else if given.contains("://") {
+            anyhow::bail!(
+                "`{}` is neither a path nor a database URL this platform knows (sqlite:PATH or postgres://…)",
+                redact(given)
+            );
+        } else {
+            SqliteConnectOptions::new().filename(Path::new(given))
+        };
+        let options = options.create_if_missing(true);
+        Ok(Location {
+            store: Store::Sqlite,
+            shown: options.get_filename().display().to_string(),
+            url: options.to_url_lossy().to_string(),
+        })
+    }
+
+    /// The store this location names.
+    pub fn store(&self) -> Store {
+        self.store
+    }
+
+    /// The URL, with its password (for the PostgreSQL listener).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// `url` with its password replaced by `***`, for messages and logs.
+pub fn redact(given: &str) -> String {
+    match url::Url::parse(given) {
+        Ok(mut url) => {
+            if url.password().is_some() {
+                let _ = url.set_password(Some("***"));
+            }
+            url.to_string()
+        }
+        // Not a URL: show up to the scheme, never what may be a secret.
+        Err(_) => match given.split_once("://") {
+            Some((scheme, _)) => format!("{scheme}://…"),
+            None => "the given database URL".to_owned(),
+        },
+    }
+}
+
+/// A pool of connections to the database, shared by the server's requests
+/// or used by a command.
+#[derive(Clone)]
+pub struct Db {
+    pool: AnyPool,
+    location: Location,
+    /// What each learner was last resolved to: answered from while the
+    /// database cannot be reached.
+    last_known: Arc<Mutex<HashMap<String, Entitlements>>>,
+}
 /// What one learner may see, resolved once per request by the auth layer
 /// and put in the request's extensions, where the access policy, the API
 /// routes and the `execute` tool read it.
@@ -183,95 +345,86 @@ pub fn now() -> i64 {
         .unwrap_or(0)
 }
 
+/// Lets sqlx's `Any` connect to SQLite and PostgreSQL (once per process).
+fn install_drivers() {
+    static DRIVERS: Once = Once::new();
+    DRIVERS.call_once(sqlx::any::install_default_drivers);
+}
+
+fn sql_error(error: sqlx::Error) -> anyhow::Error {
+    anyhow::Error::new(error)
+}
+
 impl Db {
-    /// Opens the database at `path`, creating and seeding it (with a fresh
-    /// signing key) if it is new. Safe to run from two processes at once.
-    pub fn open(path: &Path) -> anyhow::Result<Db> {
-        let mut connection = Connection::open(path)
-            .with_context(|| format!("cannot open the database {}", path.display()))?;
-        connection.busy_timeout(std::time::Duration::from_secs(5))?;
-        connection
-            .pragma_update(None, "journal_mode", "WAL")
-            .with_context(|| format!("{} is not a SQLite database", path.display()))?;
-        connection.pragma_update(None, "foreign_keys", true)?;
-        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let version: i32 =
-            transaction.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        match version {
-            0 => {
-                transaction.execute_batch(SCHEMA)?;
-                transaction.execute_batch(SEED)?;
-                transaction.execute(
-                    "INSERT INTO settings (key, value) VALUES ('audience', ?1), ('issuer', ?2)",
-                    params![DEFAULT_AUDIENCE, DEFAULT_ISSUER],
-                )?;
-                let (kid, pkcs8, jwk) = new_signing_key()?;
-                transaction.execute(
-                    "INSERT INTO signing_keys (kid, pkcs8, jwk) VALUES (?1, ?2, ?3)",
-                    params![kid, pkcs8, jwk],
-                )?;
-                transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-                tracing::info!("created and seeded {}", path.display());
-            }
-            SCHEMA_VERSION => {}
-            other => anyhow::bail!(
-                "{} has schema version {other}; this build knows version {SCHEMA_VERSION}",
-                path.display()
-            ),
-        }
-        transaction.commit()?;
+    /// Opens the database at `location`, creating the schema and seeding it
+    /// (with a fresh signing key) if it is new. Safe to run from two
+    /// processes at once: SQLite's immediate transaction, PostgreSQL's
+    /// advisory lock, make the second wait and then find it done.
+    pub async fn open(location: &Location) -> anyhow::Result<Db> {
+        install_drivers();
+        let options = AnyConnectOptions::from_str(location.url())
+            .map_err(sql_error)
+            .with_context(|| format!("`{location}` is not a database URL"))?;
+        let mut first =
+            tokio::time::timeout(CONNECT_TIMEOUT, AnyConnection::connect_with(&options))
+                .await
+                .map_err(|_| anyhow::anyhow!("no answer within {}s", CONNECT_TIMEOUT.as_secs()))
+                .and_then(|connected| connected.map_err(sql_error))
+                .with_context(|| format!("cannot connect to the database {location}"))?;
+        let migrated = match location.store() {
+            Store::Sqlite => migrate_sqlite(&mut first).await,
+            Store::Postgres => migrate_postgres(&mut first).await,
+        };
+        let closed = first.close().await;
+        migrated.with_context(|| match location.store() {
+            Store::Sqlite => format!("{location} is not a usable SQLite database"),
+            Store::Postgres => format!("cannot set up the database {location}"),
+        })?;
+        closed.map_err(sql_error)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_lazy_with(options);
         Ok(Db {
-            connection: Arc::new(Mutex::new(connection)),
+            pool,
+            location: location.clone(),
+            last_known: Arc::default(),
         })
     }
 
-    /// Runs `work` on the connection.
-    fn with<T>(
-        &self,
-        work: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
-    ) -> rusqlite::Result<T> {
-        let mut connection = self
-            .connection
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        work(&mut connection)
+    /// Where the database is (without a password).
+    pub fn location(&self) -> &Location {
+        &self.location
     }
 
-    /// Runs `work` on a blocking thread, for async code.
-    pub async fn run<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&Db) -> rusqlite::Result<T> + Send + 'static,
-    ) -> anyhow::Result<T> {
-        let db = self.clone();
-        Ok(tokio::task::spawn_blocking(move || work(&db)).await??)
+    /// The engine behind this database.
+    pub fn store(&self) -> Store {
+        self.location.store()
     }
 
     /// A value of the `settings` table.
-    pub fn setting(&self, key: &str) -> anyhow::Result<String> {
-        self.with(|connection| {
-            connection.query_row("SELECT value FROM settings WHERE key = ?1", [key], |row| {
-                row.get(0)
-            })
-        })
-        .with_context(|| format!("the database has no `{key}` setting"))
+    pub async fn setting(&self, key: &str) -> anyhow::Result<String> {
+        sqlx::query("SELECT value FROM settings WHERE key = $1")
+            .bind(key)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(sql_error)?
+            .try_get(0)
+            .map_err(sql_error)
+            .with_context(|| format!("the database has no `{key}` setting"))
     }
 
     /// The development signing keys, as `(kid, PKCS#8 DER, public JWK)`.
-    pub fn signing_keys(&self) -> anyhow::Result<Vec<(String, Vec<u8>, Jwk)>> {
-        let rows = self.with(|connection| {
-            let mut statement =
-                connection.prepare("SELECT kid, pkcs8, jwk FROM signing_keys ORDER BY kid")?;
-            let rows = statement.query_map([], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, Vec<u8>>(1)?,
-                    row.get::<_, String>(2)?,
-                ))
-            })?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()
-        })?;
+    pub async fn signing_keys(&self) -> anyhow::Result<Vec<(String, Vec<u8>, Jwk)>> {
+        let rows = sqlx::query("SELECT kid, pkcs8, jwk FROM signing_keys ORDER BY kid")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(sql_error)?;
         rows.into_iter()
-            .map(|(kid, pkcs8, jwk)| {
+            .map(|row| {
+                let kid: String = row.try_get(0)?;
+                let pkcs8: Vec<u8> = row.try_get(1)?;
+                let jwk: String = row.try_get(2)?;
                 let jwk: Jwk = serde_json::from_str(&jwk)
                     .with_context(|| format!("the stored public key {kid} is not a JWK"))?;
                 Ok((kid, pkcs8, jwk))
@@ -280,234 +433,393 @@ impl Db {
     }
 
     /// Whether `learner` exists.
-    pub fn has_learner(&self, learner: &str) -> rusqlite::Result<bool> {
-        self.with(|connection| {
-            connection
-                .query_row(
-                    "SELECT 1 FROM learners WHERE id = ?1",
-                    [learner],
-                    |_| Ok(()),
-                )
-                .optional()
-                .map(|found| found.is_some())
-        })
+    pub async fn has_learner(&self, learner: &str) -> anyhow::Result<bool> {
+        Ok(sqlx::query("SELECT 1 FROM learners WHERE id = $1")
+            .bind(learner)
+            .fetch_optional(&self.pool)
+            .await?
+            .is_some())
     }
 
     /// What `learner` may see right now; `None` for a learner who does not
-    /// exist (any more). One short read per request: a grant or a revoke by
-    /// another process shows in the very next answer.
-    pub fn entitlements(&self, learner: &str) -> rusqlite::Result<Option<Entitlements>> {
-        self.with(|connection| {
-            let transaction = connection.transaction()?;
-            let known = transaction
-                .query_row("SELECT 1 FROM learners WHERE id = ?1", [learner], |_| Ok(()))
-                .optional()?;
-            if known.is_none() {
-                return Ok(None);
+    /// exist (any more). A few short reads per request: a grant or a revoke
+    /// by another process shows in the very next answer.
+    pub async fn entitlements(&self, learner: &str) -> anyhow::Result<Option<Entitlements>> {
+        let resolved = self.resolve(learner).await?;
+        let mut last_known = self
+            .last_known
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        match &resolved {
+            Some(entitlements) => {
+                last_known.insert(learner.to_owned(), entitlements.clone());
             }
-            let mut owned = HashSet::new();
-            let mut statement = transaction.prepare(
-                "SELECT name FROM public_skills UNION SELECT skill FROM entitlements WHERE learner = ?1",
-            )?;
-            for name in statement.query_map([learner], |row| row.get::<_, String>(0))? {
-                owned.insert(name?);
+            None => {
+                last_known.remove(learner);
             }
-            drop(statement);
-            let offers = courses_in(&transaction)?
-                .into_iter()
-                .map(|course| (course.slug.clone(), Offer::new(course.offer())))
-                .collect();
-            Ok(Some(Entitlements {
-                learner: learner.to_owned(),
-                owned,
-                offers,
-            }))
-        })
+        }
+        Ok(resolved)
     }
 
-    /// A number that changes whenever another connection (a `grant` or
-    /// `revoke` command) commits to the database: the server polls it to
-    /// tell learners' open sessions that what they own changed.
-    pub fn data_version(&self) -> rusqlite::Result<i64> {
-        self.with(|connection| connection.query_row("PRAGMA data_version", [], |row| row.get(0)))
+    /// What `learner` was last resolved to by this process, if ever: what
+    /// the auth layer answers from while the database cannot be reached.
+    pub fn last_known(&self, learner: &str) -> Option<Entitlements> {
+        self.last_known
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(learner)
+            .cloned()
+    }
+
+    async fn resolve(&self, learner: &str) -> anyhow::Result<Option<Entitlements>> {
+        let mut connection = self.pool.acquire().await?;
+        let owned_rows = sqlx::query(
+            "SELECT name FROM public_skills WHERE EXISTS (SELECT 1 FROM learners WHERE id = $1) \
+             UNION SELECT skill FROM entitlements WHERE learner = $1",
+        )
+        .bind(learner)
+        .fetch_all(&mut *connection)
+        .await?;
+        if owned_rows.is_empty() && !self.has_learner(learner).await? {
+            return Ok(None);
+        }
+        let owned = owned_rows
+            .into_iter()
+            .map(|row| row.try_get::<String, _>(0))
+            .collect::<Result<HashSet<_>, _>>()?;
+        let offers = courses_in(&mut connection)
+            .await?
+            .into_iter()
+            .map(|course| (course.slug.clone(), Offer::new(course.offer())))
+            .collect();
+        Ok(Some(Entitlements {
+            learner: learner.to_owned(),
+            owned,
+            offers,
+        }))
+    }
+
+    /// A connection of its own, for [`Watch::data_version`] (SQLite).
+    pub async fn watch(&self) -> anyhow::Result<Watch> {
+        Ok(Watch {
+            connection: self.pool.acquire().await?,
+        })
     }
 
     /// The learner's display name.
-    pub fn learner_name(&self, learner: &str) -> rusqlite::Result<Option<String>> {
-        self.with(|connection| {
-            connection
-                .query_row(
-                    "SELECT name FROM learners WHERE id = ?1",
-                    [learner],
-                    |row| row.get(0),
-                )
-                .optional()
-        })
+    pub async fn learner_name(&self, learner: &str) -> anyhow::Result<Option<String>> {
+        Ok(sqlx::query("SELECT name FROM learners WHERE id = $1")
+            .bind(learner)
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|row| row.try_get(0))
+            .transpose()?)
     }
 
     /// Every course on sale, by slug.
-    pub fn courses(&self) -> rusqlite::Result<Vec<Course>> {
-        self.with(|connection| courses_in(connection))
+    pub async fn courses(&self) -> anyhow::Result<Vec<Course>> {
+        let mut connection = self.pool.acquire().await?;
+        courses_in(&mut connection).await
     }
 
     /// One course on sale.
-    pub fn course(&self, slug: &str) -> rusqlite::Result<Option<Course>> {
+    pub async fn course(&self, slug: &str) -> anyhow::Result<Option<Course>> {
         Ok(self
-            .courses()?
+            .courses()
+            .await?
             .into_iter()
             .find(|course| course.slug == slug))
     }
 
     /// Gives `learner` the course `skill` (a purchase, or the payment
     /// provider's webhook).
-    pub fn grant(&self, learner: &str, skill: &str) -> anyhow::Result<Result<Change, Refusal>> {
-        self.change(learner, skill, |connection| {
-            connection.execute(
-                "INSERT OR IGNORE INTO entitlements (learner, skill, granted_at) VALUES (?1, ?2, ?3)",
-                params![learner, skill, now()],
-            )
-        })
-    }
-
-    /// Takes the course `skill` away from `learner` (a refund).
-    pub fn revoke(&self, learner: &str, skill: &str) -> anyhow::Result<Result<Change, Refusal>> {
-        self.change(learner, skill, |connection| {
-            connection.execute(
-                "DELETE FROM entitlements WHERE learner = ?1 AND skill = ?2",
-                params![learner, skill],
-            )
-        })
-    }
-
-    fn change(
+    pub async fn grant(
         &self,
         learner: &str,
         skill: &str,
-        write: impl FnOnce(&Connection) -> rusqlite::Result<usize>,
     ) -> anyhow::Result<Result<Change, Refusal>> {
-        Ok(self.with(|connection| {
-            let transaction =
-                connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let learner_known = transaction
-                .query_row(
-                    "SELECT 1 FROM learners WHERE id = ?1",
-                    [learner],
-                    |_| Ok(()),
-                )
-                .optional()?
-                .is_some();
-            if !learner_known {
-                return Ok(Err(Refusal::UnknownLearner(learner.to_owned())));
-            }
-            let on_sale = transaction
-                .query_row("SELECT 1 FROM courses WHERE slug = ?1", [skill], |_| Ok(()))
-                .optional()?
-                .is_some();
-            if !on_sale {
-                return Ok(Err(Refusal::NotForSale(skill.to_owned())));
-            }
-            let changed = write(&transaction)?;
-            transaction.commit()?;
-            Ok(Ok(if changed > 0 {
-                Change::Done
-            } else {
-                Change::Unchanged
-            }))
-        })?)
+        self.change(
+            learner,
+            skill,
+            "INSERT INTO entitlements (learner, skill, granted_at) VALUES ($1, $2, $3) \
+             ON CONFLICT DO NOTHING",
+        )
+        .await
+    }
+
+    /// Takes the course `skill` away from `learner` (a refund).
+    pub async fn revoke(
+        &self,
+        learner: &str,
+        skill: &str,
+    ) -> anyhow::Result<Result<Change, Refusal>> {
+        self.change(
+            learner,
+            skill,
+            "DELETE FROM entitlements WHERE learner = $1 AND skill = $2",
+        )
+        .await
+    }
+
+    async fn change(
+        &self,
+        learner: &str,
+        skill: &str,
+        write: &'static str,
+    ) -> anyhow::Result<Result<Change, Refusal>> {
+        let mut transaction = match self.store() {
+            // Take the write lock at once, so two writers queue.
+            Store::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Store::Postgres => self.pool.begin().await?,
+        };
+        let learner_known = sqlx::query("SELECT 1 FROM learners WHERE id = $1")
+            .bind(learner)
+            .fetch_optional(&mut *transaction)
+            .await?
+            .is_some();
+        if !learner_known {
+            return Ok(Err(Refusal::UnknownLearner(learner.to_owned())));
+        }
+        let on_sale = sqlx::query("SELECT 1 FROM courses WHERE slug = $1")
+            .bind(skill)
+            .fetch_optional(&mut *transaction)
+            .await?
+            .is_some();
+        if !on_sale {
+            return Ok(Err(Refusal::NotForSale(skill.to_owned())));
+        }
+        let mut statement = sqlx::query(write).bind(learner).bind(skill);
+        if write.contains("$3") {
+            statement = statement.bind(now());
+        }
+        let changed = statement.execute(&mut *transaction).await?.rows_affected();
+        if changed > 0 && self.store() == Store::Postgres {
+            // Delivered to every listening replica when (and only if) the
+            // transaction commits.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(learner)
+                .execute(&mut *transaction)
+                .await?;
+        }
+        transaction.commit().await?;
+        Ok(Ok(if changed > 0 {
+            Change::Done
+        } else {
+            Change::Unchanged
+        }))
     }
 
     /// Creates a quote for `course`.
-    pub fn quote(&self, learner: &str, course: &Course) -> rusqlite::Result<i64> {
-        self.with(|connection| {
-            connection.execute(
-                "INSERT INTO orders (learner, course, price_cents, currency, status, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, 'quoted', ?5)",
-                params![
-                    learner,
-                    course.slug,
-                    course.price_cents,
-                    course.currency,
-                    now()
-                ],
-            )?;
-            Ok(connection.last_insert_rowid())
-        })
+    pub async fn quote(&self, learner: &str, course: &Course) -> anyhow::Result<i64> {
+        Ok(sqlx::query(
+            "INSERT INTO orders (learner, course, price_cents, currency, status, created_at) \
+             VALUES ($1, $2, $3, $4, 'quoted', $5) RETURNING id",
+        )
+        .bind(learner)
+        .bind(&course.slug)
+        .bind(course.price_cents)
+        .bind(&course.currency)
+        .bind(now())
+        .fetch_one(&self.pool)
+        .await?
+        .try_get(0)?)
     }
 
     /// Moves a quote to awaiting payment; `false` if it was not a quote.
-    pub fn confirm(&self, learner: &str, id: i64) -> rusqlite::Result<bool> {
-        self.with(|connection| {
-            let changed = connection.execute(
-                "UPDATE orders SET status = 'awaiting_payment' \
-                 WHERE id = ?1 AND learner = ?2 AND status = 'quoted'",
-                params![id, learner],
-            )?;
-            Ok(changed == 1)
-        })
+    pub async fn confirm(&self, learner: &str, id: i64) -> anyhow::Result<bool> {
+        let changed = sqlx::query(
+            "UPDATE orders SET status = 'awaiting_payment' \
+             WHERE id = $1 AND learner = $2 AND status = 'quoted'",
+        )
+        .bind(id)
+        .bind(learner)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(changed == 1)
     }
 
     /// One of `learner`'s orders (another learner's is `None`, like a
     /// missing one).
-    pub fn order(&self, learner: &str, id: i64) -> rusqlite::Result<Option<Order>> {
-        self.with(|connection| {
-            let row = connection
-                .query_row(
-                    "SELECT o.course, o.status, o.price_cents, o.currency, c.title, c.summary, c.lessons, \
-                            EXISTS (SELECT 1 FROM entitlements e WHERE e.learner = o.learner AND e.skill = o.course) \
-                     FROM orders o JOIN courses c ON c.slug = o.course \
-                     WHERE o.id = ?1 AND o.learner = ?2",
-                    params![id, learner],
-                    |row| {
-                        Ok((
-                            row.get::<_, String>(0)?,
-                            row.get::<_, String>(1)?,
-                            row.get::<_, i64>(2)?,
-                            row.get::<_, String>(3)?,
-                            row.get::<_, String>(4)?,
-                            row.get::<_, String>(5)?,
-                            row.get::<_, u32>(6)?,
-                            row.get::<_, bool>(7)?,
-                        ))
-                    },
-                )
-                .optional()?;
-            Ok(row.map(
-                |(slug, status, price_cents, currency, title, summary, lessons, owned)| Order {
-                    id,
-                    status: match (status.as_str(), owned) {
-                        ("awaiting_payment", true) => "paid",
-                        ("awaiting_payment", false) => "awaiting_payment",
-                        _ => "quoted",
-                    },
-                    course: Course {
-                        slug,
-                        title,
-                        summary,
-                        lessons,
-                        price_cents,
-                        currency,
-                    },
-                },
-            ))
-        })
+    pub async fn order(&self, learner: &str, id: i64) -> anyhow::Result<Option<Order>> {
+        let Some(row) = sqlx::query(
+            "SELECT o.course, o.status, o.price_cents, o.currency, c.title, c.summary, c.lessons, \
+                    CASE WHEN EXISTS (SELECT 1 FROM entitlements e \
+                                      WHERE e.learner = o.learner AND e.skill = o.course) \
+                         THEN 1 ELSE 0 END \
+             FROM orders o JOIN courses c ON c.slug = o.course \
+             WHERE o.id = $1 AND o.learner = $2",
+        )
+        .bind(id)
+        .bind(learner)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let status: String = row.try_get(1)?;
+        let owned: i64 = row.try_get(7)?;
+        Ok(Some(Order {
+            id,
+            status: match (status.as_str(), owned != 0) {
+                ("awaiting_payment", true) => "paid",
+                ("awaiting_payment", false) => "awaiting_payment",
+                _ => "quoted",
+            },
+            course: Course {
+                slug: row.try_get(0)?,
+                price_cents: row.try_get(2)?,
+                currency: row.try_get(3)?,
+                title: row.try_get(4)?,
+                summary: row.try_get(5)?,
+                lessons: u32::try_from(row.try_get::<i64, _>(6)?)?,
+            },
+        }))
     }
 }
 
-fn courses_in(connection: &Connection) -> rusqlite::Result<Vec<Course>> {
-    let mut statement = connection.prepare(
+/// A SQLite connection kept by the server to see other processes' commits.
+pub struct Watch {
+    connection: PoolConnection<Any>,
+}
+
+impl Watch {
+    /// A number that changes whenever another connection (a `grant` or
+    /// `revoke` command) commits to the database: the server polls it to
+    /// tell learners' open sessions that what they own changed (SQLite).
+    pub async fn data_version(&mut self) -> anyhow::Result<i64> {
+        Ok(sqlx::query("PRAGMA data_version")
+            .fetch_one(&mut *self.connection)
+            .await?
+            .try_get(0)?)
+    }
+}
+
+/// Creates and seeds a new SQLite database, in an immediate transaction (a
+/// second process waits for it, then finds the version set).
+async fn migrate_sqlite(connection: &mut AnyConnection) -> anyhow::Result<()> {
+    // Persistent in the file: readers never wait for a writer. Switching
+    // needs a lock the busy timeout does not wait for, so a process
+    // starting at the same moment as another retries for a while.
+    let mut attempts = 0;
+    while let Err(error) = sqlx::query("PRAGMA journal_mode = WAL")
+        .execute(&mut *connection)
+        .await
+    {
+        attempts += 1;
+        if attempts > 250 || !is_busy(&error) {
+            return Err(error.into());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut transaction = connection.begin_with("BEGIN IMMEDIATE").await?;
+    let version: i64 = sqlx::query("PRAGMA user_version")
+        .fetch_one(&mut *transaction)
+        .await?
+        .try_get(0)?;
+    match version {
+        0 => {
+            seed(&mut transaction, SQLITE_SCHEMA).await?;
+            sqlx::raw_sql("PRAGMA user_version = 1")
+                .execute(&mut *transaction)
+                .await?;
+            tracing::info!("created and seeded the database");
+        }
+        SCHEMA_VERSION => {}
+        other => anyhow::bail!(
+            "it has schema version {other}; this build knows version {SCHEMA_VERSION}"
+        ),
+    }
+    transaction.commit().await?;
+    Ok(())
+}
+
+/// Whether SQLite said the database is busy or locked by another
+/// connection (its primary result codes 5 and 6, under any extended code).
+fn is_busy(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .and_then(|error| error.code())
+        .and_then(|code| code.parse::<u32>().ok())
+        .is_some_and(|code| matches!(code & 0xff, 5 | 6))
+}
+
+/// Creates and seeds a new PostgreSQL database under an advisory lock held
+/// by this connection: a replica starting at the same time waits, then
+/// finds the version set. The lock goes with the connection (closed after).
+async fn migrate_postgres(connection: &mut AnyConnection) -> anyhow::Result<()> {
+    sqlx::query("SELECT pg_advisory_lock($1)")
+        .bind(MIGRATION_LOCK)
+        .execute(&mut *connection)
+        .await?;
+    let mut transaction = connection.begin().await?;
+    sqlx::raw_sql("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+        .execute(&mut *transaction)
+        .await?;
+    let version: Option<i64> = sqlx::query("SELECT MAX(version) FROM schema_version")
+        .fetch_one(&mut *transaction)
+        .await?
+        .try_get(0)?;
+    match version {
+        None => {
+            seed(&mut transaction, POSTGRES_SCHEMA).await?;
+            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+                .bind(SCHEMA_VERSION)
+                .execute(&mut *transaction)
+                .await?;
+            tracing::info!("created and seeded the database");
+        }
+        Some(SCHEMA_VERSION) => {}
+        Some(other) => anyhow::bail!(
+            "it has schema version {other}; this build knows version {SCHEMA_VERSION}"
+        ),
+    }
+    transaction.commit().await?;
+    sqlx::query("SELECT pg_advisory_unlock($1)")
+        .bind(MIGRATION_LOCK)
+        .execute(&mut *connection)
+        .await?;
+    Ok(())
+}
+
+/// The schema, the seed rows, the settings and a fresh signing key.
+async fn seed(connection: &mut AnyConnection, schema: &'static str) -> anyhow::Result<()> {
+    sqlx::raw_sql(schema).execute(&mut *connection).await?;
+    sqlx::raw_sql(SEED).execute(&mut *connection).await?;
+    sqlx::query("INSERT INTO settings (key, value) VALUES ('audience', $1), ('issuer', $2)")
+        .bind(DEFAULT_AUDIENCE)
+        .bind(DEFAULT_ISSUER)
+        .execute(&mut *connection)
+        .await?;
+    let (kid, pkcs8, jwk) = new_signing_key()?;
+    sqlx::query("INSERT INTO signing_keys (kid, pkcs8, jwk) VALUES ($1, $2, $3)")
+        .bind(kid)
+        .bind(pkcs8)
+        .bind(jwk)
+        .execute(&mut *connection)
+        .await?;
+    Ok(())
+}
+
+async fn courses_in(connection: &mut AnyConnection) -> anyhow::Result<Vec<Course>> {
+    let rows = sqlx::query(
         "SELECT slug, title, summary, lessons, price_cents, currency FROM courses ORDER BY slug",
-    )?;
-    let courses = statement.query_map([], |row| {
-        Ok(Course {
-            slug: row.get(0)?,
-            title: row.get(1)?,
-            summary: row.get(2)?,
-            lessons: row.get(3)?,
-            price_cents: row.get(4)?,
-            currency: row.get(5)?,
+    )
+    .fetch_all(&mut *connection)
+    .await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(Course {
+                slug: row.try_get(0)?,
+                title: row.try_get(1)?,
+                summary: row.try_get(2)?,
+                lessons: u32::try_from(row.try_get::<i64, _>(3)?)?,
+                price_cents: row.try_get(4)?,
+                currency: row.try_get(5)?,
+            })
         })
-    })?;
-    courses.collect()
+        .collect()
 }
 
 /// A fresh Ed25519 key pair: its key id (the RFC 7638 thumbprint of the

@@ -13,21 +13,26 @@
 //! ```
 //!
 //! The database (`--db`, default `course-platform.db` in the current
-//! folder) is created and seeded on first use: learners `learner-a` (owns
+//! folder; a path or `sqlite:PATH` is SQLite, `postgres://…` PostgreSQL) is
+//! created and seeded on first use: learners `learner-a` (owns
 //! `rust-ownership`) and `learner-b` (owns `sql-joins`), the handbook
 //! `academy` free for everyone, `async-rust` on sale and owned by nobody,
 //! and `kubernetes-basics` embedded but in preparation (nobody sees it).
 //!
 //! Entitlements are read per request: the auth layer resolves token →
-//! learner → what they own with one short SQLite read for every HTTP
+//! learner → what they own with a few short reads for every HTTP
 //! request, so a `grant` or `revoke` from another process shows in the very
 //! next answer, on every replica sharing the database, with nothing to
 //! invalidate. The access policy answers from what the layer resolved: owned
 //! skills are `Owned`, courses on sale `Locked` with their offer (a teaser
 //! on `GET /skills`, absent on every MCP path), anything else `Absent`.
-//! The server also polls the database for commits of other processes and
-//! then resolves each open session's learner again, so the sessions whose
-//! view changed are told (`notifications/resources/list_changed`) at once.
+//! The server also learns of other processes' commits (SQLite: it polls the
+//! file every 250 ms; PostgreSQL: a grant or a revoke is a `NOTIFY` every
+//! replica `LISTEN`s to) and then resolves the open sessions' learners again,
+//! so the sessions whose view changed are told
+//! (`notifications/resources/list_changed`) at once. While PostgreSQL cannot
+//! be reached, each learner is answered from what this replica last resolved
+//! for them; once it is back, every open session is resolved again.
 
 mod api;
 mod auth;
@@ -52,7 +57,7 @@ use skills_runtime::http::{SkillsRouter, serve};
 use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skill, Skills, SkillsServer, WithSkills, embed_skills};
 
-use crate::db::{Change, Db, Entitlements};
+use crate::db::{Change, Db, Entitlements, Location, Store};
 
 /// The platform's skills: the handbook and one skill per course. Courses
 /// are sold, so they are declared gated: only a gated skill may be locked
@@ -64,19 +69,25 @@ static SKILLS: Skills = embed_skills!("skills", gated = ["courses/*"]);
 /// processes, to tell the open sessions whose view they change.
 const ENTITLEMENTS_POLL: Duration = Duration::from_millis(250);
 
+/// The longest wait between two attempts to listen again on PostgreSQL
+/// after the connection was lost (the first wait is 100 ms, doubled each
+/// time).
+const LISTEN_BACKOFF_MAX: Duration = Duration::from_secs(5);
+
 /// Kestrel Academy: a course platform in miniature, serving each learner
 /// the skills they own over MCP, behind OAuth bearer tokens.
 #[derive(Parser)]
 #[command(version)]
 struct Cli {
-    /// The SQLite database, created and seeded on first use.
+    /// The database, created and seeded on first use: a SQLite file (a
+    /// path or `sqlite:PATH`) or a PostgreSQL URL (`postgres://USER:PASSWORD@HOST:PORT/NAME`).
     #[arg(
         long,
         global = true,
-        value_name = "PATH",
+        value_name = "PATH|URL",
         default_value = "course-platform.db"
     )]
-    db: PathBuf,
+    db: String,
 
     #[command(subcommand)]
     command: Command,
@@ -151,30 +162,28 @@ fn main() -> ExitCode {
 /// Exit status 0 when done, 1 when refused; errors (I/O, a bad database or
 /// key set) are 2.
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let db = Db::open(&cli.db)?;
-    match cli.command {
+    let location = Location::parse(&cli.db)?;
+    tokio::runtime::Runtime::new()?.block_on(run_with(location, cli.command))
+}
+
+async fn run_with(location: Location, command: Command) -> anyhow::Result<ExitCode> {
+    let db = Db::open(&location).await?;
+    match command {
         Command::Serve {
             bind,
             stateless,
             jwks,
             allowed_hosts,
         } => {
-            let runtime = tokio::runtime::Runtime::new()?;
-            runtime.block_on(serve_platform(
-                db,
-                bind,
-                stateless,
-                jwks.as_deref(),
-                allowed_hosts,
-            ))?;
+            serve_platform(db, bind, stateless, jwks.as_deref(), allowed_hosts).await?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Token { learner, ttl } => {
-            if !db.has_learner(&learner)? {
+            if !db.has_learner(&learner).await? {
                 let _ = writeln!(std::io::stderr(), "error: no learner is called `{learner}`");
                 return Ok(ExitCode::from(1));
             }
-            let token = auth::mint(&db, &learner, Duration::from_secs(ttl))?;
+            let token = auth::mint(&db, &learner, Duration::from_secs(ttl)).await?;
             let mut stdout = std::io::stdout().lock();
             writeln!(stdout, "{token}")?;
             stdout.flush()?;
@@ -184,19 +193,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let skill = course_name(&skill);
             report(
                 &db,
-                db.grant(&learner, &skill)?,
+                db.grant(&learner, &skill).await?,
                 format!("granted {skill} to {learner}"),
                 format!("{learner} already owns {skill}; nothing changed"),
             )
+            .await
         }
         Command::Revoke { learner, skill } => {
             let skill = course_name(&skill);
             report(
                 &db,
-                db.revoke(&learner, &skill)?,
+                db.revoke(&learner, &skill).await?,
                 format!("revoked {skill} from {learner}"),
                 format!("{learner} does not own {skill}; nothing changed"),
             )
+            .await
         }
     }
 }
@@ -212,7 +223,7 @@ fn course_name(given: &str) -> String {
         .map_or_else(|| given.to_owned(), |skill| skill.name().to_owned())
 }
 
-fn report(
+async fn report(
     db: &Db,
     outcome: Result<Change, db::Refusal>,
     done: String,
@@ -223,14 +234,18 @@ fn report(
         Ok(Change::Done) => writeln!(stdout, "{done}")?,
         Ok(Change::Unchanged) => writeln!(stdout, "{unchanged}")?,
         Err(refusal) => {
+            let on_sale: Vec<String> = if matches!(refusal, db::Refusal::NotForSale(_)) {
+                db.courses()
+                    .await?
+                    .into_iter()
+                    .map(|course| course.slug)
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(stderr, "error: {refusal}");
             if matches!(refusal, db::Refusal::NotForSale(_)) {
-                let on_sale: Vec<String> = db
-                    .courses()?
-                    .into_iter()
-                    .map(|course| course.slug)
-                    .collect();
                 let _ = writeln!(
                     stderr,
                     "  help: the courses on sale, by skill name: {}",
@@ -268,17 +283,17 @@ fn skills_server() -> SkillsServer {
 }
 
 /// The skills server, the API, the tools and the auth layer on one router.
-pub fn platform(
+pub async fn platform(
     db: Db,
     verifier: auth::Verifier,
     stateless: bool,
     allowed_hosts: Vec<String>,
 ) -> anyhow::Result<axum::Router> {
-    platform_for(skills_server(), db, verifier, stateless, allowed_hosts)
+    platform_for(skills_server(), db, verifier, stateless, allowed_hosts).await
 }
 
 /// [`platform`] around `skills`, a server the caller keeps to refresh views.
-fn platform_for(
+async fn platform_for(
     skills: SkillsServer,
     db: Db,
     verifier: auth::Verifier,
@@ -287,7 +302,7 @@ fn platform_for(
 ) -> anyhow::Result<axum::Router> {
     let (api, _) = api::router(db.clone(), SKILLS.clone());
     let tools = tools::Tools::new(api.clone(), &api::document(), &skills);
-    let metadata = auth::metadata(&db.setting("audience")?, &db.setting("issuer")?);
+    let metadata = auth::metadata(&db.setting("audience").await?, &db.setting("issuer").await?);
     let auth = auth::Auth {
         verifier: Arc::new(verifier),
         db,
@@ -311,9 +326,13 @@ async fn serve_platform(
 ) -> anyhow::Result<()> {
     let keys = match jwks {
         Some(path) => auth::key_set_file(path)?,
-        None => auth::development_keys(&db)?,
+        None => auth::development_keys(&db).await?,
     };
-    let verifier = auth::Verifier::new(&keys, &db.setting("audience")?, &db.setting("issuer")?)?;
+    let verifier = auth::Verifier::new(
+        &keys,
+        &db.setting("audience").await?,
+        &db.setting("issuer").await?,
+    )?;
     let skills = skills_server();
     let router = platform_for(
         skills.clone(),
@@ -321,8 +340,12 @@ async fn serve_platform(
         verifier,
         stateless,
         allowed_hosts,
-    )?;
-    tokio::spawn(watch_entitlements(db, skills));
+    )
+    .await?;
+    match db.store() {
+        Store::Sqlite => tokio::spawn(watch_entitlements(db, skills)),
+        Store::Postgres => tokio::spawn(listen_entitlements(db, skills)),
+    };
     tracing::info!(
         "Kestrel Academy: {} skills, tokens from {}",
         SKILLS.len(),
@@ -333,63 +356,150 @@ async fn serve_platform(
     Ok(())
 }
 
+/// Resolves the learners of the open sessions again, as the auth layer
+/// would at their next request, and tells only the sessions whose view
+/// changed (`notifications/resources/list_changed`): all of them, or only
+/// those of `learner`. Returns how many were told. The one path both stores
+/// take, whether a change was polled (SQLite) or announced (PostgreSQL).
+async fn refresh_sessions(db: &Db, skills: &SkillsServer, learner: Option<String>) -> usize {
+    let db = db.clone();
+    let skills = skills.clone();
+    let runtime = tokio::runtime::Handle::current();
+    // The sessions are rewritten under their lock, synchronously: off the
+    // async threads, each read waited for on this blocking thread.
+    let told = tokio::task::spawn_blocking(move || {
+        skills.refresh_views_with(|request| {
+            let Some(entitlements) = request.extensions.get_mut::<Entitlements>() else {
+                return;
+            };
+            if learner
+                .as_deref()
+                .is_some_and(|learner| learner != entitlements.learner)
+            {
+                return;
+            }
+            match runtime.block_on(db.entitlements(&entitlements.learner)) {
+                Ok(Some(now)) => *entitlements = now,
+                // A learner deleted meanwhile owns nothing any more.
+                Ok(None) => entitlements.owned.clear(),
+                Err(error) => {
+                    tracing::warn!("cannot read the entitlements again: {error:#}");
+                }
+            }
+        })
+    })
+    .await;
+    let told = told.unwrap_or_else(|error| {
+        tracing::error!(%error, "refreshing the sessions failed");
+        0
+    });
+    if told > 0 {
+        tracing::info!("entitlements changed: told {told} session(s)");
+    }
+    told
+}
+
 /// Tells open sessions about grants and revokes made by other processes
-/// (the `grant` and `revoke` commands, a payment webhook on another
-/// replica): when the database changed, each session's learner is resolved
-/// again, as the auth layer would at their next request, and only the
-/// sessions whose view changed get `notifications/resources/list_changed`.
+/// on SQLite (the `grant` and `revoke` commands, a payment webhook on
+/// another replica): when the file changed, [`refresh_sessions`].
 async fn watch_entitlements(db: Db, skills: SkillsServer) {
     let mut last = None;
     let mut tick = tokio::time::interval(ENTITLEMENTS_POLL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut watch = None;
     loop {
         tick.tick().await;
-        let server = skills.clone();
-        let polled = db
-            .run(move |db| {
-                let version = db.data_version()?;
-                if last.is_some_and(|last| last == version) {
-                    return Ok((version, 0));
+        if watch.is_none() {
+            match db.watch().await {
+                Ok(opened) => watch = Some(opened),
+                Err(error) => {
+                    tracing::warn!("cannot poll the database for entitlement changes: {error:#}");
+                    continue;
                 }
-                let told = if last.is_some() {
-                    server.refresh_views_with(|request| {
-                        let Some(entitlements) = request.extensions.get_mut::<Entitlements>()
-                        else {
-                            return;
-                        };
-                        match db.entitlements(&entitlements.learner) {
-                            Ok(Some(now)) => *entitlements = now,
-                            // A learner deleted meanwhile owns nothing any more.
-                            Ok(None) => entitlements.owned.clear(),
-                            Err(error) => {
-                                tracing::warn!(%error, "cannot read the entitlements again");
-                            }
-                        }
-                    })
-                } else {
-                    0
-                };
-                Ok((version, told))
-            })
-            .await;
-        match polled {
-            Ok((version, told)) => {
+            }
+        }
+        let Some(connection) = watch.as_mut() else {
+            continue;
+        };
+        match connection.data_version().await {
+            Ok(version) => {
                 if last.is_some_and(|last| last != version) {
                     tracing::debug!(
                         version,
-                        told,
                         sessions = skills.listeners(),
                         "the database changed"
                     );
-                }
-                if told > 0 {
-                    tracing::info!("entitlements changed: told {told} session(s)");
+                    refresh_sessions(&db, &skills, None).await;
                 }
                 last = Some(version);
             }
             Err(error) => {
-                tracing::warn!(%error, "cannot poll the database for entitlement changes")
+                tracing::warn!("cannot poll the database for entitlement changes: {error:#}");
+                watch = None;
             }
         }
     }
+}
+
+/// Tells open sessions about grants and revokes on PostgreSQL: each is a
+/// `NOTIFY` naming the learner, committed with the change, so this replica
+/// [`refresh_sessions`] of that learner only. When the connection is lost,
+/// requests are answered from the last-known entitlements (see the auth
+/// layer), this listens again with backoff, and then resolves every open
+/// session again: a notification may have been missed meanwhile.
+async fn listen_entitlements(db: Db, skills: SkillsServer) {
+    let mut backoff = Duration::from_millis(100);
+    let mut lost = false;
+    loop {
+        match listen(&db).await {
+            Ok(mut listener) => {
+                backoff = Duration::from_millis(100);
+                if lost {
+                    tracing::info!("listening for entitlement changes again");
+                    refresh_sessions(&db, &skills, None).await;
+                }
+                loop {
+                    match listener.try_recv().await {
+                        Ok(Some(notification)) => {
+                            tracing::debug!(
+                                learner = notification.payload(),
+                                "entitlements changed"
+                            );
+                            refresh_sessions(&db, &skills, Some(notification.payload().to_owned()))
+                                .await;
+                        }
+                        Ok(None) => {
+                            tracing::warn!(
+                                "lost the database connection; answering from the last-known entitlements"
+                            );
+                            break;
+                        }
+                        Err(error) => {
+                            tracing::warn!(
+                                %error,
+                                "lost the database connection; answering from the last-known entitlements"
+                            );
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(error) => {
+                tracing::warn!(
+                    "cannot listen for entitlement changes (again in {} ms): {error:#}",
+                    backoff.as_millis()
+                );
+            }
+        }
+        lost = true;
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(LISTEN_BACKOFF_MAX);
+    }
+}
+
+/// A connection listening on [`db::CHANNEL`].
+async fn listen(db: &Db) -> anyhow::Result<sqlx::postgres::PgListener> {
+    let mut listener = sqlx::postgres::PgListener::connect(db.location().url()).await?;
+    listener.listen(db::CHANNEL).await?;
+    Ok(listener)
 }

@@ -14,15 +14,18 @@ use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
 use crate::auth::{self, Claims, Verifier};
-use crate::db::{self, Db, Entitlements};
+use crate::db::{self, Db, Entitlements, Location, Store};
 use crate::{SKILLS, api, platform};
+use skills_test_support::postgres::Cluster;
 
 /// The checked-in reference the `academy` skill links to.
 const API_REFERENCE: &str = "skills/academy/references/api.md";
 
-/// A fresh database in a folder of its own, removed when dropped.
+/// A fresh database in a folder of its own, removed when dropped: a
+/// SQLite file there, or a throwaway PostgreSQL cluster.
 struct Scratch {
     folder: PathBuf,
+    postgres: Option<Cluster>,
 }
 
 impl Scratch {
@@ -31,11 +34,58 @@ impl Scratch {
             std::env::temp_dir().join(format!("course-platform-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&folder);
         std::fs::create_dir_all(&folder).unwrap();
-        Scratch { folder }
+        Scratch {
+            folder,
+            postgres: None,
+        }
     }
 
-    fn db(&self) -> Db {
-        Db::open(&self.folder.join("platform.db")).unwrap()
+    /// A folder, and a fresh PostgreSQL cluster the database lives in.
+    fn postgres(name: &str) -> Scratch {
+        let mut scratch = Scratch::new(&format!("{name}-pg"));
+        scratch.postgres = Some(Cluster::start());
+        scratch
+    }
+
+    /// What `--db` is given for this database.
+    fn location(&self) -> Location {
+        match &self.postgres {
+            Some(cluster) => Location::parse(&cluster.url()).unwrap(),
+            None => Location::parse(self.folder.join("platform.db").to_str().unwrap()).unwrap(),
+        }
+    }
+
+    /// Opens (creating on first use) the scratch database, as a process
+    /// of the platform would.
+    async fn db(&self) -> TestDb {
+        TestDb::new(Db::open(&self.location()).await.unwrap()).await
+    }
+}
+
+/// A database and what the token helpers need of it, read once.
+struct TestDb {
+    db: Db,
+    issuer: String,
+    audience: String,
+    keys: Vec<(String, Vec<u8>, jsonwebtoken::jwk::Jwk)>,
+}
+
+impl TestDb {
+    async fn new(db: Db) -> TestDb {
+        TestDb {
+            issuer: db.setting("issuer").await.unwrap(),
+            audience: db.setting("audience").await.unwrap(),
+            keys: db.signing_keys().await.unwrap(),
+            db,
+        }
+    }
+}
+
+impl std::ops::Deref for TestDb {
+    type Target = Db;
+
+    fn deref(&self) -> &Db {
+        &self.db
     }
 }
 
@@ -92,7 +142,7 @@ fn learner_a() -> Entitlements {
 #[tokio::test]
 async fn the_documents_routes_are_the_routers_routes() {
     let scratch = Scratch::new("routes");
-    let (router, table) = api::router(scratch.db(), SKILLS.clone());
+    let (router, table) = api::router(scratch.db().await.db, SKILLS.clone());
     let registered: BTreeSet<(String, String)> = table
         .iter()
         .map(|(method, path)| (method.to_string(), (*path).to_owned()))
@@ -136,14 +186,16 @@ async fn the_documents_routes_are_the_routers_routes() {
 // The resource server
 
 /// The platform's router with the development key set, as `serve` builds it.
-fn server(db: &Db) -> axum::Router {
+async fn server(db: &TestDb) -> axum::Router {
     let verifier = Verifier::new(
-        &auth::development_keys(db).unwrap(),
-        &db.setting("audience").unwrap(),
-        &db.setting("issuer").unwrap(),
+        &auth::development_keys(db).await.unwrap(),
+        &db.audience,
+        &db.issuer,
     )
     .unwrap();
-    platform(db.clone(), verifier, true, Vec::new()).unwrap()
+    platform(db.db.clone(), verifier, true, Vec::new())
+        .await
+        .unwrap()
 }
 
 struct Answer {
@@ -181,12 +233,12 @@ async fn get(router: &axum::Router, path: &str, token: Option<&str>) -> Answer {
 
 const METADATA: &str = "http://academy.test:8080/.well-known/oauth-protected-resource";
 
-fn claims(db: &Db, learner: &str) -> Claims {
+fn claims(db: &TestDb, learner: &str) -> Claims {
     let now = u64::try_from(db::now()).unwrap();
     Claims {
-        iss: db.setting("issuer").unwrap(),
+        iss: db.issuer.clone(),
         sub: learner.into(),
-        aud: db.setting("audience").unwrap(),
+        aud: db.audience.clone(),
         iat: now,
         exp: now + 600,
         nbf: None,
@@ -194,8 +246,8 @@ fn claims(db: &Db, learner: &str) -> Claims {
 }
 
 /// Signs `claims` with the database's development key.
-fn dev_token(db: &Db, claims: &Claims) -> String {
-    let (kid, pkcs8, _) = db.signing_keys().unwrap().remove(0);
+fn dev_token(db: &TestDb, claims: &Claims) -> String {
+    let (kid, pkcs8, _) = db.keys[0].clone();
     auth::sign(claims, &kid, &EncodingKey::from_ed_der(&pkcs8)).unwrap()
 }
 
@@ -228,7 +280,7 @@ fn assert_refused(answer: &Answer, error: auth::TokenError) {
 #[tokio::test]
 async fn no_token_gets_401_naming_the_resource_metadata() {
     let scratch = Scratch::new("no-token");
-    let router = server(&scratch.db());
+    let router = server(&scratch.db().await).await;
     for path in ["/api/me", "/mcp", "/api/courses/sql-joins"] {
         let answer = get(&router, path, None).await;
         assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{path}");
@@ -254,8 +306,8 @@ async fn no_token_gets_401_naming_the_resource_metadata() {
 #[tokio::test]
 async fn the_protected_resource_metadata_is_public() {
     let scratch = Scratch::new("metadata");
-    let db = scratch.db();
-    let router = server(&db);
+    let db = scratch.db().await;
+    let router = server(&db).await;
     for path in [
         "/.well-known/oauth-protected-resource",
         "/.well-known/oauth-protected-resource/mcp",
@@ -277,9 +329,11 @@ async fn the_protected_resource_metadata_is_public() {
 #[tokio::test]
 async fn a_valid_token_reaches_the_learners_own_answers() {
     let scratch = Scratch::new("valid");
-    let db = scratch.db();
-    let router = server(&db);
-    let token = auth::mint(&db, "learner-a", Duration::from_secs(60)).unwrap();
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60))
+        .await
+        .unwrap();
     let answer = get(&router, "/api/me", Some(&token)).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(
@@ -301,9 +355,9 @@ async fn a_valid_token_reaches_the_learners_own_answers() {
 #[tokio::test]
 async fn bad_signature_expired_wrong_audience_wrong_issuer_and_unknown_learner_are_refused() {
     let scratch = Scratch::new("refused");
-    let db = scratch.db();
-    let router = server(&db);
-    let (dev_kid, _, _) = db.signing_keys().unwrap().remove(0);
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let (dev_kid, _, _) = db.keys[0].clone();
 
     // Signed by another key under the development key's kid.
     let (forger, _) = other_key(&dev_kid);
@@ -359,8 +413,8 @@ fn segment(value: &[u8]) -> String {
 }
 
 /// `claims` (any JSON) signed with the database's development key.
-fn dev_token_of(db: &Db, claims: &Value) -> String {
-    let (kid, pkcs8, _) = db.signing_keys().unwrap().remove(0);
+fn dev_token_of(db: &TestDb, claims: &Value) -> String {
+    let (kid, pkcs8, _) = db.keys[0].clone();
     let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::EdDSA);
     header.kid = Some(kid);
     jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&pkcs8)).unwrap()
@@ -423,11 +477,11 @@ async fn both_routes(http: &reqwest::Client, base: &str, token: &str) -> [(&'sta
 async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_echoed() {
     use auth::TokenError as E;
     let scratch = Scratch::new("forged");
-    let db = scratch.db();
-    let base = serve_on_socket(server(&db)).await;
+    let db = scratch.db().await;
+    let base = serve_on_socket(server(&db).await).await;
     let metadata = format!("resource_metadata=\"{base}/.well-known/oauth-protected-resource\"");
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
-    let (dev_kid, _, dev_jwk) = db.signing_keys().unwrap().remove(0);
+    let (dev_kid, _, dev_jwk) = db.keys[0].clone();
     let now = u64::try_from(db::now()).unwrap();
     let good = claims(&db, "learner-a");
 
@@ -529,7 +583,7 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
     forged.push((
         "unknown kid",
         {
-            let (_, pkcs8, _) = db.signing_keys().unwrap().remove(0);
+            let (_, pkcs8, _) = db.keys[0].clone();
             auth::sign(
                 &good,
                 "not-a-key-of-this-server",
@@ -636,17 +690,19 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
 #[tokio::test]
 async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() {
     let scratch = Scratch::new("jwks");
-    let db = scratch.db();
+    let db = scratch.db().await;
     let (as_key, as_jwk) = other_key("as-2026-01");
     let jwks_path = scratch.folder.join("jwks.json");
     std::fs::write(&jwks_path, json!({"keys": [as_jwk]}).to_string()).unwrap();
     let verifier = Verifier::new(
         &auth::key_set_file(&jwks_path).unwrap(),
-        &db.setting("audience").unwrap(),
-        &db.setting("issuer").unwrap(),
+        &db.audience,
+        &db.issuer,
     )
     .unwrap();
-    let router = platform(db.clone(), verifier, true, Vec::new()).unwrap();
+    let router = platform(db.db.clone(), verifier, true, Vec::new())
+        .await
+        .unwrap();
 
     let issued = auth::sign(&claims(&db, "learner-b"), "as-2026-01", &as_key).unwrap();
     let answer = get(&router, "/api/me", Some(&issued)).await;
@@ -660,7 +716,9 @@ async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() 
         auth::TokenError::UnknownKey,
     );
     // The development key is not in the authorization server's set.
-    let dev = auth::mint(&db, "learner-b", Duration::from_secs(60)).unwrap();
+    let dev = auth::mint(&db, "learner-b", Duration::from_secs(60))
+        .await
+        .unwrap();
     assert_refused(
         &get(&router, "/api/me", Some(&dev)).await,
         auth::TokenError::UnknownKey,
@@ -690,12 +748,25 @@ fn a_key_set_with_a_shared_secret_or_without_kids_is_refused() {
 // ---------------------------------------------------------------------------
 // Entitlements
 
-#[test]
-fn a_fresh_database_is_seeded_once() {
-    let scratch = Scratch::new("seed");
-    let db = scratch.db();
-    let a = db.entitlements("learner-a").unwrap().unwrap();
-    let b = db.entitlements("learner-b").unwrap().unwrap();
+#[tokio::test]
+async fn a_fresh_database_is_seeded_once() {
+    seeded_once(Scratch::new("seed")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn a_fresh_postgres_database_is_seeded_once() {
+    seeded_once(Scratch::postgres("seed")).await;
+}
+
+async fn seeded_once(scratch: Scratch) {
+    // Two processes starting at once: one creates and seeds, the other
+    // waits and finds it done (one key, one set of rows).
+    let (db, twin) = tokio::join!(scratch.db(), scratch.db());
+    assert_eq!(db.keys[0].0, twin.keys[0].0);
+    assert_eq!(db.keys.len(), 1);
+    let a = db.entitlements("learner-a").await.unwrap().unwrap();
+    let b = db.entitlements("learner-b").await.unwrap().unwrap();
     let sorted = |entitlements: &Entitlements| {
         let mut owned: Vec<String> = entitlements.owned.iter().cloned().collect();
         owned.sort();
@@ -714,7 +785,7 @@ fn a_fresh_database_is_seeded_once() {
             "link": "https://kestrel-academy.example/courses/async-rust",
         })
     );
-    assert_eq!(db.entitlements("learner-z").unwrap(), None);
+    assert_eq!(db.entitlements("learner-z").await.unwrap(), None);
     // Every embedded course but the one in preparation is in the catalog.
     for skill in SKILLS.skills() {
         let known = a.owned.contains(skill.name()) || a.offers.contains_key(skill.name());
@@ -726,39 +797,48 @@ fn a_fresh_database_is_seeded_once() {
         );
     }
     // Opening it again (another process) keeps its key and its rows.
-    let key = db.signing_keys().unwrap();
-    let again = scratch.db();
-    assert_eq!(again.signing_keys().unwrap()[0].0, key[0].0);
-    assert_eq!(again.entitlements("learner-a").unwrap().unwrap(), a);
+    let key = db.keys.clone();
+    let again = scratch.db().await;
+    assert_eq!(again.keys[0].0, key[0].0);
+    assert_eq!(again.entitlements("learner-a").await.unwrap().unwrap(), a);
 }
 
-#[test]
-fn grant_and_revoke_refuse_what_cannot_be_sold_and_are_idempotent() {
-    let scratch = Scratch::new("grant");
-    let db = scratch.db();
+#[tokio::test]
+async fn grant_and_revoke_refuse_what_cannot_be_sold_and_are_idempotent() {
+    grant_and_revoke(Scratch::new("grant")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_grant_and_revoke_refuse_what_cannot_be_sold_and_are_idempotent() {
+    grant_and_revoke(Scratch::postgres("grant")).await;
+}
+
+async fn grant_and_revoke(scratch: Scratch) {
+    let db = scratch.db().await;
     assert_eq!(
-        db.grant("learner-a", "async-rust").unwrap(),
+        db.grant("learner-a", "async-rust").await.unwrap(),
         Ok(db::Change::Done)
     );
     assert_eq!(
-        db.grant("learner-a", "async-rust").unwrap(),
+        db.grant("learner-a", "async-rust").await.unwrap(),
         Ok(db::Change::Unchanged)
     );
     assert_eq!(
-        db.revoke("learner-a", "async-rust").unwrap(),
+        db.revoke("learner-a", "async-rust").await.unwrap(),
         Ok(db::Change::Done)
     );
     assert_eq!(
-        db.revoke("learner-a", "async-rust").unwrap(),
+        db.revoke("learner-a", "async-rust").await.unwrap(),
         Ok(db::Change::Unchanged)
     );
     assert_eq!(
-        db.grant("learner-z", "async-rust").unwrap(),
+        db.grant("learner-z", "async-rust").await.unwrap(),
         Err(db::Refusal::UnknownLearner("learner-z".into()))
     );
     for skill in ["academy", "kubernetes-basics", "nope"] {
         assert_eq!(
-            db.grant("learner-a", skill).unwrap(),
+            db.grant("learner-a", skill).await.unwrap(),
             Err(db::Refusal::NotForSale(skill.into()))
         );
     }
@@ -766,28 +846,111 @@ fn grant_and_revoke_refuse_what_cannot_be_sold_and_are_idempotent() {
 
 #[tokio::test]
 async fn a_grant_by_another_process_shows_in_the_next_answer() {
-    let scratch = Scratch::new("next-answer");
-    let db = scratch.db();
-    let router = server(&db);
-    let token = auth::mint(&db, "learner-a", Duration::from_secs(60)).unwrap();
+    next_answer(Scratch::new("next-answer")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_a_grant_by_another_process_shows_in_the_next_answer() {
+    next_answer(Scratch::postgres("next-answer")).await;
+}
+
+async fn next_answer(scratch: Scratch) {
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60))
+        .await
+        .unwrap();
     let courses = |answer: &Answer| answer.body["courses"].clone();
     assert_eq!(
         courses(&get(&router, "/api/me", Some(&token)).await),
         json!(["rust-ownership"])
     );
     // Another connection to the file, as the `grant` command opens it.
-    let other = scratch.db();
-    other.grant("learner-a", "async-rust").unwrap().unwrap();
+    let other = scratch.db().await;
+    other
+        .grant("learner-a", "async-rust")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(
         courses(&get(&router, "/api/me", Some(&token)).await),
         json!(["async-rust", "rust-ownership"])
     );
     other
         .revoke("learner-a", "rust-ownership")
+        .await
         .unwrap()
         .unwrap();
     assert_eq!(
         courses(&get(&router, "/api/me", Some(&token)).await),
         json!(["async-rust"])
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn orders_keep_their_ids_and_states_on_postgres() {
+    orders(Scratch::postgres("orders")).await;
+}
+
+#[tokio::test]
+async fn orders_keep_their_ids_and_states() {
+    orders(Scratch::new("orders")).await;
+}
+
+/// A quote, its confirmation and the grant that pays it, through the
+/// store's own calls (ids from `RETURNING`, the paid state from a join).
+async fn orders(scratch: Scratch) {
+    let db = scratch.db().await;
+    let course = db.course("async-rust").await.unwrap().unwrap();
+    let first = db.quote("learner-a", &course).await.unwrap();
+    let second = db.quote("learner-a", &course).await.unwrap();
+    assert_ne!(first, second);
+    assert_eq!(
+        db.order("learner-a", first).await.unwrap().unwrap().status,
+        "quoted"
+    );
+    assert!(db.order("learner-b", first).await.unwrap().is_none());
+    assert!(db.confirm("learner-a", first).await.unwrap());
+    assert!(!db.confirm("learner-a", first).await.unwrap());
+    let order = db.order("learner-a", first).await.unwrap().unwrap();
+    assert_eq!(order.status, "awaiting_payment");
+    assert_eq!(order.course.price(), "EUR 59.00");
+    assert_eq!(order.course.lessons, 8);
+    db.grant("learner-a", "async-rust").await.unwrap().unwrap();
+    assert_eq!(
+        db.order("learner-a", first).await.unwrap().unwrap().status,
+        "paid"
+    );
+    assert_eq!(
+        db.learner_name("learner-b").await.unwrap().as_deref(),
+        Some("Brian")
+    );
+}
+
+#[test]
+fn a_database_url_is_never_shown_with_its_password() {
+    let url = "postgres://kestrel:hunter2-secret@db.internal:5432/academy";
+    let location = Location::parse(url).unwrap();
+    assert_eq!(location.store(), Store::Postgres);
+    assert_eq!(
+        location.to_string(),
+        "postgres://kestrel:***@db.internal:5432/academy"
+    );
+    assert!(!format!("{location:?}").contains("hunter2"));
+    assert_eq!(
+        Location::parse("course-platform.db").unwrap().store(),
+        Store::Sqlite
+    );
+    assert_eq!(
+        Location::parse("sqlite:platform.db").unwrap().to_string(),
+        "platform.db"
+    );
+    let unknown = Location::parse("mysql://root:hunter2@host/db").unwrap_err();
+    assert!(!format!("{unknown:#}").contains("hunter2"), "{unknown:#}");
+    assert!(
+        format!("{unknown:#}").contains("sqlite:PATH or postgres://"),
+        "{unknown:#}"
     );
 }

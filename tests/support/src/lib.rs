@@ -4,7 +4,7 @@
 //! ([`hostile`]), live-reload waits ([`live`]), the requests that name one
 //! skill ([`probes`]), the repository's programs as built executables
 //! ([`examples`]) and what a test needs from outside the repository
-//! ([`needs`]).
+//! ([`needs`]), and a throwaway PostgreSQL cluster ([`postgres`]).
 #![allow(dead_code)] // Each test binary uses a different part.
 
 pub mod client;
@@ -12,6 +12,7 @@ pub mod examples;
 pub mod hostile;
 pub mod live;
 pub mod needs;
+pub mod postgres;
 pub mod probes;
 
 #[allow(unused_imports)] // Each test binary uses a different part.

@@ -63,6 +63,28 @@ pub fn program(name: &str) -> PathBuf {
         })
 }
 
+/// A program of Debian's PostgreSQL server package (`initdb`, `pg_ctl`),
+/// which keeps them out of `PATH` in `/usr/lib/postgresql/VERSION/bin`: the
+/// newest version installed.
+pub fn postgres(name: &str) -> PathBuf {
+    let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let version = entry.file_name().to_str()?.parse::<u32>().ok()?;
+            let candidate = entry.path().join("bin").join(name);
+            is_executable(&candidate).then_some((version, candidate))
+        })
+        .collect();
+    found.sort();
+    found.pop().map(|(_, path)| path).unwrap_or_else(|| {
+        panic!(
+            "needs PostgreSQL's `{name}` in /usr/lib/postgresql/VERSION/bin: install Debian's `postgresql` (`.ci/run` does)"
+        )
+    })
+}
+
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;
     path.metadata()
