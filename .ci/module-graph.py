@@ -6,9 +6,9 @@
     python3 .ci/module-graph.py --edges              # also print every edge
 
 A crate is every target of a workspace package (its library, binaries,
-tests, examples, benches); a node is one source file (a module declared with
-`mod name;`, inline modules such as `mod tests { ... }` belong to their
-file). Module A imports B when A's code names an item of B: a `use`, or a path
+tests, examples, benches); a node is a module, in its own file (`mod name;`)
+or inline (`mod tests { ... }`: a unit test module that calls `crate::load`
+makes the test module, not its parent, import the loader). Module A imports B when A's code names an item of B: a `use`, or a path
 in code starting with `crate::`, `$crate::`, `super::`, `self::`, a child
 module's name or a name A imported. Paths through re-exports (`pub use` in a
 parent) are followed to the module that defines the item, and a parent's
@@ -361,8 +361,8 @@ class Crate:
             self._load(found, child)
 
     def node(self, modpath: tuple[str, ...]) -> tuple[str, ...]:
-        """The file module holding modpath (inline modules belong to their file)."""
-        return self.file_mod[self.scopes[modpath].file]
+        """The node of a module: the module itself (a file, or inline as `mod tests { ... }`)."""
+        return modpath
 
     # Resolution. Each returns (module, whole): the module the path names an
     # item of, and whether the whole path named that module itself.
