@@ -4,6 +4,7 @@
     python3 .ci/module-graph.py                      # every crate of the workspace
     python3 .ci/module-graph.py --crate skills-core  # one package (repeatable)
     python3 .ci/module-graph.py --edges              # also print every edge
+    python3 .ci/module-graph.py --self-test          # the check on small made-up crates
 
 A crate is every target of a workspace package (its library, binaries,
 tests, examples, benches); a node is a module, in its own file (`mod name;`)
@@ -568,12 +569,79 @@ def targets(pkg_dir: Path, manifest: dict) -> list[tuple[str, Path]]:
     return [(t, f) for f, t in found.items() if f.is_file()]
 
 
+# --- Self-test: the check can fail ----------------------------------------
+
+SELF_TEST_CASES = [
+    # (name, files, expected set of cycles as sorted module-name tuples)
+    (
+        "two siblings through use and a path in code",
+        {
+            "lib.rs": "mod a;\nmod b;\n",
+            "a.rs": "use crate::b::Thing;\npub fn f() {}\n",
+            "b.rs": "pub struct Thing;\nfn g() { crate::a::f(); }\n",
+        },
+        {("a", "b")},
+    ),
+    (
+        "through a re-export at the root, super:: and a nested folder",
+        {
+            "lib.rs": "mod x;\nmod y;\npub use y::Item;\n",
+            "x/mod.rs": "mod inner;\n",
+            "x/inner.rs": "use crate::Item;\npub fn h() {}\n",
+            "y.rs": "pub struct Item;\nfn k() { super::x::inner::h() }\n",
+        },
+        {("x::inner", "y")},
+    ),
+    (
+        "a parent defining what its child uses while calling the child",
+        {
+            "main.rs": "mod check;\npub enum Outcome { Done }\nfn main() { check::run(); }\n",
+            "check.rs": "use crate::Outcome;\npub fn run() -> Outcome { Outcome::Done }\n",
+        },
+        {("check", "crate")},
+    ),
+    (
+        "one way: a facade, a test module, a module imported then named",
+        {
+            "lib.rs": "mod a;\nmod b;\npub use a::A;\npub use b::B;\n",
+            "a.rs": "use crate::b;\npub struct A;\nfn f() -> b::B { b::B }\n",
+            "b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { let _ = crate::a::A; }\n}\n",
+        },
+        set(),
+    ),
+]
+
+
+def self_test() -> int:
+    import tempfile
+
+    failures = 0
+    for title, files, expected in SELF_TEST_CASES:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "src"
+            for rel, text in files.items():
+                (src / rel).parent.mkdir(parents=True, exist_ok=True)
+                (src / rel).write_text(text)
+            root = src / ("main.rs" if "main.rs" in files else "lib.rs")
+            crate = Crate("self-test", "lib", root)
+            found = set()
+            for comp in sccs({crate.node(p) for p in crate.scopes}, crate.edges):
+                found.add(tuple(sorted(name(m) for m in comp)))
+            ok = found == expected
+            failures += not ok
+            print(f"module-graph self-test: {'ok' if ok else 'FAILED'}: {title}" + ("" if ok else f" (found {sorted(found)}, expected {sorted(expected)})"))
+    return 1 if failures else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--crate", action="append", default=[], help="check only this package (repeatable)")
     ap.add_argument("--edges", action="store_true", help="print every edge too")
     ap.add_argument("--root", default=Path(__file__).resolve().parent.parent, type=Path)
+    ap.add_argument("--self-test", action="store_true", help="check the checker on small made-up crates, then stop")
     args = ap.parse_args()
+    if args.self_test:
+        return self_test()
 
     ws = tomllib.loads((args.root / "Cargo.toml").read_text())
     dirs = [args.root] if "package" in ws else []
