@@ -291,6 +291,23 @@ def parse_file(file: Path, modpath: tuple[str, ...], scopes: dict[tuple[str, ...
             nxt = toks[i + 1]
             if t.text == "macro_rules" and nxt.text == "!" and i + 2 < n:
                 scope.items.add(toks[i + 2].text)
+                # A macro's body is pasted where it is called (`$crate::…` in
+                # an exported macro names this crate from the caller's): its
+                # paths are not this module's imports. Skip the body.
+                j = i + 3
+                if j < n and toks[j].text in ("{", "(", "["):
+                    close = {"{": "}", "(": ")", "[": "]"}[toks[j].text]
+                    opener, d = toks[j].text, 0
+                    while j < n:
+                        if toks[j].text == opener:
+                            d += 1
+                        elif toks[j].text == close:
+                            d -= 1
+                            if d == 0:
+                                break
+                        j += 1
+                    i = j + 1
+                    continue
             elif nxt.kind == "id" and (i == 0 or toks[i - 1].text != "::"):
                 scope.items.add(nxt.text)
         elif (t.kind == "id" or t.text == "$") and (i == 0 or toks[i - 1].text != "::"):
@@ -404,8 +421,8 @@ class Crate:
                 return self.walk(mod, rest, seen) if whole else (mod, False)
         return None
 
-    def walk(self, mod: tuple[str, ...], rest: list[str], seen: set) -> tuple[tuple[str, ...], bool]:
-        """From module `mod`, follow `rest`: child modules, then re-exports."""
+    def walk(self, mod: tuple[str, ...], rest: list[str], seen: set) -> tuple[tuple[str, ...], bool] | None:
+        """From module `mod`, follow `rest`: child modules, then re-exports (None: out of the crate)."""
         for k, seg in enumerate(rest):
             scope = self.scopes.get(mod)
             if scope is None:
@@ -422,13 +439,14 @@ class Crate:
                 return mod, False
             if seg in scope.uses:  # a re-export: follow it to where the item lives
                 found = self.through_import(scope, seg, rest[k + 1 :], seen)
-                return found if found is not None else (mod, False)
+                # None: a re-export of another crate's item (`pub use skills_core::Report`).
+                return found
             for entry in scope.globs:
                 found = self.resolve(mod, entry.path[:-1], seen) if len(entry.path) > 1 else None
                 if found is not None and found[1] and found[0] in self.scopes:
                     target = found[0]
                     inner = self.walk(target, [seg], seen)
-                    if inner[0] != target or seg in self.scopes[target].items or seg in self.scopes[target].uses:
+                    if inner is not None and inner[0] != target or seg in self.scopes[target].items or seg in self.scopes[target].uses:
                         return inner[0], False
             return mod, False
         return mod, True
@@ -606,6 +624,14 @@ SELF_TEST_CASES = [
             "lib.rs": "mod a;\nmod b;\npub use a::A;\npub use b::B;\n",
             "a.rs": "use crate::b;\npub struct A;\nfn f() -> b::B { b::B }\n",
             "b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { let _ = crate::a::A; }\n}\n",
+        },
+        set(),
+    ),
+    (
+        "an exported macro's $crate paths and a re-export of another crate's item",
+        {
+            "lib.rs": "mod server;\npub use other::Report;\npub use server::Server;\n#[macro_export]\nmacro_rules! serve { () => { $crate::server::Server::new() }; }\n",
+            "server.rs": "use crate::Report;\npub struct Server;\nfn r() -> Report { todo!() }\n",
         },
         set(),
     ),
