@@ -8,9 +8,9 @@ use skills_core::root::{self, ResolvedRoot};
 use skills_core::vendor::{Agent, Environment};
 use skills_core::{Diagnostic, Options, Report, Rule};
 
-use crate::Outcome;
 use crate::cli::CheckArgs;
 use crate::fix;
+use crate::outcome::Outcome;
 use crate::report::{Checked, Printer};
 
 /// Checks every folder; the worst outcome wins.

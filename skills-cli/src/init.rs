@@ -15,14 +15,15 @@
 //!   (where it goes in the author's code is the author's choice);
 //! - with `--tests`, the trybuild recipe ([`crate::recipe`]).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use skills_core::root::{normalize, relative_to};
 use toml_edit::Value;
 
-use crate::Outcome;
 use crate::cargo_toml::CargoToml;
 use crate::cli::InitArgs;
+use crate::outcome::Outcome;
 use crate::recipe;
 use crate::steps::Steps;
 
@@ -95,7 +96,7 @@ pub fn run(args: &InitArgs) -> Outcome {
     } else {
         match runtime_folder(args.path.as_ref()) {
             Some(Ok(runtime)) => {
-                let relative = relative_path(&runtime, &absolute(&crate_dir));
+                let relative = relative_to(&runtime, &absolute(&crate_dir));
                 let relative = relative.to_string_lossy().replace('\\', "/");
                 // A library ships a pack of skills: it needs the macro and
                 // the tables, not the server (the crate serving it turns
@@ -119,7 +120,7 @@ pub fn run(args: &InitArgs) -> Outcome {
             None => steps.advise(match built_from() {
                 Some(runtime) => format!(
                     "Cargo.toml: add `skills-runtime = {{ path = \"{}\" }}` to [dependencies] (`skills init --path` writes it; once published: `skills-runtime = \"0.1\"`)",
-                    relative_path(&runtime, &absolute(&crate_dir)).display()
+                    relative_to(&runtime, &absolute(&crate_dir)).display()
                 ),
                 None => "Cargo.toml: add skills-runtime to [dependencies]: `skills init --path <clone of skills-runtime>` writes it (once published: `skills-runtime = \"0.1\"`)".to_owned(),
             }),
@@ -362,45 +363,6 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// `path` with `.` removed and `..` applied, without touching the disk.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// `path` relative to `base` (both absolute), with `..` where needed.
-fn relative_path(path: &Path, base: &Path) -> PathBuf {
-    let (path, base) = (normalize(path), normalize(base));
-    let common = path
-        .components()
-        .zip(base.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    if common == 0 {
-        return path;
-    }
-    let mut relative = PathBuf::new();
-    for _ in base.components().skip(common) {
-        relative.push("..");
-    }
-    for component in path.components().skip(common) {
-        relative.push(component);
-    }
-    if relative.as_os_str().is_empty() {
-        relative.push(".");
-    }
-    relative
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,20 +413,5 @@ mod tests {
             "{main}"
         );
         assert!(main.ends_with("    Ok(())\n}\n"), "{main}");
-    }
-
-    #[test]
-    fn relative_paths_climb_to_the_common_folder() {
-        assert_eq!(
-            relative_path(
-                Path::new("/w/skills-runtime/skills-runtime"),
-                Path::new("/w/larder")
-            ),
-            Path::new("../skills-runtime/skills-runtime")
-        );
-        assert_eq!(
-            relative_path(Path::new("/w/a/./b/../c"), Path::new("/w/a")),
-            Path::new("c")
-        );
     }
 }

@@ -25,6 +25,7 @@ mod fix;
 mod init;
 mod manifest;
 mod new;
+mod outcome;
 mod recipe;
 mod report;
 mod serve;
@@ -33,27 +34,6 @@ mod steps;
 use std::process::ExitCode;
 
 use clap::Parser;
-
-/// How a command ended, ordered from best to worst (several folders: the worst wins).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Outcome {
-    /// The job was done and nothing was refused.
-    Done,
-    /// The job ran and found problems, or refused something.
-    Problems,
-    /// A usage or I/O error.
-    Failed,
-}
-
-impl From<Outcome> for ExitCode {
-    fn from(outcome: Outcome) -> Self {
-        match outcome {
-            Outcome::Done => ExitCode::SUCCESS,
-            Outcome::Problems => ExitCode::from(1),
-            Outcome::Failed => ExitCode::from(2),
-        }
-    }
-}
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();

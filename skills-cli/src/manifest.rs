@@ -7,9 +7,9 @@
 use serde::Serialize;
 use skills_runtime::server::{index_json, skill_entry};
 
-use crate::Outcome;
 use crate::check::{self, judge};
 use crate::cli::ManifestArgs;
+use crate::outcome::Outcome;
 use crate::report::{Checked, Printer, stdout};
 
 /// The document `examples/manifest.rs` prints: `{"skills": [...]}`.

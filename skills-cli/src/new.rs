@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use skills_core::names;
 
-use crate::Outcome;
 use crate::check::check;
 use crate::cli::NewArgs;
+use crate::outcome::Outcome;
 use crate::recipe;
 use crate::report::Printer;
 

@@ -14,9 +14,9 @@ use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::server::ServeError;
 use skills_runtime::{Skills, SkillsServer, WatchHandle};
 
-use crate::Outcome;
 use crate::check::resolve;
 use crate::cli::ServeArgs;
+use crate::outcome::Outcome;
 use crate::report::{CommandLine, Printer};
 
 /// Serves until the client leaves (stdio) or Ctrl-C / `SIGTERM` (HTTP).

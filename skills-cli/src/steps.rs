@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::Outcome;
+use crate::outcome::Outcome;
 
 /// One line of a scaffolding command's report.
 #[derive(Debug)]

@@ -3,10 +3,12 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Rule};
-use crate::frontmatter::{Entry, Frontmatter, Node, Shape, quoted};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::frontmatter::{Entry, Frontmatter, Node, Shape};
 use crate::names::{self, MAX_NAME_CHARS};
 use crate::options::Options;
+use crate::rules::{OptionHint, Rule};
+use crate::scalar::quoted;
 
 /// Fields the specification defines.
 pub const SPEC_FIELDS: [&str; 6] = [
@@ -30,19 +32,6 @@ pub const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";
 pub(crate) struct Identity {
     pub name: String,
     pub description: String,
-}
-
-/// Whether the value at `path` (keys from the top, `[n]` for list items)
-/// must be a string under the rules: hints then offer only quoting.
-pub(crate) fn must_be_string(path: &[String], _options: &Options) -> bool {
-    match path {
-        [field] => matches!(
-            field.as_str(),
-            "name" | "description" | "license" | "compatibility" | "allowed-tools"
-        ),
-        [field, _] => field == "metadata" || field == "allowed-tools",
-        _ => false,
-    }
 }
 
 /// Checks every field of `frontmatter` for the skill in folder `folder_name`

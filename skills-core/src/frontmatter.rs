@@ -14,10 +14,11 @@ use serde_json::{Map, Value};
 
 use std::ops::Range;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Position, Rule, saturating_u32};
+use crate::diagnostic::{Diagnostic, Diagnostics, Position, saturating_u32};
 use crate::options::Options;
-use crate::scalar::{self, Plain};
-use crate::{fields, syntax};
+use crate::rules::Rule;
+use crate::scalar::{self, Plain, quoted};
+use crate::syntax;
 
 /// A parsed `SKILL.md`.
 #[derive(Debug)]
@@ -87,16 +88,6 @@ impl Node {
             (None, Value::String(text)) => text.clone(),
             (None, value) => value.to_string(),
         }
-    }
-}
-
-/// `text` as a YAML string that reads back as exactly `text`: in double
-/// quotes, or in single quotes when it holds `"` or `\`.
-pub(crate) fn quoted(text: &str) -> String {
-    if text.contains(['"', '\\']) {
-        format!("'{}'", text.replace('\'', "''"))
-    } else {
-        format!("\"{text}\"")
     }
 }
 
@@ -806,7 +797,7 @@ impl<'a> Reader<'a> {
                     .last()
                     .map_or_else(|| text.to_owned(), |key| key.clone());
                 let quoted = quoted(text);
-                let takes_any_type = !fields::must_be_string(&self.path, self.options);
+                let takes_any_type = !self.options.must_be_string(&self.path);
                 let hint = match ambiguity.yaml11 {
                     "boolean" if takes_any_type => format!(
                         "quote it (`{key}: {quoted}`) to keep the text, or write `true`/`false`"

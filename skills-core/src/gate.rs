@@ -7,8 +7,9 @@
 
 use glob::{MatchOptions, Pattern};
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Rule};
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::frontmatter::Frontmatter;
+use crate::rules::Rule;
 
 /// `*` stays within one path segment; `**` crosses them.
 const MATCH: MatchOptions = MatchOptions {

@@ -6,13 +6,14 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Rule};
+use crate::checked::CheckedSkill;
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::layout::Found;
-use crate::load::report_secrets;
 use crate::options::Options;
+use crate::rules::Rule;
 use crate::{
     MAX_FILE_BYTES, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, Skill, SkillFile, Skills, digest,
-    frontmatter, gate, links, mime, names, relpath, servable, uri,
+    frontmatter, gate, links, mime, names, relpath, secrets, servable,
 };
 
 /// For each found skill (by index), the paths inside it that `generated`
@@ -243,7 +244,7 @@ fn check_one(
             .iter()
             .any(|allowed| allowed.trim_start_matches("./") == path)
     {
-        report_secrets(path, text, diagnostics);
+        secrets::report_secrets(path, text, diagnostics);
     }
     Some(SkillFileParts { body, digest })
 }
@@ -326,31 +327,15 @@ fn rebuild(
             let _ = scratch.into_vec();
         }
     }
-    let items: Vec<(String, String, u64)> = files
-        .values()
-        .map(|file| {
-            (
-                uri::for_file(skill.path(), file.path()),
-                file.digest().to_string(),
-                file.size(),
-            )
-        })
-        .collect();
-    let version = digest::revision(
-        items
-            .iter()
-            .map(|(file_uri, digest, size)| (file_uri.as_str(), digest.as_str(), *size)),
-    );
-    Skill::from_parts(
-        Cow::Owned(skill.name().to_owned()),
-        Cow::Owned(skill.description().to_owned()),
-        Cow::Owned(skill.path().to_owned()),
-        Cow::Owned(skill.uri().to_owned()),
-        Cow::Owned(skill.extra_fields_json().to_owned()),
-        version.into(),
-        skill.body_offset(),
-        files.into_values().collect::<Vec<_>>().into(),
-    )
+    CheckedSkill {
+        name: skill.name().to_owned(),
+        description: skill.description().to_owned(),
+        path: skill.path().to_owned(),
+        extra_json: skill.extra_fields_json().to_owned(),
+        body_offset: skill.body_offset(),
+        files: files.into_values().collect(),
+    }
+    .build()
     .with_gated(skill.is_gated())
 }
 

@@ -8,8 +8,9 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Rule};
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::names::{self, PathProblem};
+use crate::rules::Rule;
 use crate::walk::{Entry, Kind};
 use crate::{MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, relpath};
 

@@ -2,6 +2,17 @@
 //! parse and validate every `SKILL.md`, digest every file, and build the
 //! tables a server answers from.
 //!
+//! **Internal, semver-exempt: pin the exact version; use skills-runtime.**
+//! This crate is the shared implementation of skills-runtime, its
+//! `embed_skills!` macro (skills-macros) and the `skills` command line
+//! (skills-cli), as sqlx-macros-core is sqlx's. Its API follows what those
+//! three need and may change in any release, patch releases included; they
+//! depend on it with `=` and the exact version, and so must anything else
+//! that does. What a user needs, skills-runtime re-exports: the tables at
+//! its root (`Skills`, `Skill`, `SkillFile`, `Digest`), and loading and
+//! checking at run time (the loader, the rules, diagnostics and renderer,
+//! the agents' folders) in `skills_runtime::load` (feature `load`).
+//!
 //! `embed_skills!` runs [`load()`] inside rustc and turns the result into
 //! `static` tables; any other front end (a command-line checker, a loader
 //! that serves a folder at run time) calls the same public functions, so it
@@ -45,11 +56,15 @@ pub mod mime;
 mod model;
 pub mod names;
 pub mod relpath;
+mod render;
 pub mod root;
+mod rules;
 mod servable;
 pub mod uri;
 pub mod vendor;
 
+#[cfg(feature = "load")]
+mod checked;
 pub mod digest;
 #[cfg(feature = "load")]
 mod fields;
@@ -82,11 +97,8 @@ mod syntax;
 #[cfg(feature = "load")]
 mod walk;
 
-#[cfg(feature = "load")]
-pub use diagnostic::Renderer;
-pub use diagnostic::{
-    Diagnostic, EmbedMacro, Fix, FrontEnd, Library, OptionHint, Position, Report, Rule, Severity,
-};
+pub use diagnostic::{Diagnostic, Fix, Position, Report};
+pub use digest::{Digest, DigestSyntaxError, fingerprint_input};
 pub use embed_options::EmbedOptions;
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
@@ -96,11 +108,13 @@ pub use generated::add_files;
 pub use listing::{Listing, listing};
 #[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_listed, load_roots};
-pub use model::{
-    Digest, DigestSyntaxError, MergeError, Skill, SkillFile, Skills, fingerprint_input,
-};
+pub use model::{MergeError, Skill, SkillFile, Skills};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
+#[cfg(feature = "load")]
+pub use render::Renderer;
+pub use render::{EmbedMacro, FrontEnd, Library};
+pub use rules::{OptionHint, Rule, Severity};
 pub use servable::check_servable;
 #[cfg(feature = "load")]
 pub use skill_md::{

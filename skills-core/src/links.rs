@@ -20,8 +20,9 @@
 //! A broken reference gets the closest file of the skill as a suggestion: one
 //! of the same name in another folder, else one a typing mistake or two away.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Rule};
+use crate::diagnostic::{Diagnostic, Diagnostics, Position};
 use crate::relpath;
+use crate::rules::{OptionHint, Rule};
 
 /// A path the body refers to, and where.
 #[derive(Debug, PartialEq, Eq)]

@@ -15,9 +15,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::digest;
-use crate::load::read_stamped;
-use crate::model::Digest;
+use crate::digest::{self, Digest};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
 use crate::relpath;
@@ -98,7 +96,7 @@ pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
             }
             return Some(digest);
         }
-        let (bytes, stamp) = read_stamped(&path).ok()?;
+        let (bytes, stamp) = read_cache::read_stamped(&path).ok()?;
         let digest = digest::of(&bytes);
         if let (Some(cache), Some(stamp)) = (&mut cache, stamp) {
             // The secret scan is the load's to do: `None` asks for it.

@@ -19,16 +19,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Diagnostics, OptionHint, Position, Report, Rule, Severity};
+use crate::checked::CheckedSkill;
+use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report};
+use crate::digest::Digest;
 use crate::layout::{self, Found};
 use crate::listing::{self, Listing};
-use crate::model::{Digest, Skill, SkillFile, Skills};
+use crate::model::{Skill, SkillFile, Skills};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
+use crate::rules::{Rule, Severity};
 use crate::skill_md::{self, SkillMdContext};
 use crate::walk::{self, Entry, Kind};
 use crate::{
-    MAX_FILE_BYTES, SKILL_MD, digest, gate, generated, links, mime, relpath, secrets, servable, uri,
+    MAX_FILE_BYTES, SKILL_MD, digest, gate, generated, links, mime, relpath, secrets, servable,
 };
 
 /// A loaded set: the skills, where each file came from on disk, and the
@@ -547,17 +550,18 @@ impl Loader<'_> {
             if len > MAX_FILE_BYTES {
                 continue; // Reported by the size check.
             }
-            let (bytes, stamp) = match read_stamped(&relpath::on_disk(self.root, &entry.rel)) {
-                Ok(read) => read,
-                Err(error) => {
-                    self.diagnostics.push(Diagnostic::new(
-                        Rule::Io,
-                        entry.rel.clone(),
-                        format!("cannot read this file: {error}"),
-                    ));
-                    continue;
-                }
-            };
+            let (bytes, stamp) =
+                match read_cache::read_stamped(&relpath::on_disk(self.root, &entry.rel)) {
+                    Ok(read) => read,
+                    Err(error) => {
+                        self.diagnostics.push(Diagnostic::new(
+                            Rule::Io,
+                            entry.rel.clone(),
+                            format!("cannot read this file: {error}"),
+                        ));
+                        continue;
+                    }
+                };
             if bytes.len() as u64 > MAX_FILE_BYTES {
                 continue; // Grew while we walked; reported on the next run.
             }
@@ -599,7 +603,7 @@ impl Loader<'_> {
                 && let Ok(text) = &file.content.body
             {
                 let found = file.findings.unwrap_or_else(|| scanner.scan(text));
-                report_findings(file.rel, text, &found, self.diagnostics);
+                secrets::report(file.rel, text, &found, self.diagnostics);
                 findings = Some(found);
             }
             if let (Some(cache), Some(stamp)) = (&mut cache, file.stamp) {
@@ -736,64 +740,11 @@ fn list(root: &Path, options: &Options, entries: &[Entry], contents: &Contents) 
     listing::of_entries(options, entries, |entry| match contents.get(&entry.rel) {
         Some(content) => Some(content.digest),
         None => Some(digest::of(
-            &read_stamped(&relpath::on_disk(root, &entry.rel)).ok()?.0,
+            &read_cache::read_stamped(&relpath::on_disk(root, &entry.rel))
+                .ok()?
+                .0,
         )),
     })
-}
-
-/// A `secret` problem for each credential-shaped text in `text`, the file
-/// at `rel` (relative to the root): what the loader and `add_files` report.
-pub(crate) fn report_secrets(rel: &str, text: &str, diagnostics: &mut Diagnostics) {
-    let scanner = secrets::Scanner::for_bytes(text.len());
-    report_findings(rel, text, &scanner.scan(text), diagnostics);
-}
-
-/// A file's bytes and, when the file did not change while it was read, its
-/// stamp for the read cache (metadata of the open handle, before and after).
-pub(crate) fn read_stamped(path: &Path) -> std::io::Result<(Vec<u8>, Option<read_cache::Stamp>)> {
-    use std::io::Read as _;
-    let mut file = std::fs::File::open(path)?;
-    let before = file
-        .metadata()
-        .ok()
-        .as_ref()
-        .and_then(read_cache::Stamp::of);
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    let after = file
-        .metadata()
-        .ok()
-        .as_ref()
-        .and_then(read_cache::Stamp::of);
-    let unchanged = before.is_some() && before == after;
-    Ok((bytes, if unchanged { before } else { None }))
-}
-
-/// The `secret` problems of `findings` in `text`.
-fn report_findings(
-    rel: &str,
-    text: &str,
-    findings: &[secrets::Finding],
-    diagnostics: &mut Diagnostics,
-) {
-    for finding in findings {
-        let at = Position::of_offset(text, finding.offset);
-        diagnostics.push(
-            Diagnostic::new(
-                Rule::Secret,
-                rel,
-                format!(
-                    "this looks like a real {}; everything in a skill can end up in a model's context and be copied out",
-                    finding.kind
-                ),
-            )
-            .at(at.line, at.column)
-            .length(finding.length)
-            .hint("remove it and load credentials at run time; if it is a deliberate fake, allow the file")
-            .option(OptionHint::AllowSecretsIn(rel.to_owned()))
-            .with_source(text),
-        );
-    }
 }
 
 /// The skill folders a walk found, the skills built from them (by index),
@@ -830,31 +781,15 @@ fn root_name(root: &Path) -> String {
 
 /// One skill's entry: its identity, URI, revision and files.
 fn assemble(skill: &Found, checked: skill_md::Checked, files: Vec<SkillFile>) -> Skill {
-    let items: Vec<(String, String, u64)> = files
-        .iter()
-        .map(|file| {
-            (
-                uri::for_file(&skill.path, file.path()),
-                file.digest().to_string(),
-                file.size(),
-            )
-        })
-        .collect();
-    let version = digest::revision(
-        items
-            .iter()
-            .map(|(file_uri, digest, size)| (file_uri.as_str(), digest.as_str(), *size)),
-    );
-    Skill::from_parts(
-        checked.name.into(),
-        checked.description.into(),
-        skill.path.clone().into(),
-        uri::for_file(&skill.path, SKILL_MD).into(),
-        checked.extra_json.into(),
-        version.into(),
-        checked.body_offset,
-        files.into(),
-    )
+    CheckedSkill {
+        name: checked.name,
+        description: checked.description,
+        path: skill.path.clone(),
+        extra_json: checked.extra_json,
+        body_offset: checked.body_offset,
+        files,
+    }
+    .build()
 }
 
 /// The sorted tables of skills from several roots.

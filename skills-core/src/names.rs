@@ -28,7 +28,8 @@
 use std::fmt;
 
 use crate::MAX_PATH_CHARS;
-use crate::diagnostic::{Diagnostic, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::rules::Rule;
 
 /// Longest skill `name`, in characters.
 pub const MAX_NAME_CHARS: usize = 64;

@@ -150,4 +150,18 @@ impl Options {
     pub(crate) fn accepts_field(&self, key: &str) -> bool {
         self.allow_unknown_fields || self.allow_fields.iter().any(|allowed| allowed == key)
     }
+
+    /// Whether the value at `path` (keys from the top, `[n]` for list items)
+    /// must be a string under the rules: the YAML reader's hints then offer
+    /// only quoting. The same under every option today.
+    pub(crate) fn must_be_string(&self, path: &[String]) -> bool {
+        match path {
+            [field] => matches!(
+                field.as_str(),
+                "name" | "description" | "license" | "compatibility" | "allowed-tools"
+            ),
+            [field, _] => field == "metadata" || field == "allowed-tools",
+            _ => false,
+        }
+    }
 }

@@ -28,7 +28,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::model::Digest;
+use crate::digest::Digest;
 use crate::secrets::{self, Finding};
 
 /// How long after a file's modification an entry about it becomes
@@ -238,6 +238,19 @@ fn parse(text: &str) -> Option<(u128, HashMap<String, Entry>)> {
         );
     }
     Some((written_at, entries))
+}
+
+/// A file's bytes and, when the file did not change while it was read, its
+/// stamp for the read cache (metadata of the open handle, before and after).
+pub(crate) fn read_stamped(path: &Path) -> std::io::Result<(Vec<u8>, Option<Stamp>)> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let before = file.metadata().ok().as_ref().and_then(Stamp::of);
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    let after = file.metadata().ok().as_ref().and_then(Stamp::of);
+    let unchanged = before.is_some() && before == after;
+    Ok((bytes, if unchanged { before } else { None }))
 }
 
 #[cfg(test)]

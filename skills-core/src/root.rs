@@ -24,9 +24,10 @@
 //! assert_eq!(resolved.display, "skills");
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Rule};
+use crate::diagnostic::Diagnostic;
+use crate::rules::Rule;
 
 /// A skills folder, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,6 +144,62 @@ pub fn resolve(
     })
 }
 
+/// `path` with `.` removed and `..` applied, without touching the disk
+/// (so without following links): how a folder is named to an author.
+///
+/// ```
+/// use std::path::Path;
+/// use skills_core::root::normalize;
+///
+/// assert_eq!(normalize(Path::new("/w/a/./b/../c")), Path::new("/w/a/c"));
+/// ```
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `path` relative to `base` (both absolute, both [normalized](normalize)
+/// first), with `..` where needed; `.` when they are the same folder, and
+/// `path` itself when they share nothing (another drive).
+///
+/// ```
+/// use std::path::Path;
+/// use skills_core::root::relative_to;
+///
+/// assert_eq!(relative_to(Path::new("/w/shared/corpus"), Path::new("/w/crate")), Path::new("../shared/corpus"));
+/// ```
+pub fn relative_to(path: &Path, base: &Path) -> PathBuf {
+    let (path, base) = (normalize(path), normalize(base));
+    let common = path
+        .components()
+        .zip(base.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return path;
+    }
+    let mut relative = PathBuf::new();
+    for _ in base.components().skip(common) {
+        relative.push("..");
+    }
+    for component in path.components().skip(common) {
+        relative.push(component);
+    }
+    if relative.as_os_str().is_empty() {
+        relative.push(".");
+    }
+    relative
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +262,35 @@ mod tests {
         assert_eq!(
             resolve("", manifest, None, env).unwrap_err().rule,
             Rule::RootMissing
+        );
+    }
+
+    #[test]
+    fn relative_paths_climb_to_the_common_folder() {
+        let base = Path::new("/work/crate");
+        assert_eq!(
+            relative_to(Path::new("/work/crate/src/./skills"), base),
+            Path::new("src/skills")
+        );
+        assert_eq!(
+            relative_to(Path::new("/work/crate/src/../skills"), base),
+            Path::new("skills")
+        );
+        assert_eq!(
+            relative_to(Path::new("/work/shared/corpus"), base),
+            Path::new("../shared/corpus")
+        );
+        assert_eq!(
+            relative_to(
+                Path::new("/w/skills-runtime/skills-runtime"),
+                Path::new("/w/larder")
+            ),
+            Path::new("../skills-runtime/skills-runtime")
+        );
+        assert_eq!(relative_to(base, base), Path::new("."));
+        assert_eq!(
+            relative_to(Path::new("/w/a/./b/../c"), Path::new("/w/a")),
+            Path::new("c")
         );
     }
 }

@@ -12,6 +12,16 @@
 //! quoted next to each matcher); the YAML 1.2 side is the core schema (YAML
 //! 1.2.2 §10.3.2).
 
+/// `text` as a YAML string that reads back as exactly `text`: in double
+/// quotes, or in single quotes when it holds `"` or `\`.
+pub(crate) fn quoted(text: &str) -> String {
+    if text.contains(['"', '\\']) {
+        format!("'{}'", text.replace('\'', "''"))
+    } else {
+        format!("\"{text}\"")
+    }
+}
+
 /// The value an unquoted scalar stands for, when every reader agrees on it.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Plain {

@@ -13,6 +13,9 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
+use crate::diagnostic::{Diagnostic, Diagnostics, Position};
+use crate::rules::{OptionHint, Rule};
+
 /// A credential found in a file: what it looks like and where it starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Finding {
@@ -370,6 +373,35 @@ fn private_key(text: &str, offset: usize) -> Option<Finding> {
         offset,
         length: PEM_BEGIN.len() + label_end + 5,
     })
+}
+
+/// A `secret` problem for each credential-shaped text in `text`, the file
+/// at `rel` (relative to the root): what the loader and `add_files` report.
+pub(crate) fn report_secrets(rel: &str, text: &str, diagnostics: &mut Diagnostics) {
+    let scanner = Scanner::for_bytes(text.len());
+    report(rel, text, &scanner.scan(text), diagnostics);
+}
+
+/// The `secret` problems of `findings` in `text`, the file at `rel`.
+pub(crate) fn report(rel: &str, text: &str, findings: &[Finding], diagnostics: &mut Diagnostics) {
+    for finding in findings {
+        let at = Position::of_offset(text, finding.offset);
+        diagnostics.push(
+            Diagnostic::new(
+                Rule::Secret,
+                rel,
+                format!(
+                    "this looks like a real {}; everything in a skill can end up in a model's context and be copied out",
+                    finding.kind
+                ),
+            )
+            .at(at.line, at.column)
+            .length(finding.length)
+            .hint("remove it and load credentials at run time; if it is a deliberate fake, allow the file")
+            .option(OptionHint::AllowSecretsIn(rel.to_owned()))
+            .with_source(text),
+        );
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Diagnostic, Report, Rule};
+use crate::diagnostic::{Diagnostic, Report};
+use crate::rules::Rule;
 use crate::{SKILL_MD, Skills, relpath};
 
 /// Checks that `skills` can be served as it is: every file declared

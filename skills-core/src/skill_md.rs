@@ -6,9 +6,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report, Rule};
+use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report};
 use crate::frontmatter;
 use crate::options::Options;
+use crate::rules::Rule;
 use crate::{fields, gate, links};
 
 /// The most lines the specification recommends for a `SKILL.md`

@@ -10,8 +10,9 @@
 
 use std::ops::Range;
 
-use crate::diagnostic::{Diagnostic, Position, Rule};
-use crate::frontmatter::quoted;
+use crate::diagnostic::{Diagnostic, Position};
+use crate::rules::Rule;
+use crate::scalar::quoted;
 
 /// One line of the frontmatter: its text, 1-based number in `SKILL.md` and
 /// byte offset there.

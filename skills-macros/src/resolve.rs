@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use skills_core::root::ResolvedRoot;
+use skills_core::root::{ResolvedRoot, relative_to};
 
 /// What the crate's build script told Cargo, read back from its `output` file.
 #[derive(Debug, Default)]
@@ -72,42 +72,6 @@ pub(crate) fn belongs_to(out_dir: &Path, package: &str) -> bool {
                 .and_then(|rest| rest.strip_prefix('-'))
                 .is_some_and(|hash| !hash.is_empty() && !hash.contains('-'))
         })
-}
-
-/// `path` with `.` removed and `..` applied, without touching the disk.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// `path` relative to `base` (both absolute), with `..` where needed.
-fn relative_to(path: &Path, base: &Path) -> PathBuf {
-    let (path, base) = (normalize(path), normalize(base));
-    let common = path
-        .components()
-        .zip(base.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    if common == 0 {
-        return path;
-    }
-    let mut relative = PathBuf::new();
-    for _ in base.components().skip(common) {
-        relative.push("..");
-    }
-    for component in path.components().skip(common) {
-        relative.push(component);
-    }
-    relative
 }
 
 /// Checks that a build script makes Cargo rebuild when the tree changes.
@@ -206,23 +170,6 @@ mod tests {
             "my-crate"
         ));
         assert!(!belongs_to(&out("/out"), "my-crate"));
-    }
-
-    #[test]
-    fn advice_paths_are_normalized_and_relative() {
-        let base = Path::new("/work/crate");
-        assert_eq!(
-            relative_to(Path::new("/work/crate/src/./skills"), base),
-            Path::new("src/skills")
-        );
-        assert_eq!(
-            relative_to(Path::new("/work/crate/src/../skills"), base),
-            Path::new("skills")
-        );
-        assert_eq!(
-            relative_to(Path::new("/work/shared/corpus"), base),
-            Path::new("../shared/corpus")
-        );
     }
 
     #[test]

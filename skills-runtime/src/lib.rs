@@ -123,7 +123,7 @@
 //! | feature | implies | what it adds | when to turn it on |
 //! | --- | --- | --- | --- |
 //! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](Skills::merge)) |
-//! | `load` | – | `load`, `Options`, `Report`, `vendor` (re-exported from skills-core) and [`add_files`]: a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
+//! | `load` | – | the `load` module (the loader, its rules and diagnostics, the renderer, `vendor`), with `load`, `Options`, `Report` and `add_files` at the root: a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
 //! | `watch` | `load`, `server` | `SkillsServer::watch`, `watch_agent`, `watch_roots`, `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
 //! | `http` | `server` | the `http` module: MCP's streamable HTTP transport on an axum `Router` you extend, the `GET /skills` catalog routes, and `serve`, which prints the one `listening` line | you serve over HTTP (replicas, bearer tokens, per-user skills) |
 //! | `folder` | `load` | the `folder` module: skills written into a folder with a record per skill, an atomic swap and six states | you write skills to disk yourself; `client` and `install` use it |
@@ -191,9 +191,11 @@ pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 #[cfg(feature = "load")]
 pub use skills_core::vendor;
 /// Loading a folder at run time (feature `load`): the same rules and
-/// messages as `embed_skills!`.
+/// messages as `embed_skills!`; the rest of the loader is in [`load`](mod@load).
 #[cfg(feature = "load")]
 pub use skills_core::{Diagnostic, Loaded, Options, Refused, Rule, add_files, load};
+#[cfg(feature = "load")]
+pub mod load;
 
 /// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
 ///
@@ -210,8 +212,8 @@ pub use skills_core::{Diagnostic, Loaded, Options, Refused, Rule, add_files, loa
 /// Warnings (what the specification only recommends: a `SKILL.md` over 500
 /// lines or about 5,000 tokens, references nested more than one level deep)
 /// never fail the build, and the macro cannot show them: on stable Rust a
-/// procedural macro can only emit errors. `skills_core::load` returns them
-/// in `Loaded::warnings`, for tools that print them.
+/// procedural macro can only emit errors. `skills_runtime::load()` (feature
+/// `load`) returns them in `Loaded::warnings`, for tools that print them.
 ///
 /// Options, after the folder: `allow_fields = ["…"]` (extra top-level
 /// frontmatter keys to accept), `check_links = false` (do not check that the

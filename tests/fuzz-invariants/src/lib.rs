@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod cursor;
+mod display;
 pub mod names;
 pub mod seeds;
 pub mod skill_md;
@@ -49,9 +50,3 @@ pub const TARGETS: [Target; 4] = [
         check: cursor::check,
     },
 ];
-
-/// Whether `text` holds a character that would garble a terminal or a log
-/// line (a control character other than a tab).
-fn has_control(text: &str) -> bool {
-    text.chars().any(|c| c.is_control() && c != '\t')
-}

@@ -49,7 +49,7 @@ fn name_rule(name: &str) {
     let verdict = names::check_name(name);
     if let Err(problem) = &verdict {
         assert!(
-            !crate::has_control(&problem.to_string()),
+            !crate::display::has_control(&problem.to_string()),
             "{problem:?} displays a control character"
         );
         return;
@@ -113,7 +113,7 @@ fn path_rule(path: &str) {
         }
         Err(problem) => {
             assert!(
-                !crate::has_control(&problem.to_string()),
+                !crate::display::has_control(&problem.to_string()),
                 "{problem:?} displays a control character"
             );
             match &problem {

@@ -205,13 +205,13 @@ fn diagnostic_fits(text: &str, diagnostic: &Diagnostic) {
         assert_eq!(diagnostic.column, None, "a column without a line");
     }
     assert!(
-        !crate::has_control(&diagnostic.message) && !diagnostic.message.contains('\t'),
+        !crate::display::has_control(&diagnostic.message) && !diagnostic.message.contains('\t'),
         "a message with a control character: {:?}",
         diagnostic.message
     );
     if let Some(hint) = &diagnostic.hint {
         assert!(
-            !crate::has_control(hint),
+            !crate::display::has_control(hint),
             "a hint with a control character: {hint:?}"
         );
     }

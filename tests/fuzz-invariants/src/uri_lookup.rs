@@ -172,7 +172,10 @@ fn parsed(set: &Skills, sent: &str) {
     let canonical = match uri::parse(sent) {
         Ok(canonical) => canonical.into_owned(),
         Err(error) => {
-            assert!(!crate::has_control(&error.to_string()), "{error:?}");
+            assert!(
+                !crate::display::has_control(&error.to_string()),
+                "{error:?}"
+            );
             return;
         }
     };

@@ -29,13 +29,16 @@
 //!
 //! Output: one JSON object per run on stdout, then a `summary` object.
 
+mod args;
 mod http;
 mod soak;
 mod stats;
 mod stdio;
 mod throughput;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+
+use args::{Throughput, Transport};
 
 #[derive(Parser)]
 #[command(about = "Load client of bench/runtime: startup, throughput (with latency), soak")]
@@ -63,49 +66,6 @@ struct Startup {
     #[arg(long, default_value = "skills/list")]
     first: String,
     /// The server command, with `{port}` where the port goes.
-    #[arg(last = true, required = true)]
-    command: Vec<String>,
-}
-
-/// How a client talks to the server.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Transport {
-    Http,
-    Stdio,
-}
-
-/// How a stdio client starts (HTTP throughput is always 2026-07-28 stateless).
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Proto {
-    /// 2026-07-28: `server/discover`, then `_meta` on every request.
-    Modern,
-    /// 2025-11-25: `initialize` and `notifications/initialized`.
-    Handshake,
-}
-
-#[derive(clap::Args)]
-pub struct Throughput {
-    #[arg(long, value_enum, default_value = "http")]
-    transport: Transport,
-    /// stdio only: how the session starts.
-    #[arg(long, value_enum, default_value = "modern")]
-    proto: Proto,
-    /// Server processes, one after the other.
-    #[arg(long, default_value_t = 3)]
-    runs: usize,
-    /// Timed `resources/read` requests per process.
-    #[arg(long, default_value_t = 20_000)]
-    n: usize,
-    /// Requests in flight (over HTTP, one keep-alive connection each).
-    #[arg(long, default_value_t = 16)]
-    window: usize,
-    /// Seed of the file-order permutation.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Skip the untimed pass that reads and verifies every file once.
-    #[arg(long)]
-    no_verify: bool,
-    /// The server command (`{port}` where the port goes, over HTTP).
     #[arg(last = true, required = true)]
     command: Vec<String>,
 }

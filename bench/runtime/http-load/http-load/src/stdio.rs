@@ -14,12 +14,12 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
+use crate::args::{Proto, Throughput};
 use crate::http::client_info_meta;
 use crate::stats::{
     FileRef, collect_files, latency, manifest_fingerprint, proc_cpu_s, proc_status_kb,
     proc_user_system_s, read_matches, shuffled, stats,
 };
-use crate::{Proto, Throughput};
 
 /// The first id of the timed requests; request `k` has id `FIRST + k`.
 const FIRST: u64 = 1_000_000;

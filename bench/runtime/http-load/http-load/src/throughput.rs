@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Value, json};
 
-use crate::Throughput;
+use crate::args::Throughput;
 use crate::http::{Request, Server, client};
 use crate::stats::{
     FileRef, collect_files, latency, manifest_fingerprint, proc_cpu_s, proc_status_kb,
