@@ -155,20 +155,7 @@ pub mod folder;
 #[cfg(feature = "install")]
 pub mod install;
 
-/// `_meta` key of a SEP-2640 skill entry (and of a `_manifest` read) that
-/// lists the skill's executable files, by path inside the skill. Our own key:
-/// SEP-2640 has none. Servers built on this crate send it; the client
-/// restores the bits from it.
-///
-/// Named under `io.crates.skills-runtime/`, the reverse-DNS form of this
-/// crate's home (`crates.io/crates/skills-runtime`), as MCP's `_meta` rules
-/// ask of a key that is not MCP's own; `io.modelcontextprotocol.skills/` is
-/// reserved for keys the Skills extension defines.
-pub const EXECUTABLE_META_KEY: &str = "io.crates.skills-runtime/executable";
-
-/// The name [`EXECUTABLE_META_KEY`] had before it moved under the crate's
-/// reverse-DNS prefix: the client still reads it from servers that send it.
-pub const LEGACY_EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+pub mod protocol;
 
 #[cfg(feature = "client")]
 pub mod client;

@@ -39,6 +39,7 @@
 //! turns skills from several servers into context blocks and
 //! `load_skill`/`unload_skill` tools for an LLM host.
 
+mod blob;
 mod catalog;
 mod discover;
 mod error;

@@ -80,7 +80,6 @@ use rmcp::service::RequestContext;
 pub use access::{Access, AccessPolicy, Caller, Offer};
 pub use builder::SkillsServerBuilder;
 pub use catalog::SkillsView;
-pub use compat::{INDEX_SCHEMA, INDEX_URI, MANIFEST_SEGMENT, index_json, manifest_json};
 #[doc(hidden)]
 pub use cursor::fuzzing as cursor_fuzzing;
 pub use handler::WithSkills;
@@ -90,7 +89,7 @@ pub use sessions::ViewChanges;
 pub use view::Visibility;
 #[cfg(feature = "watch")]
 pub use watch::{DEBOUNCE, Reload, Reloads, WatchError, WatchHandle};
-pub use wire::{EXECUTABLE_META_KEY, VERSION_META_KEY, frontmatter, skill_entry};
+pub use wire::{frontmatter, skill_entry};
 
 use crate::{Report, Skills};
 use builder::Settings;

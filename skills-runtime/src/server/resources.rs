@@ -144,15 +144,15 @@ impl View<'_> {
         &self,
         canonical: &str,
     ) -> Option<(String, Option<rmcp::model::MetaObject>)> {
-        if self.settings().legacy_index && canonical == compat::INDEX_URI {
+        if self.settings().legacy_index && canonical == crate::protocol::LEGACY_INDEX_URI {
             let owned = self.owned_skills().map(|(_, skill)| skill);
-            return Some((compat::index_json(owned), None));
+            return Some((crate::protocol::index_json(owned), None));
         }
         if self.settings().fastmcp {
             let skill = compat::manifest_owner(self.skills(), canonical)?;
             return self
                 .owns(skill)
-                .then(|| (compat::manifest_json(skill), wire::executable_meta(skill)));
+                .then(|| (crate::protocol::manifest_json(skill), wire::executable_meta(skill)));
         }
         None
     }
