@@ -30,7 +30,7 @@ use rmcp::service::{Peer, RequestContext, SubscriptionSink};
 use tokio::runtime::Handle;
 
 use super::access::Caller;
-use super::builder::Settings;
+use super::settings::Settings;
 use super::sessions::Lists;
 use super::snapshot::Snapshot;
 use super::view::View;

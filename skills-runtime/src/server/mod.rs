@@ -60,6 +60,7 @@ mod prompts;
 mod resources;
 mod serve;
 mod sessions;
+mod settings;
 mod skills;
 mod snapshot;
 mod subscriptions;
@@ -92,7 +93,7 @@ pub use watch::{DEBOUNCE, Reload, Reloads, WatchError, WatchHandle};
 pub use wire::{frontmatter, skill_entry};
 
 use crate::{Report, Skills};
-use builder::Settings;
+use settings::Settings;
 use changes::Listeners;
 use sessions::Sessions;
 use snapshot::Snapshot;

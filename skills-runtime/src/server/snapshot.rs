@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use rmcp::model::{Resource, ResourceTemplate};
 
-use super::builder::Settings;
+use super::settings::Settings;
 use super::visible::{Owned, ViewCache, VisibleSet};
 use super::wire;
 use crate::{Digest, Skill, SkillFile, Skills};
