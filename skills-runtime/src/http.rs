@@ -139,12 +139,10 @@ use crate::SkillsServer;
 
 mod catalog;
 
+pub use catalog::CATALOG_PATH;
+
 /// Where [`SkillsRouter::build`] mounts MCP's streamable HTTP endpoint.
 pub const MCP_PATH: &str = "/mcp";
-
-/// Where [`SkillsRouter::build`] mounts the catalog routes: `GET /skills`
-/// and `GET /skills/{name}` (see the [module documentation](self#what-is-mounted)).
-pub const CATALOG_PATH: &str = "/skills";
 
 /// How long requests in flight may take to finish once a shutdown signal
 /// came. Open event streams (a session's `GET /mcp`) never finish on their

@@ -13,11 +13,12 @@ use rmcp::service::Peer;
 use serde_json::Value;
 use skills_core::{Digest, Options, SKILL_MD, SkillMdContext, inspect_skill_md};
 
+use super::ask::ask;
 use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source};
 use super::manifest::{self, ManifestFile, SkillManifest};
 use super::options::Progress;
-use super::{ClientError, DownloadOptions, ask};
+use super::{ClientError, DownloadOptions};
 
 /// One verified file.
 #[derive(Debug, Clone)]

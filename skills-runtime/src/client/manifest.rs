@@ -14,12 +14,11 @@ use rmcp::service::Peer;
 use serde::{Deserialize, Serialize};
 use skills_core::{Digest, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, names, uri};
 
+use super::ClientError;
+use super::ask::ask;
 use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source, skill_path};
-use super::{ClientError, ask};
 use crate::protocol::{EXECUTABLE_META_KEY, LEGACY_EXECUTABLE_META_KEY, MANIFEST_SEGMENT};
-
-/// The last segment FastMCP (and SkillsDotNet) serve a skill's file list under.
 
 /// One file of a skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -317,12 +316,9 @@ fn file_path_under(root: &str, skill_path: &str, file_uri: &str) -> Result<Strin
 /// [`EXECUTABLE_META_KEY`], or under the name servers before it used.
 fn executable_paths(meta: Option<&MetaObject>) -> Result<Vec<String>, String> {
     let Some((key, value)) = meta.and_then(|meta| {
-        [
-            EXECUTABLE_META_KEY,
-            LEGACY_EXECUTABLE_META_KEY,
-        ]
-        .into_iter()
-        .find_map(|key| meta.get(key).map(|value| (key, value)))
+        [EXECUTABLE_META_KEY, LEGACY_EXECUTABLE_META_KEY]
+            .into_iter()
+            .find_map(|key| meta.get(key).map(|value| (key, value)))
     }) else {
         return Ok(Vec::new());
     };

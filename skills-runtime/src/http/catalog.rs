@@ -24,6 +24,10 @@ use serde_json::{Value, json};
 use crate::SkillsServer;
 use crate::server::{Caller, SkillsView};
 
+/// Where [`SkillsRouter::build`](super::SkillsRouter::build) mounts the catalog routes: `GET /skills`
+/// and `GET /skills/{name}` (see the [module documentation](super#what-is-mounted)).
+pub const CATALOG_PATH: &str = "/skills";
+
 /// The body of every 404 of `GET /skills/{name}`: it names nothing, so a
 /// skill that is locked, absent or nonexistent cannot be told apart.
 pub(super) const NOT_FOUND_BODY: &str =
@@ -37,8 +41,8 @@ where
 {
     let allowed: Arc<[String]> = allowed_hosts.into();
     axum::Router::new()
-        .route(super::CATALOG_PATH, get(list))
-        .route(&format!("{}/{{name}}", super::CATALOG_PATH), get(one))
+        .route(CATALOG_PATH, get(list))
+        .route(&format!("{}/{{name}}", CATALOG_PATH), get(one))
         .with_state(skills)
         .layer(axum::middleware::from_fn_with_state(allowed, check_host))
 }

@@ -9,11 +9,11 @@ use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
 
 use super::access::{Access, Caller, Rule};
-use super::settings::Settings;
 use super::changes::Listeners;
 use super::sessions::Sessions;
+use super::settings::Settings;
+use super::skills_server::{Shared, SkillsServer};
 use super::snapshot::Snapshot;
-use super::{Shared, SkillsServer};
 use crate::{Report, Skill, Skills};
 
 /// Configures a [`SkillsServer`]. Every switch has a default that suits a

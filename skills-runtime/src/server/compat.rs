@@ -1,8 +1,8 @@
 //! Which skill a FastMCP `skill://<path>/_manifest` URI lists (the format
 //! itself, and Figma's `skill://index.json`, are in [`crate::protocol`]).
 
-use crate::{Skill, Skills};
 use crate::protocol::MANIFEST_SEGMENT;
+use crate::{Skill, Skills};
 
 /// The skill whose manifest `canonical_uri` is, if it is one.
 pub(super) fn manifest_owner<'s>(skills: &'s Skills, canonical_uri: &str) -> Option<&'s Skill> {

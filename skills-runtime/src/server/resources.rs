@@ -150,9 +150,12 @@ impl View<'_> {
         }
         if self.settings().fastmcp {
             let skill = compat::manifest_owner(self.skills(), canonical)?;
-            return self
-                .owns(skill)
-                .then(|| (crate::protocol::manifest_json(skill), wire::executable_meta(skill)));
+            return self.owns(skill).then(|| {
+                (
+                    crate::protocol::manifest_json(skill),
+                    wire::executable_meta(skill),
+                )
+            });
         }
         None
     }

@@ -7,7 +7,10 @@ use std::collections::HashMap;
 use rmcp::model::Implementation;
 
 use super::access::Rule;
-use super::{instructions, tool};
+use super::instructions;
+
+/// The fallback tool's default name.
+pub(super) const DEFAULT_TOOL_NAME: &str = "read_skill";
 use crate::Skill;
 
 /// What a server was configured with; fixed once built.
@@ -49,7 +52,7 @@ impl Default for Settings {
             list_supporting_files: false,
             fastmcp: true,
             legacy_index: false,
-            tool: Some(Cow::Borrowed(tool::DEFAULT_NAME)),
+            tool: Some(Cow::Borrowed(DEFAULT_TOOL_NAME)),
             skills_page_size: 100,
             resources_page_size: 1000,
             ttl_ms: 300_000,

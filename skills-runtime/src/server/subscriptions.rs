@@ -2,6 +2,8 @@
 //! `resources/unsubscribe` on 2025-11-25, one `subscriptions/listen`
 //! stream on 2026-07-28. What it is then told is decided in `changes`.
 
+use std::sync::Arc;
+
 use rmcp::model::{
     SubscribeRequestMethod, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestMethod,
     UnsubscribeRequestParams,
@@ -10,8 +12,9 @@ use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
 
-use super::changes::{Listeners, MAX_SUBSCRIPTIONS, StreamGuard};
-use super::{SkillsServer, wire};
+use super::changes::MAX_SUBSCRIPTIONS;
+use super::skills_server::{Shared, SkillsServer};
+use super::wire;
 
 impl SkillsServer {
     /// The part of a 2026-07-28 `subscriptions/listen` filter this server
@@ -71,12 +74,20 @@ impl SkillsServer {
         if ours == SubscriptionFilter::default() {
             return None;
         }
-        Some(Listeners::open_stream(
-            &self.shared,
+        let shared = &self.shared;
+        let (id, view) = shared.listeners.open_stream(
+            &shared.sessions,
+            || self.snapshot(),
+            &shared.settings.rule,
             sink.clone(),
             context.clone(),
             &ours,
-        ))
+        );
+        Some(StreamGuard {
+            shared: shared.clone(),
+            id,
+            view,
+        })
     }
 
     /// 2025-11-25 `resources/subscribe`: from now on, the session is sent
@@ -123,5 +134,22 @@ impl SkillsServer {
         }
         self.shared.listeners.unsubscribe(&request.uri, context);
         Ok(())
+    }
+}
+
+/// Removes its stream from the registries when the listen request ends.
+pub(super) struct StreamGuard {
+    shared: Arc<Shared>,
+    id: u64,
+    /// Its place among the views told of list changes, if it asked.
+    view: Option<u64>,
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        self.shared.listeners.close_stream(self.id);
+        if let Some(view) = self.view {
+            self.shared.sessions.forget(view);
+        }
     }
 }

@@ -9,9 +9,6 @@ use rmcp::{ErrorData, RoleServer};
 use super::{Caller, SkillsServer, wire};
 use crate::Skill;
 
-/// The tool's default name.
-pub const DEFAULT_NAME: &str = "read_skill";
-
 /// Reads the file the model asked for, from one view of the set. A bad URI
 /// is a tool-level error the model can read and correct, not a protocol
 /// error.
