@@ -12,7 +12,7 @@ use skills_core::Options;
 use skills_core::vendor::{Agent, Environment};
 use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::server::ServeError;
-use skills_runtime::{Skills, SkillsServer, WatchHandle};
+use skills_runtime::{Skills, SkillsServer, Watch, WatchHandle};
 
 use crate::Outcome;
 use crate::check::resolve;
@@ -202,17 +202,17 @@ fn start(
         Served::Folder { dir, shown } => {
             let mut options = args.rules.options();
             options.display_root = Some(shown.clone());
-            server.watch_with_front_end(dir, options, &CommandLine)
+            server.watch(Watch::folder(dir).options(options).front_end(&CommandLine))
         }
         Served::Agents(agents) => {
             let roots: Vec<_> = agents
                 .iter()
                 .flat_map(|agent| agent.user_roots(env))
                 .collect();
-            server.watch_roots_with_front_end(
-                roots,
-                args.rules.apply(profile(agents)),
-                &CommandLine,
+            server.watch(
+                Watch::roots(roots)
+                    .options(args.rules.apply(profile(agents)))
+                    .front_end(&CommandLine),
             )
         }
     };

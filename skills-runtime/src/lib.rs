@@ -100,12 +100,23 @@
 //!
 //! [`SkillsServer`] answers every skills-related request from a [`Skills`]
 //! set, on its own (it implements `ServerHandler`), around your own handler
-//! with [`WithSkills`], or from your own `impl ServerHandler` through
-//! [`delegate_skills!`]. [`SkillsServer::builder`] configures it
-//! ([`SkillsServerBuilder`]: instructions, which compatibility layers, page
-//! sizes, a per-caller [access policy](SkillsServerBuilder::access) that
-//! decides which skills each caller owns, may buy, or never hears of); the
-//! [`server`] module describes what goes on the wire.
+//! ([`SkillsServer::wrap`]), or from your own `impl ServerHandler` through
+//! [`delegate_skills!`]. The [`server`] module describes what goes on the
+//! wire. What you call, all of it:
+//!
+//! | to | call |
+//! | --- | --- |
+//! | build a server | [`SkillsServer::new`], or [`SkillsServer::builder`] then [`SkillsServerBuilder`]'s switches (instructions, compatibility layers, page sizes, prompts, an [access policy](SkillsServerBuilder::access) deciding which skills each caller owns, may buy, or never hears of) and [`build`](SkillsServerBuilder::build) |
+//! | serve it | [`server::serve`]`(server, transport)` (stdio), or `http::SkillsRouter` (feature `http`) |
+//! | add skills to your own handler | [`SkillsServer::wrap`]`(handler)`, or [`delegate_skills!`] inside your `impl ServerHandler` (with [`SkillsServer::tool_route`] and [`SkillsServer::on_initialized`]) |
+//! | change the set served | [`SkillsServer::replace`]; [`SkillsServer::skills`] is the set served now |
+//! | serve a folder live (feature `watch`) | `SkillsServer::watch(Watch::…)`, or `SkillsServerBuilder::watch_in_debug(Watch::…)` |
+//! | say what one caller sees | [`SkillsServer::instructions`], [`SkillsServer::config`] and [`SkillsServer::view`], each taking a [`server::Caller`] |
+//! | tell clients access changed | [`SkillsServer::refresh_views`], [`SkillsServer::watch_view`] |
+//! | name a skill in your own tool's description | [`SkillsServer::tool_hint`] |
+//!
+//! The `_meta` keys and formats the server and the client share are in
+//! [`protocol`].
 //!
 //! # Skill packs
 //!
@@ -124,7 +135,7 @@
 //! | --- | --- | --- | --- |
 //! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](Skills::merge)) |
 //! | `load` | – | `load`, `Options`, `Report`, `vendor` (re-exported from skills-core) and [`add_files`]: a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
-//! | `watch` | `load`, `server` | `SkillsServer::watch`, `watch_agent`, `watch_roots`, `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
+//! | `watch` | `load`, `server` | `SkillsServer::watch(Watch::…)` (a folder, several roots, an agent's folders) and `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
 //! | `http` | `server` | the `http` module: MCP's streamable HTTP transport on an axum `Router` you extend, the `GET /skills` catalog routes, and `serve`, which prints the one `listening` line | you serve over HTTP (replicas, bearer tokens, per-user skills) |
 //! | `folder` | `load` | the `folder` module: skills written into a folder with a record per skill, an atomic swap and six states | you write skills to disk yourself; `client` and `install` use it |
 //! | `install` | `folder` | the `install` module: the embedded skills written into agents' folders, a clap `skill install\|uninstall\|list` group and `Installer::intercept` | your command-line tool installs its skills for local agents |
@@ -161,7 +172,7 @@ pub mod protocol;
 pub mod client;
 
 #[cfg(feature = "watch")]
-pub use server::{Reload, Reloads, WatchError, WatchHandle};
+pub use server::{Reload, Reloads, Watch, WatchError, WatchHandle};
 #[cfg(feature = "http")]
 pub mod http;
 
@@ -174,7 +185,7 @@ pub mod testing;
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// The folders each agent reads skills from (feature `load`): serve them
-/// with `SkillsServer::watch_agent` (feature `watch`).
+/// with `SkillsServer::watch(Watch::agent(…))` (feature `watch`).
 #[cfg(feature = "load")]
 pub use skills_core::vendor;
 /// Loading a folder at run time (feature `load`): the same rules and
@@ -240,8 +251,9 @@ macro_rules! embed_skills {
 ///
 /// ```no_run
 /// use rmcp::handler::server::router::tool::ToolRouter;
-/// use rmcp::model::{ServerCapabilities, ServerConfig};
+/// use rmcp::model::ServerConfig;
 /// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+/// use skills_runtime::server::Caller;
 /// use skills_runtime::{Skills, SkillsServer};
 /// # static SKILLS: Skills = Skills::empty(); // embed_skills!("skills") in a real crate
 ///
@@ -271,11 +283,9 @@ macro_rules! embed_skills {
 /// #[tool_handler(router = self.tool_router)]
 /// impl ServerHandler for Larder {
 ///     fn get_info(&self) -> ServerConfig {
-///         let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-///         self.skills.add_capabilities(&mut capabilities);
-///         ServerConfig::new(capabilities)
-///             .with_server_info(self.skills.server_info())
-///             .with_instructions(self.skills.instructions())
+///         let mut config = self.skills.config(&Caller::anonymous());
+///         config.capabilities.tools.get_or_insert_with(Default::default);
+///         config
 ///     }
 ///
 ///     skills_runtime::delegate_skills!(skills);
@@ -287,11 +297,14 @@ macro_rules! embed_skills {
 /// `read_resource_directory`, `list_resources`, `list_resource_templates`,
 /// `complete`, and the change notices' `subscribe`, `unsubscribe`,
 /// `accepted_subscription_filter` and `listen` (which answer `-32601` unless
-/// the server [notifies changes](SkillsServer::notifies_changes)). A
-/// handler with resources or subscriptions of its own writes those by hand
-/// instead (or uses [`WithSkills`], which merges both). With no field,
-/// `self` is the [`SkillsServer`]: that is how it implements `ServerHandler`
-/// itself.
+/// the server [notifies changes](SkillsServerBuilder::notify_changes));
+/// `delegate_skills!(skills, prompts)` also writes `list_prompts` and
+/// `get_prompt` (for a server that [serves prompts](SkillsServerBuilder::prompts)).
+/// A handler with resources or subscriptions of its own writes those by hand
+/// instead (or uses [`SkillsServer::wrap`], which merges both). With no
+/// field, `self` is the [`SkillsServer`]: that is how it implements
+/// `ServerHandler` itself. The calls go through a hidden, sealed trait
+/// (`skills_runtime::__private`), not part of the public API.
 ///
 /// # Under an access policy
 ///
@@ -302,9 +315,10 @@ macro_rules! embed_skills {
 /// delegating handler writes them as below:
 ///
 /// - `initialize` and `discover` answer with the instructions of the caller
-///   ([`SkillsServer::config_for`]: your builder's own instructions, then
-///   the skills this caller owns). Without them, every session gets
-///   `get_info`'s, which name only what every caller owns.
+///   ([`SkillsServer::instructions`] and [`SkillsServer::config`] of
+///   [`Caller::from_mcp`](server::Caller::from_mcp): your builder's own
+///   instructions, then the skills this caller owns). Without them, every
+///   session gets `get_info`'s, which name only what every caller owns.
 /// - `on_initialized` registers the session
 ///   ([`SkillsServer::on_initialized`]), so that a
 ///   [`replace`](SkillsServer::replace) or a
@@ -312,12 +326,11 @@ macro_rules! embed_skills {
 ///   owns sends it `notifications/resources/list_changed`.
 ///
 /// ```no_run
-/// use rmcp::model::{
-///     DiscoverResult, InitializeRequestParams, InitializeResult, ServerCapabilities, ServerConfig,
-/// };
+/// use rmcp::model::{DiscoverResult, InitializeRequestParams, InitializeResult, ServerConfig};
 /// use rmcp::service::{NotificationContext, RequestContext};
 /// use rmcp::{ErrorData, RoleServer, ServerHandler};
 /// use skills_runtime::SkillsServer;
+/// use skills_runtime::server::Caller;
 ///
 /// #[derive(Clone)]
 /// struct Platform {
@@ -326,11 +339,9 @@ macro_rules! embed_skills {
 ///
 /// impl ServerHandler for Platform {
 ///     fn get_info(&self) -> ServerConfig {
-///         let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-///         self.skills.add_capabilities(&mut capabilities);
-///         ServerConfig::new(capabilities)
-///             .with_server_info(self.skills.server_info())
-///             .with_instructions(self.skills.instructions())
+///         let mut config = self.skills.config(&Caller::anonymous());
+///         config.capabilities.tools.get_or_insert_with(Default::default);
+///         config
 ///     }
 ///
 ///     async fn initialize(
@@ -339,15 +350,17 @@ macro_rules! embed_skills {
 ///         context: RequestContext<RoleServer>,
 ///     ) -> Result<InitializeResult, ErrorData> {
 ///         context.peer.set_peer_info(request.clone());
-///         let result = self.negotiate_initialize(&request)?;
-///         Ok(self.skills.config_for(result, &context))
+///         let mut result = self.negotiate_initialize(&request)?;
+///         result.instructions = self.skills.instructions(&Caller::from_mcp(&context));
+///         Ok(result)
 ///     }
 ///
 ///     async fn discover(
 ///         &self,
 ///         context: RequestContext<RoleServer>,
 ///     ) -> Result<DiscoverResult, ErrorData> {
-///         let config = self.skills.config_for(self.get_info(), &context);
+///         let mut config = self.get_info();
+///         config.instructions = self.skills.instructions(&Caller::from_mcp(&context));
 ///         let versions = self.supported_protocol_versions().into_owned();
 ///         Ok(DiscoverResult::from_server_info(versions, config))
 ///     }
@@ -362,17 +375,36 @@ macro_rules! embed_skills {
 ///
 /// The fallback tool's route from [`SkillsServer::tool_route`] is built once,
 /// so its description names only what every caller owns; `WithSkills` and
-/// `SkillsServer` list it per caller ([`SkillsServer::tools_for`]).
+/// `SkillsServer` list it per caller.
 #[cfg(feature = "server")]
 #[macro_export]
 macro_rules! delegate_skills {
+    ($($field:ident).* , prompts) => {
+        $crate::delegate_skills!($($field).*);
+
+        async fn list_prompts(
+            &self,
+            request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListPromptsResult, $crate::__private::rmcp::ErrorData> {
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::list_prompts(&self $(.$field)*, request, &context)
+        }
+
+        async fn get_prompt(
+            &self,
+            request: $crate::__private::rmcp::model::GetPromptRequestParams,
+            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
+        ) -> $crate::__private::Result<$crate::__private::rmcp::model::GetPromptResponse, $crate::__private::rmcp::ErrorData> {
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::get_prompt(&self $(.$field)*, &request, &context).map($crate::__private::Into::into)
+        }
+    };
     ($($field:ident).*) => {
         async fn list_skills(
             &self,
             request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListSkillsResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.list_skills(request, &context)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::list_skills(&self $(.$field)*, request, &context)
         }
 
         async fn get_skill(
@@ -380,7 +412,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::GetSkillRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::GetSkillResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.get_skill(request, &context)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::get_skill(&self $(.$field)*, request, &context)
         }
 
         async fn read_resource(
@@ -388,7 +420,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::ReadResourceRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceResponse, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.read_resource(&request, &context).map($crate::__private::Into::into)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::read_resource(&self $(.$field)*, &request, &context).map($crate::__private::Into::into)
         }
 
         async fn read_resource_directory(
@@ -396,7 +428,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::ReadResourceDirectoryRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceDirectoryResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.read_resource_directory(request, &context)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::read_resource_directory(&self $(.$field)*, request, &context)
         }
 
         async fn list_resources(
@@ -404,7 +436,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourcesResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.list_resources(request, &context)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::list_resources(&self $(.$field)*, request, &context)
         }
 
         async fn list_resource_templates(
@@ -412,21 +444,21 @@ macro_rules! delegate_skills {
             request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourceTemplatesResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.list_resource_templates(request, &context)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::list_resource_templates(&self $(.$field)*, request, &context)
         }
 
         fn accepted_subscription_filter(
             &self,
             requested: &$crate::__private::rmcp::model::SubscriptionFilter,
         ) -> $crate::__private::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
-            self $(.$field)*.accepted_subscription_filter(requested)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::accepted_subscription_filter(&self $(.$field)*, requested)
         }
 
         async fn listen(
             &self,
             context: $crate::__private::rmcp::service::SubscriptionContext,
         ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.listen(context).await
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::listen(&self $(.$field)*, context).await
         }
 
         // rmcp marks resources/subscribe deprecated (2026-07-28 replaced it
@@ -437,7 +469,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::SubscribeRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.subscribe(&request, &context)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::subscribe(&self $(.$field)*, &request, &context)
         }
 
         #[allow(deprecated)]
@@ -446,7 +478,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::UnsubscribeRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.unsubscribe(&request, &context)
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::unsubscribe(&self $(.$field)*, &request, &context)
         }
 
         async fn complete(
@@ -454,7 +486,7 @@ macro_rules! delegate_skills {
             request: $crate::__private::rmcp::model::CompleteRequestParams,
             context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
         ) -> $crate::__private::Result<$crate::__private::rmcp::model::CompleteResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.complete(&request, &context).unwrap_or_else(|| {
+            <$crate::SkillsServer as $crate::__private::SkillsRequests>::complete(&self $(.$field)*, &request, &context).unwrap_or_else(|| {
                 $crate::__private::Err($crate::__private::rmcp::ErrorData::invalid_params(
                     "no completions for this reference: it names no resource template of this server",
                     $crate::__private::Option::None,
@@ -466,6 +498,8 @@ macro_rules! delegate_skills {
 
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "server")]
+    pub use crate::server::SkillsRequests;
     pub use ::core::convert::Into;
     pub use ::core::option::Option;
     pub use ::core::result::Result::{self, Err, Ok};

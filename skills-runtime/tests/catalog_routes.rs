@@ -391,7 +391,7 @@ async fn etags_revalidate_and_a_replace_swaps_routes_and_mcp_at_once() {
 
     // A change learner-a cannot see changes nothing they get.
     write("kubernetes-basics", "v2");
-    assert!(server.replace(load()));
+    assert!(server.replace(load()).unwrap());
     let after_hidden = get_as(
         &base,
         "/skills",
@@ -404,7 +404,7 @@ async fn etags_revalidate_and_a_replace_swaps_routes_and_mcp_at_once() {
     // A change to what they own: a new version on the route and over MCP at once.
     let client = connect(&base, "learner-a", false).await;
     write("academy", "v2");
-    assert!(server.replace(load()));
+    assert!(server.replace(load()).unwrap());
     let changed = get_as(
         &base,
         "/skills/academy",

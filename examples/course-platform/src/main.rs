@@ -50,7 +50,7 @@ use axum::middleware;
 use clap::{Parser, Subcommand};
 use skills_runtime::http::{SkillsRouter, serve};
 use skills_runtime::server::{Access, Caller};
-use skills_runtime::{Skill, Skills, SkillsServer, WithSkills, embed_skills};
+use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
 use crate::db::{Change, Db, Entitlements};
 
@@ -293,7 +293,7 @@ fn platform_for(
         db,
     };
     Ok(SkillsRouter::new(skills.clone())
-        .handler(WithSkills::new(tools, skills))
+        .handler(skills.wrap(tools))
         .stateless(stateless)
         .allowed_hosts(allowed_hosts)
         .build()

@@ -10,7 +10,7 @@
 //! plan instead.
 //!
 //! ```
-//! use skills_runtime::folder::{self, Action, FileWrite, Options, SkillWrite, State, Target};
+//! use skills_runtime::folder::{self, Action, FileWrite, WriteOptions, SkillWrite, State, Target};
 //!
 //! # let root = std::env::temp_dir().join(format!("folder-doc-{}", std::process::id()));
 //! # let _ = std::fs::remove_dir_all(&root);
@@ -19,13 +19,13 @@
 //! let pdf = SkillWrite::new("pdf", "pdf", "v1", files.clone());
 //! let target = Target::new(&root, "my-tool");
 //!
-//! let plan = folder::plan(&target, [pdf.clone()], &Options::default())?;
+//! let plan = folder::plan(&target, [pdf.clone()], &WriteOptions::default())?;
 //! assert_eq!(plan.items()[0].state, State::Missing);
 //! assert!(plan.apply().iter().all(|item| item.error.is_none()));
 //! assert_eq!(std::fs::read(root.join("pdf/SKILL.md"))?, skill_md);
 //!
 //! // A second run changes nothing.
-//! let again = folder::plan(&target, [pdf], &Options::default())?;
+//! let again = folder::plan(&target, [pdf], &WriteOptions::default())?;
 //! assert_eq!(again.items()[0].state, State::UpToDate);
 //! assert_eq!(again.items()[0].action, Action::None);
 //! # std::fs::remove_dir_all(&root)?;
@@ -44,8 +44,8 @@
 //!   we wrote it), `foreign` (a folder no record of
 //!   this writer knows), `orphaned` (ours, no longer among the skills given).
 //! - **Edits are kept**: a `modified` or `foreign` folder is left alone
-//!   unless [`Options::force`]; an `orphaned` one is removed only when
-//!   [`Options::remove_orphans`] asks and nobody edited it.
+//!   unless [`WriteOptions::force`]; an `orphaned` one is removed only when
+//!   [`WriteOptions::remove_orphans`] asks and nobody edited it.
 //! - **An atomic swap per skill**: the new folder is built in a hidden
 //!   staging folder beside the target, then renamed into place; a
 //!   half-written skill never appears under its name. Files that did not
@@ -263,7 +263,7 @@ impl Target {
 /// made or edited, and removes nothing.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
-pub struct Options {
+pub struct WriteOptions {
     /// Overwrite `modified` and `foreign` skills (never through a symbolic link).
     pub force: bool,
     /// Remove this writer's skills that are not among those given, unless a
@@ -272,14 +272,14 @@ pub struct Options {
     pub remove_orphans: bool,
 }
 
-impl Options {
-    /// [`Options::force`].
+impl WriteOptions {
+    /// [`WriteOptions::force`].
     pub fn force(mut self, force: bool) -> Self {
         self.force = force;
         self
     }
 
-    /// [`Options::remove_orphans`].
+    /// [`WriteOptions::remove_orphans`].
     pub fn remove_orphans(mut self, remove: bool) -> Self {
         self.remove_orphans = remove;
         self

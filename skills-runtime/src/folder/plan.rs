@@ -9,7 +9,7 @@ use skills_core::names;
 
 use super::disk;
 use super::record::RECORD_FILE;
-use super::{Action, Changes, FolderError, Options, Planned, SkillWrite, State, Target};
+use super::{Action, Changes, FolderError, Planned, SkillWrite, State, Target, WriteOptions};
 
 /// What to do for every skill given, and for this writer's skills no longer
 /// given. Printing it (`{plan}`) lists one line per skill; serialising it
@@ -98,7 +98,7 @@ impl fmt::Display for Plan<'_> {
 pub fn plan<'a>(
     target: &Target,
     skills: impl IntoIterator<Item = SkillWrite<'a>>,
-    options: &Options,
+    options: &WriteOptions,
 ) -> Result<Plan<'a>, FolderError> {
     let root = disk::open_root(&target.root).map_err(|error| FolderError::Target {
         root: target.root.clone(),

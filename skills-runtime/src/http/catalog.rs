@@ -2,7 +2,7 @@
 //! what they may buy) and `GET /skills/{name}` (an owned skill's files with
 //! their digests), for agents that call HTTP routes rather than MCP methods.
 //!
-//! Both answer from [`SkillsServer::view_for`]: the snapshot MCP serves
+//! Both answer from [`SkillsServer::view`]: the snapshot MCP serves
 //! right now and the same access policy, seen through the request head the
 //! author's auth layer filled. Anything the caller does not own (locked,
 //! absent or nonexistent) gets one 404 whose bytes and headers never depend
@@ -95,7 +95,7 @@ fn host_is_allowed(authority: &axum::http::uri::Authority, allowed: &[String]) -
 /// `GET /skills`: `{"skills": [owned…], "locked": [teasers…]}`.
 async fn list(State(skills): State<SkillsServer>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    let view = skills.view_for(&Caller::from_http(&parts));
+    let view = skills.view(&Caller::from_http(&parts));
     let body = catalog_json(&view);
     let body = serde_json::to_vec(&body).unwrap_or_default();
     // Teasers are not part of the view's fingerprint (an offer may change
@@ -111,7 +111,7 @@ async fn one(
     request: Request,
 ) -> Response {
     let (parts, _) = request.into_parts();
-    let view = skills.view_for(&Caller::from_http(&parts));
+    let view = skills.view(&Caller::from_http(&parts));
     let Some(skill) = view.owned_skill(&name) else {
         return not_found(&view);
     };

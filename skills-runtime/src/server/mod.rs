@@ -5,21 +5,22 @@
 //! set. Use it three ways:
 //!
 //! - as a complete server of its own (it implements `ServerHandler`);
-//! - wrapped around your handler in one line, [`WithSkills`]; or
-//! - from your own `impl ServerHandler`, calling its methods one per
-//!   request, as rmcp documents for its `SkillCatalog`
+//! - wrapped around your handler in one line,
+//!   [`SkillsServer::wrap`] (a [`WithSkills`]); or
+//! - from your own `impl ServerHandler`, which delegates each skills
+//!   request to it, as rmcp documents for its `SkillCatalog`
 //!   ([`delegate_skills!`](crate::delegate_skills) writes those calls).
 //!
 //! [`serve`] runs any of them over stdio (or another transport) until the
 //! client leaves, with errors that say what happened (`no client
 //! connected`); over HTTP, `skills_runtime::http` (feature `http`) routes them.
 //!
-//! Every method takes the request context: the protocol era decides the
+//! Every answer depends on the request context: the protocol era decides the
 //! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and an
 //! [access policy](SkillsServerBuilder::access) decides, per [`Caller`],
 //! which skills are owned, locked (a teaser with an offer, on catalog
 //! routes) or absent. Plain HTTP routes get the same caller's view of the
-//! same snapshot through [`SkillsServer::view_for`]. The set served can be
+//! same snapshot through [`SkillsServer::view`]. The set served can be
 //! swapped atomically at run time with [`SkillsServer::replace`]; a server
 //! that [notifies changes](SkillsServerBuilder::notify_changes) (every server
 //! that watches a folder, feature `watch`) tells each client only about what
@@ -60,6 +61,7 @@ mod notices;
 mod prompts;
 #[cfg(feature = "watch")]
 mod reload;
+mod requests;
 mod resources;
 mod serve;
 mod sessions;
@@ -83,7 +85,9 @@ pub use cursor::fuzzing as cursor_fuzzing;
 pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
 #[cfg(feature = "watch")]
-pub use reload::{Reload, Reloads, WatchError, WatchHandle};
+pub use reload::{Reload, Reloads, Watch, WatchError, WatchHandle};
+#[doc(hidden)]
+pub use requests::SkillsRequests;
 pub use serve::{ServeError, serve};
 pub use sessions::ViewChanges;
 pub use skills_server::SkillsServer;

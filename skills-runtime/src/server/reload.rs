@@ -8,17 +8,152 @@ use std::sync::mpsc;
 
 use notify_debouncer_full::DebounceEventResult;
 use notify_debouncer_full::notify;
-use skills_core::{Refused, Report};
+use skills_core::vendor::{Agent, Environment};
+use skills_core::{FrontEnd, Options, Refused, Report};
+
+/// What to watch, and how: the one argument of
+/// [`SkillsServer::watch`](crate::SkillsServer::watch) (a watch you hold) and
+/// of [`SkillsServerBuilder::watch_in_debug`](crate::SkillsServerBuilder::watch_in_debug)
+/// (a watch the server holds, in debug builds only).
+///
+/// - [`Watch::folder`]: one folder, loaded whole or not at all, as
+///   `embed_skills!` loads it; while it does not load, the last good set is
+///   served.
+/// - [`Watch::roots`]: several roots merged, highest precedence first, each
+///   loaded skill by skill (`skills_core::load_roots`): an invalid skill is
+///   left out and reported ([`Reload::refused`]) while the others are
+///   served, and a skill whose name an earlier root already has is left out
+///   with a `duplicate-name` warning naming both. Roots that do not exist
+///   serve nothing and are watched for, so a folder created later is served
+///   as it appears; symbolic links right below a root (a skill linked from
+///   a dotfiles repository) are followed, and watched too.
+/// - [`Watch::agent`]: the folders an agent reads at user scope, as roots,
+///   with the agent's rule profile.
+///
+/// The rules are [`options`](Self::options) when given; else the rules the
+/// served set was embedded with (`embed_skills!`'s options, and problems'
+/// hints say so), or [`Options::default`] for a set that was not embedded.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use skills_runtime::vendor::{Agent, Environment};
+/// use skills_runtime::{Options, Skills, SkillsServer, Watch};
+///
+/// let server = SkillsServer::new(Skills::empty());
+/// let one = server.watch(Watch::folder("skills"))?;
+/// let merged = server.watch(Watch::roots(["team-skills", "my-skills"]).options(Options::claude_code()))?;
+/// for refused in merged.last_reload().refused() {
+///     eprintln!("left out {}: {}", refused.folder, refused.errors[0].message);
+/// }
+/// let agent = server.watch(Watch::agent(&Agent::CLAUDE_CODE, &Environment::from_process()))?;
+/// # drop((one, agent)); Ok(()) }
+/// ```
+pub struct Watch {
+    pub(super) source: Source,
+    pub(super) options: Option<Options>,
+    pub(super) front_end: Option<&'static (dyn FrontEnd + Sync)>,
+}
+
+impl Watch {
+    /// One folder, loaded whole or not at all. Symbolic links in it are
+    /// reported and never followed; a folder that is deleted is watched for
+    /// again until it comes back.
+    pub fn folder(dir: impl Into<PathBuf>) -> Self {
+        Self {
+            source: Source::Folder(dir.into()),
+            options: None,
+            front_end: None,
+        }
+    }
+
+    /// Several roots merged, highest precedence first, each loaded skill by
+    /// skill (see the [type documentation](Self)).
+    pub fn roots(roots: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        Self {
+            source: Source::Roots(roots.into_iter().map(Into::into).collect()),
+            options: None,
+            front_end: None,
+        }
+    }
+
+    /// The skills `agent` reads at user scope (`~/.claude/skills` for
+    /// [`Agent::CLAUDE_CODE`], `$CODEX_HOME/skills`, `~/.agents/skills` and
+    /// `/etc/codex/skills` for [`Agent::CODEX`], …, with the agent's
+    /// overrides read from `env`), as [`roots`](Self::roots), with the
+    /// agent's rule profile ([`Agent::options`]): its users' skills are not
+    /// refused for what the agent itself accepts.
+    pub fn agent(agent: &Agent, env: &Environment) -> Self {
+        Self::roots(agent.user_roots(env)).options(agent.options())
+    }
+
+    /// The rules to load with (what `embed_skills!` applies with the same
+    /// options).
+    #[must_use]
+    pub fn options(mut self, options: Options) -> Self {
+        self.options = Some(options);
+        self
+    }
+
+    /// Problems' hints spell options the way `front_end` writes them (a
+    /// command line's flags, say) instead of as [`Options`] fields.
+    #[must_use]
+    pub fn front_end(mut self, front_end: &'static (dyn FrontEnd + Sync)) -> Self {
+        self.front_end = Some(front_end);
+        self
+    }
+
+    /// The rules and the way hints spell them: as given, else those of a set
+    /// embedded with `embedded` options.
+    pub(super) fn rules(
+        &mut self,
+        embedded: Option<Options>,
+    ) -> (Options, &'static (dyn FrontEnd + Sync)) {
+        match (self.options.take(), embedded) {
+            (Some(options), _) => (options, self.front_end.unwrap_or(&skills_core::Library)),
+            (None, Some(options)) => (options, self.front_end.unwrap_or(&skills_core::EmbedMacro)),
+            (None, None) => (
+                Options::default(),
+                self.front_end.unwrap_or(&skills_core::Library),
+            ),
+        }
+    }
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch")
+            .field("roots", &self.source.roots())
+            .field("lenient", &matches!(self.source, Source::Roots(_)))
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a watch loads.
+pub(super) enum Source {
+    /// One folder, whole or not at all (the macro's load).
+    Folder(PathBuf),
+    /// Several roots, skill by skill, merged first-wins.
+    Roots(Vec<PathBuf>),
+}
+
+impl Source {
+    pub(super) fn roots(&self) -> &[PathBuf] {
+        match self {
+            Self::Folder(dir) => std::slice::from_ref(dir),
+            Self::Roots(roots) => roots,
+        }
+    }
+}
 
 /// Watching a skills folder; dropping the handle (or [`stop`](Self::stop))
 /// ends it, and the server keeps serving the last set loaded.
 ///
 /// ```no_run
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use skills_runtime::{Options, Skills, SkillsServer};
+/// use skills_runtime::{Options, Skills, SkillsServer, Watch};
 ///
 /// let server = SkillsServer::new(Skills::empty());
-/// let watch = server.watch("skills", Options::default())?;
+/// let watch = server.watch(Watch::folder("skills").options(Options::default()))?;
 /// if let Some(report) = watch.last_report() {
 ///     eprintln!("not serving skills/ yet:\n{report}");
 /// }
@@ -50,16 +185,16 @@ impl Reload {
 
     /// Why the folder did not load (every problem, with `file:line:col`),
     /// or why the server refused the set it loaded
-    /// ([`try_replace`](SkillsServer::try_replace)); `None` when it loaded
+    /// ([`replace`](crate::SkillsServer::replace)); `None` when it loaded
     /// and is what the server serves.
     pub fn report(&self) -> Option<&Report> {
         self.report.as_deref()
     }
 
-    /// The skills a lenient load ([`watch_roots`](SkillsServer::watch_roots),
-    /// [`watch_agent`](SkillsServer::watch_agent)) left out, each with the
+    /// The skills a lenient load ([`Watch::roots`], [`Watch::agent`]) left
+    /// out, each with the
     /// errors that refused it; the others are served. Always empty for
-    /// [`watch`](SkillsServer::watch), which loads a folder whole or not at all.
+    /// [`Watch::folder`], which loads a folder whole or not at all.
     pub fn refused(&self) -> &[Refused] {
         &self.refused
     }
@@ -122,7 +257,7 @@ pub(super) enum Signal {
 
 impl WatchHandle {
     /// The folder being watched, made absolute (the first one, for
-    /// [`watch_roots`](SkillsServer::watch_roots)).
+    /// [`Watch::roots`]).
     pub fn dir(&self) -> &Path {
         self.dirs.first().map_or(Path::new(""), PathBuf::as_path)
     }

@@ -56,11 +56,11 @@ impl SkillsServer {
     }
 
     /// Serves `skills` from now on, once
-    /// [`check_servable`](crate::check_servable) accepts it (see
-    /// [`try_replace`](Self::try_replace)); requests in flight finish on the
-    /// old set. Returns whether the set's fingerprint changed. A set the
-    /// check refuses is not served: the old one stays, the report is logged,
-    /// and this returns `false`.
+    /// [`check_servable`](crate::check_servable) accepts it; requests in
+    /// flight finish on the old set. Returns whether the set's fingerprint
+    /// changed. A set the check refuses (a file declared `generated` was not
+    /// added, a gated skill sits inside one that is not) is not served: the
+    /// old one stays and the report is returned.
     ///
     /// When the server [notifies changes](super::SkillsServerBuilder::notify_changes)
     /// (or [watches a folder](Self::watch)), the clients whose view changed
@@ -71,21 +71,16 @@ impl SkillsServer {
     /// prompts](super::SkillsServerBuilder::prompts)); each subscriber of a file
     /// whose bytes changed (or that appeared or vanished) gets
     /// `notifications/resources/updated`.
-    pub fn replace(&self, skills: Skills) -> bool {
-        match self.try_replace(skills) {
-            Ok(changed) => changed,
-            Err(report) => {
-                tracing::error!("the new skills cannot be served; the old ones stay:\n{report}");
-                false
-            }
-        }
-    }
-
-    /// [`replace`](Self::replace), returning the report instead of logging
-    /// it when the set cannot be served as it is (a file declared
-    /// `generated` was not added, a gated skill sits inside one that is
-    /// not): for sets built at run time.
-    pub fn try_replace(&self, skills: Skills) -> Result<bool, Report> {
+    ///
+    /// ```
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// let server = SkillsServer::new(Skills::empty());
+    /// let changed = server.replace(SKILLS.clone())?;
+    /// # assert!(!changed);
+    /// # Ok::<(), skills_runtime::Report>(())
+    /// ```
+    pub fn replace(&self, skills: Skills) -> Result<bool, Report> {
         crate::check_servable(&skills)?;
         let snapshot = Arc::new(Snapshot::new(skills, self.settings().blob_cache_bytes));
         let previous = {
@@ -108,14 +103,13 @@ impl SkillsServer {
 
     /// Whether clients are told of changes: configured with
     /// [`notify_changes`](super::SkillsServerBuilder::notify_changes), or a
-    /// [watch](Self::watch) was started.
-    pub fn notifies_changes(&self) -> bool {
+    /// watch was started.
+    pub(crate) fn notifies_changes(&self) -> bool {
         self.shared.live.load(Ordering::Relaxed)
     }
 
-    /// Whether `uri` names something in this server's `skill://` namespace:
-    /// use it to route `resources/read` between skills and your own resources.
-    pub fn handles(&self, uri: &str) -> bool {
+    /// Whether `uri` names something in this server's `skill://` namespace.
+    pub(crate) fn handles(&self, uri: &str) -> bool {
         uri.get(..skills_core::uri::SCHEME.len())
             .is_some_and(|scheme| scheme.eq_ignore_ascii_case(skills_core::uri::SCHEME))
     }

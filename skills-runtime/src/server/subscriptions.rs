@@ -23,7 +23,7 @@ impl SkillsServer {
     /// `resourceSubscriptions` (known or not yet: a file may appear later).
     /// `None`, which leaves `subscriptions/listen` unanswered (`-32601`),
     /// unless the server [notifies changes](Self::notifies_changes).
-    pub fn accepted_subscription_filter(
+    pub(crate) fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
@@ -54,7 +54,7 @@ impl SkillsServer {
     /// when the skills it sees change (if it asked), and
     /// `notifications/resources/updated` for each accepted URI whose bytes
     /// change. rmcp has sent the acknowledgment by the time this runs.
-    pub async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+    pub(crate) async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let _stream = self.open_stream(context.sink(), context.request_context());
         context.cancelled().await;
         Ok(())
@@ -96,7 +96,7 @@ impl SkillsServer {
     /// may be subscribed to, served or not. A malformed one is `-32602`
     /// with the URI in `data`; `-32601` unless the server
     /// [notifies changes](Self::notifies_changes).
-    pub fn subscribe(
+    pub(crate) fn subscribe(
         &self,
         request: &SubscribeRequestParams,
         context: &RequestContext<RoleServer>,
@@ -124,7 +124,7 @@ impl SkillsServer {
 
     /// 2025-11-25 `resources/unsubscribe`: no more updates for `uri` to this
     /// session. Unsubscribing from a URI not subscribed to is not an error.
-    pub fn unsubscribe(
+    pub(crate) fn unsubscribe(
         &self,
         request: &UnsubscribeRequestParams,
         context: &RequestContext<RoleServer>,

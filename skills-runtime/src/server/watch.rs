@@ -14,13 +14,13 @@
 //! never followed), the watcher does not follow them either, and the loaded
 //! bytes are held in memory, so what a client reads is what was checked.
 //!
-//! An agent's folders ([`SkillsServer::watch_agent`], [`SkillsServer::watch_roots`])
+//! An agent's folders ([`Watch::agent`], [`Watch::roots`])
 //! are loaded leniently instead: each root skill by skill, merged first-wins
 //! (`skills_core::load_roots`), so one broken skill is refused and reported
 //! while the others are served. Symbolic links right below such a root (a
 //! skill linked from a dotfiles repository) are followed, and watched too.
 //!
-//! Every set goes through [`SkillsServer::try_replace`], so a set the
+//! Every set goes through [`SkillsServer::replace`], so a set the
 //! server's own rules refuse (a gated skill inside one that is not, a file
 //! declared generated that was not added) keeps the last good one served,
 //! with the report in [`WatchHandle::last_report`].
@@ -34,119 +34,49 @@ use std::time::Duration;
 use notify_debouncer_full::notify::event::{MetadataKind, ModifyKind};
 use notify_debouncer_full::notify::{self, EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache};
-use skills_core::vendor::{Agent, Environment};
 use skills_core::{FrontEnd, Options, Refused, Renderer, Report};
 
-use super::reload::{Reload, Signal, WatchError, WatchHandle};
+use super::reload::{Reload, Signal, Source, Watch, WatchError, WatchHandle};
 use super::skills_server::{Shared, SkillsServer};
 
 /// How long the folder must stay quiet before it is reloaded.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
 impl SkillsServer {
-    /// Serves the skills in `dir` and reloads them whenever something in
-    /// it changes, with `options` (the rules `embed_skills!` applies with
-    /// the same options). Loads the folder before returning; while it does
-    /// not load, the server keeps serving what it served before (the set it
-    /// was built with, then the last good one) and says why, on `tracing`
-    /// (every problem with `file:line:col`) and in
-    /// [`WatchHandle::last_report`]. The server [notifies
-    /// changes](Self::notifies_changes) from now on.
+    /// Serves what `watch` names and reloads it whenever something in it
+    /// changes: one folder ([`Watch::folder`]), several roots merged
+    /// ([`Watch::roots`]), or an agent's folders ([`Watch::agent`]), with
+    /// the rules `watch` gives. Loads before returning; while a load fails,
+    /// the server keeps serving what it served before (the set it was built
+    /// with, then the last good one) and says why, on `tracing` (every
+    /// problem with `file:line:col`) and in [`WatchHandle::last_report`].
+    /// The server notifies changes from now on. Dropping the handle ends
+    /// the watch.
     ///
-    /// Symbolic links in the folder are reported and never followed; a
-    /// folder that is deleted is watched for again until it comes back.
     /// `Err` when the OS refuses to watch (too many watches, no such folder
     /// nor parent).
-    pub fn watch(
-        &self,
-        dir: impl Into<PathBuf>,
-        options: Options,
-    ) -> Result<WatchHandle, WatchError> {
-        self.watch_as(Source::Folder(dir.into()), options, &skills_core::Library)
-    }
-
-    /// Serves the skills of several roots merged, highest precedence first,
-    /// and reloads them whenever something in any of them changes: each
-    /// root is loaded skill by skill (`skills_core::load_roots`), so an
-    /// invalid skill is left out and reported ([`Reload::refused`], and on
-    /// `tracing` with `file:line:col`) while the others are served; a skill
-    /// whose name an earlier root already has is left out with a
-    /// `duplicate-name` warning naming both. Roots that do not exist serve
-    /// nothing and are watched for (from their nearest existing folder), so
-    /// a skills folder created later is served as it appears.
-    ///
-    /// For an agent's folders, [`watch_agent`](Self::watch_agent) passes
-    /// its roots and its rule profile.
     ///
     /// ```no_run
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use skills_runtime::{Options, Skills, SkillsServer};
+    /// use skills_runtime::{Options, Skills, SkillsServer, Watch};
     ///
     /// let server = SkillsServer::new(Skills::empty());
-    /// let roots = ["team-skills", "my-skills"];
-    /// let watch = server.watch_roots(roots, Options::claude_code())?;
-    /// for refused in watch.last_reload().refused() {
-    ///     eprintln!("left out {}: {}", refused.folder, refused.errors[0].message);
+    /// let watch = server.watch(Watch::folder("skills").options(Options::default()))?;
+    /// if let Some(report) = watch.last_report() {
+    ///     eprintln!("not serving skills/ yet:\n{report}");
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn watch_roots(
-        &self,
-        roots: impl IntoIterator<Item = impl Into<PathBuf>>,
-        options: Options,
-    ) -> Result<WatchHandle, WatchError> {
-        let roots = roots.into_iter().map(Into::into).collect();
-        self.watch_as(Source::Roots(roots), options, &skills_core::Library)
+    pub fn watch(&self, mut watch: Watch) -> Result<WatchHandle, WatchError> {
+        let (options, front_end) = watch.rules(
+            self.skills()
+                .embed_options()
+                .map(skills_core::EmbedOptions::to_options),
+        );
+        self.watch_as(watch.source, options, front_end)
     }
 
-    /// Serves the skills `agent` reads at user scope (`~/.claude/skills`
-    /// for [`Agent::CLAUDE_CODE`], `$CODEX_HOME/skills`,
-    /// `~/.agents/skills` and `/etc/codex/skills` for [`Agent::CODEX`], …,
-    /// with the agent's overrides read from `env`), live, as
-    /// [`watch_roots`](Self::watch_roots) does, with the agent's rule
-    /// profile ([`Agent::options`]): its users' skills are not refused for
-    /// what the agent itself accepts, and skill folders linked at a root
-    /// (dotfiles) are followed.
-    ///
-    /// ```no_run
-    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use skills_runtime::vendor::{Agent, Environment};
-    /// use skills_runtime::{Skills, SkillsServer};
-    ///
-    /// let server = SkillsServer::new(Skills::empty());
-    /// let _watch = server.watch_agent(&Agent::CLAUDE_CODE, &Environment::from_process())?;
-    /// # Ok(()) }
-    /// ```
-    pub fn watch_agent(&self, agent: &Agent, env: &Environment) -> Result<WatchHandle, WatchError> {
-        self.watch_roots(agent.user_roots(env), agent.options())
-    }
-
-    /// [`watch`](Self::watch), with problems' hints spelling options the
-    /// way `front_end` writes them (a command line's flags, say) instead of
-    /// as [`Options`] fields.
-    pub fn watch_with_front_end(
-        &self,
-        dir: impl Into<PathBuf>,
-        options: Options,
-        front_end: &'static (dyn FrontEnd + Sync),
-    ) -> Result<WatchHandle, WatchError> {
-        self.watch_as(Source::Folder(dir.into()), options, front_end)
-    }
-
-    /// [`watch_roots`](Self::watch_roots), with problems' hints spelling
-    /// options the way `front_end` writes them.
-    pub fn watch_roots_with_front_end(
-        &self,
-        roots: impl IntoIterator<Item = impl Into<PathBuf>>,
-        options: Options,
-        front_end: &'static (dyn FrontEnd + Sync),
-    ) -> Result<WatchHandle, WatchError> {
-        let roots = roots.into_iter().map(Into::into).collect();
-        self.watch_as(Source::Roots(roots), options, front_end)
-    }
-
-    /// [`watch`](Self::watch) or [`watch_roots`](Self::watch_roots), with
-    /// problems' hints spelling options the way `front_end` writes them.
+    /// Starts what `watch` names.
     fn watch_as(
         &self,
         source: Source,
@@ -227,40 +157,16 @@ impl SkillsServer {
         self.shared.watch.get()
     }
 
-    /// Starts the watch the server owns; a folder that cannot be watched is
-    /// logged and the set the server was built with is served.
-    pub(super) fn keep_watching(&self, dir: PathBuf, options: Options) {
-        // The author wrote the options in the macro call: hints say so.
-        match self.watch_as(Source::Folder(dir), options, &skills_core::EmbedMacro) {
+    /// Starts the watch the server owns, with the rules of the set it was
+    /// built with (`embedded`) unless `watch` gives its own; a watch the OS
+    /// refuses is logged and the set the server was built with is served.
+    pub(super) fn keep_watching(&self, mut watch: Watch, embedded: Option<Options>) {
+        let (options, front_end) = watch.rules(embedded);
+        match self.watch_as(watch.source, options, front_end) {
             Ok(handle) => {
                 let _ = self.shared.watch.set(handle);
             }
             Err(error) => tracing::error!(%error, "serving the embedded skills"),
-        }
-    }
-}
-
-/// The rules a set was embedded with, for reloading its folder alike (the
-/// strict defaults for a set that was not embedded).
-pub(super) fn embedded_options(skills: &crate::Skills) -> Options {
-    skills
-        .embed_options()
-        .map_or_else(Options::default, skills_core::EmbedOptions::to_options)
-}
-
-/// What a watch loads.
-enum Source {
-    /// One folder, whole or not at all (the macro's load).
-    Folder(PathBuf),
-    /// Several roots, skill by skill, merged first-wins.
-    Roots(Vec<PathBuf>),
-}
-
-impl Source {
-    fn roots(&self) -> &[PathBuf] {
-        match self {
-            Self::Folder(dir) => std::slice::from_ref(dir),
-            Self::Roots(roots) => roots,
         }
     }
 }
@@ -568,7 +474,7 @@ impl Log {
         let refused: Arc<[Refused]> = outcome.refused.into();
         // The server's own rules (gated skills, generated files) judge the
         // set too: a set it refuses is reported like one that does not load.
-        match outcome.skills.and_then(|skills| server.try_replace(skills)) {
+        match outcome.skills.and_then(|skills| server.replace(skills)) {
             Ok(changed) => {
                 let skills = server.skills().len();
                 if previous.is_some_and(|previous| previous.report.is_some()) {
