@@ -4,7 +4,6 @@
 //! `file:line:col`) is told on stderr; stdout carries only the protocol
 //! (stdio) or the one `listening` line (HTTP).
 
-use std::io::IsTerminal as _;
 use std::path::Path;
 
 use rmcp::model::Implementation;
@@ -242,27 +241,5 @@ fn profile(agents: &[&'static Agent]) -> Options {
 /// client's log already has them); `RUST_LOG` sets the level (rmcp's own
 /// session chatter only from `debug`).
 fn init_logging() {
-    use tracing_subscriber::filter::{LevelFilter, Targets};
-    use tracing_subscriber::layer::SubscriberExt as _;
-    use tracing_subscriber::util::SubscriberInitExt as _;
-
-    let level = std::env::var("RUST_LOG")
-        .ok()
-        .and_then(|level| level.parse().ok())
-        .unwrap_or(LevelFilter::INFO);
-    let rmcp = if level >= LevelFilter::DEBUG {
-        level
-    } else {
-        LevelFilter::WARN
-    };
-    let filter = Targets::new().with_target("rmcp", rmcp).with_default(level);
-    let layer = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_target(false)
-        .without_time();
-    let _ = tracing_subscriber::registry()
-        .with(layer)
-        .with(filter)
-        .try_init();
+    skills_runtime::logging::stderr().bare().init();
 }

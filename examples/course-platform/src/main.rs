@@ -32,8 +32,6 @@
 mod api;
 mod auth;
 mod db;
-#[path = "../../support/logging.rs"]
-mod logging;
 mod tools;
 
 #[cfg(test)]
@@ -138,7 +136,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    logging::init();
+    skills_runtime::logging::stderr().init();
     match run(cli) {
         Ok(outcome) => outcome,
         Err(error) => {
