@@ -15,7 +15,7 @@ impl SkillsServer {
     /// `notifications/prompts/list_changed` when the server [serves
     /// prompts](super::SkillsServerBuilder::prompts)), whenever its view of the
     /// skills changes, when the server
-    /// [notifies changes](Self::notifies_changes): a
+    /// [notifies changes](super::SkillsServerBuilder::notify_changes): a
     /// [`replace`](Self::replace) that changes what it owns, or a grant or
     /// revoke the author reports with [`refresh_views`](Self::refresh_views).
     /// A session whose view did not change is not told.
@@ -76,7 +76,7 @@ impl SkillsServer {
 
     /// Computes every registered session's, listen stream's and watcher's
     /// view again and tells exactly those whose view changed (sessions and
-    /// streams only when the server [notifies changes](Self::notifies_changes)):
+    /// streams only when the server [notifies changes](super::SkillsServerBuilder::notify_changes)):
     /// call it after a grant or a revoke, when the policy reads state that
     /// changed in place (an `Arc` the auth layer put in the request
     /// extensions, a shared table). Returns how many were told.

@@ -9,7 +9,7 @@
 //! `notifications/prompts/list_changed`, when the server serves prompts and
 //! the stream asked for it) when the server
 //! [notifies changes](SkillsServer::notifies_changes); and a watcher
-//! ([`SkillsServer::watch_view`], for code of the author's own), which gets
+//! ([`SkillsServer::watch_view`](crate::SkillsServer::watch_view), for code of the author's own), which gets
 //! the new fingerprint through a [`ViewChanges`].
 //!
 //! Each keeps the context its view is computed from: the MCP peer and the
@@ -135,7 +135,7 @@ impl Listener {
 }
 
 /// Changes to one caller's view of the skills, from
-/// [`SkillsServer::watch_view`]: what a 2026-07-28 `subscriptions/listen`
+/// [`SkillsServer::watch_view`](crate::SkillsServer::watch_view): what a 2026-07-28 `subscriptions/listen`
 /// handler waits on before sending `notifications/resources/list_changed`.
 /// Dropping it stops the watch.
 #[derive(Debug)]
@@ -145,7 +145,7 @@ pub struct ViewChanges {
 
 impl ViewChanges {
     /// Waits until the caller's view changes (the set was replaced, or
-    /// [`SkillsServer::refresh_views`] found its access changed), and
+    /// [`SkillsServer::refresh_views`](crate::SkillsServer::refresh_views) found its access changed), and
     /// returns the new view's fingerprint; `None` once the server is gone.
     pub async fn changed(&mut self) -> Option<String> {
         self.receiver.changed().await.ok()?;
