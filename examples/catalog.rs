@@ -21,6 +21,9 @@
 //! skill needs any more, so it can disconnect them and scrub the load from
 //! its conversation history (the `history` below).
 
+#[path = "support/header.rs"]
+mod header;
+
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
@@ -124,16 +127,7 @@ async fn run(args: Args) -> anyhow::Result<i32> {
     let follower = catalog.follow("skills");
     let client = match (&args.url, args.command.split_first()) {
         (Some(url), None) => {
-            let headers = args
-                .headers
-                .iter()
-                .map(|header| {
-                    let (name, value) = header.split_once(':').ok_or_else(|| {
-                        anyhow::anyhow!("--header takes `NAME: VALUE`, not `{header}`")
-                    })?;
-                    Ok((name.trim().to_owned(), value.trim().to_owned()))
-                })
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let headers = header::parse_all(&args.headers)?;
             transport::connect_with(follower, transport::http(url, headers)?).await?
         }
         (None, Some((program, arguments))) => {

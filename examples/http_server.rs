@@ -18,9 +18,6 @@ use clap::Parser;
 use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
-#[path = "support/logging.rs"]
-mod logging;
-
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
 /// Serves the embedded skills over MCP streamable HTTP at /mcp.
@@ -77,7 +74,7 @@ fn page_size(value: &str) -> Result<usize, String> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let options = Options::parse();
-    logging::init();
+    skills_runtime::logging::stderr().init();
 
     let mut skills = SkillsServer::builder(SKILLS.clone()).prompts(options.prompts);
     if let Some(size) = options.skills_page_size {

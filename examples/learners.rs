@@ -151,7 +151,7 @@ async fn main() -> anyhow::Result<()> {
     let mut request = http::Request::new(());
     request.extensions_mut().insert(Learner("learner-a".into()));
     let (parts, ()) = request.into_parts();
-    let view = server.view_for(&Caller::from_http(&parts));
+    let view = server.view(&Caller::from_http(&parts));
     let names: Vec<&str> = view.owned().map(|skill| skill.name()).collect();
     println!("   owned: {names:?}");
     for (skill, offer) in view.locked() {

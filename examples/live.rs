@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use clap::Parser;
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
-use skills_runtime::{Options, Skills, SkillsServer};
+use skills_runtime::{Options, Skills, SkillsServer, Watch};
 use tracing_subscriber::filter::{LevelFilter as Level, Targets};
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
@@ -46,7 +46,7 @@ async fn main() -> anyhow::Result<()> {
     let arguments = Arguments::parse();
 
     let server = SkillsServer::new(Skills::empty());
-    let watch = server.watch(&arguments.dir, Options::default())?;
+    let watch = server.watch(Watch::folder(&arguments.dir).options(Options::default()))?;
     let mut reloads = watch.reloads();
 
     let (server_end, client_end) = tokio::io::duplex(1 << 20);

@@ -12,6 +12,9 @@
 //! edit was kept, 2 on a usage, connection or disk error. A second run
 //! reports every skill `up-to-date` and writes nothing.
 
+#[path = "support/header.rs"]
+mod header;
+
 use std::io::{IsTerminal as _, Write as _};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -83,16 +86,7 @@ async fn run(args: Args) -> anyhow::Result<i32> {
     }
     let client = match (&args.url, args.command.split_first()) {
         (Some(url), None) => {
-            let headers = args
-                .headers
-                .iter()
-                .map(|header| {
-                    let (name, value) = header.split_once(':').ok_or_else(|| {
-                        anyhow::anyhow!("--header takes `NAME: VALUE`, not `{header}`")
-                    })?;
-                    Ok((name.trim().to_owned(), value.trim().to_owned()))
-                })
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let headers = header::parse_all(&args.headers)?;
             transport::connect(transport::http(url, headers)?).await?
         }
         (None, Some((program, arguments))) => {

@@ -1,7 +1,7 @@
 //! A server that mixes its own tools with the embedded skills: the tools come
 //! from rmcp's `#[tool_router]`, and the skills methods are delegated to a
 //! `SkillsServer` from the same `impl ServerHandler` (the pattern rmcp
-//! documents for its own `SkillCatalog`), written by `delegate_skills!`. `WithSkills::new(handler, skills)`
+//! documents for its own `SkillCatalog`), written by `delegate_skills!`. `skills.wrap(handler)`
 //! does the same in one line for a handler you cannot edit.
 //!
 //! ```sh
@@ -15,9 +15,9 @@
 use clap::Parser;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{ServerCapabilities, ServerConfig};
+use rmcp::model::ServerConfig;
 use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
-use skills_runtime::server::{ServeError, serve};
+use skills_runtime::server::{Caller, ServeError, serve};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
@@ -71,11 +71,13 @@ impl Larder {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Larder {
     fn get_info(&self) -> ServerConfig {
-        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-        self.skills.add_capabilities(&mut capabilities);
-        ServerConfig::new(capabilities)
-            .with_server_info(self.skills.server_info())
-            .with_instructions(self.skills.instructions())
+        // The skills server's capabilities, name and instructions, plus our tools.
+        let mut config = self.skills.config(&Caller::anonymous());
+        config
+            .capabilities
+            .tools
+            .get_or_insert_with(Default::default);
+        config
     }
 
     // list_skills, get_skill, read_resource, read_resource_directory,

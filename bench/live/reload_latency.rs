@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
-use skills_runtime::{Options, Skills, SkillsServer};
+use skills_runtime::{Options, Skills, SkillsServer, Watch};
 
 struct Args {
     edits: usize,
@@ -96,7 +96,9 @@ async fn main() {
     }
 
     let server = SkillsServer::new(Skills::empty());
-    let watch = server.watch(&root, Options::default()).expect("watch");
+    let watch = server
+        .watch(Watch::folder(&root).options(Options::default()))
+        .expect("watch");
     assert!(watch.last_report().is_none(), "{:?}", watch.last_report());
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
     let serving = server.clone();

@@ -5,7 +5,8 @@
 //! folder (`SKILLS_DIR=<dir>`).
 
 use serde::Serialize;
-use skills_runtime::server::{index_json, skill_entry};
+use skills_runtime::protocol::index_json;
+use skills_runtime::server::skill_entry;
 
 use crate::check::{self, judge};
 use crate::cli::ManifestArgs;

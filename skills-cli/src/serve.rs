@@ -4,7 +4,6 @@
 //! `file:line:col`) is told on stderr; stdout carries only the protocol
 //! (stdio) or the one `listening` line (HTTP).
 
-use std::io::IsTerminal as _;
 use std::path::Path;
 
 use rmcp::model::Implementation;
@@ -12,7 +11,7 @@ use skills_core::Options;
 use skills_core::vendor::{Agent, Environment};
 use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::server::ServeError;
-use skills_runtime::{Skills, SkillsServer, WatchHandle};
+use skills_runtime::{Skills, SkillsServer, Watch, WatchHandle};
 
 use crate::check::resolve;
 use crate::cli::ServeArgs;
@@ -202,17 +201,17 @@ fn start(
         Served::Folder { dir, shown } => {
             let mut options = args.rules.options();
             options.display_root = Some(shown.clone());
-            server.watch_with_front_end(dir, options, &CommandLine)
+            server.watch(Watch::folder(dir).options(options).front_end(&CommandLine))
         }
         Served::Agents(agents) => {
             let roots: Vec<_> = agents
                 .iter()
                 .flat_map(|agent| agent.user_roots(env))
                 .collect();
-            server.watch_roots_with_front_end(
-                roots,
-                args.rules.apply(profile(agents)),
-                &CommandLine,
+            server.watch(
+                Watch::roots(roots)
+                    .options(args.rules.apply(profile(agents)))
+                    .front_end(&CommandLine),
             )
         }
     };
@@ -242,27 +241,5 @@ fn profile(agents: &[&'static Agent]) -> Options {
 /// client's log already has them); `RUST_LOG` sets the level (rmcp's own
 /// session chatter only from `debug`).
 fn init_logging() {
-    use tracing_subscriber::filter::{LevelFilter, Targets};
-    use tracing_subscriber::layer::SubscriberExt as _;
-    use tracing_subscriber::util::SubscriberInitExt as _;
-
-    let level = std::env::var("RUST_LOG")
-        .ok()
-        .and_then(|level| level.parse().ok())
-        .unwrap_or(LevelFilter::INFO);
-    let rmcp = if level >= LevelFilter::DEBUG {
-        level
-    } else {
-        LevelFilter::WARN
-    };
-    let filter = Targets::new().with_target("rmcp", rmcp).with_default(level);
-    let layer = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_target(false)
-        .without_time();
-    let _ = tracing_subscriber::registry()
-        .with(layer)
-        .with(filter)
-        .try_init();
+    skills_runtime::logging::stderr().bare().init();
 }

@@ -85,14 +85,14 @@
 //!
 //! ```no_run
 //! # use skills_runtime::http::SkillsRouter;
-//! # use skills_runtime::{Skills, SkillsServer, WithSkills, embed_skills};
+//! # use skills_runtime::{Skills, SkillsServer, embed_skills};
 //! # static SKILLS: Skills = embed_skills!("skills");
 //! # #[derive(Clone)]
 //! # struct MyTools;
 //! # impl rmcp::ServerHandler for MyTools {}
 //! let skills = SkillsServer::new(SKILLS.clone());
 //! let router: axum::Router = SkillsRouter::new(skills.clone())
-//!     .handler(WithSkills::new(MyTools, skills))
+//!     .handler(skills.wrap(MyTools))
 //!     .build();
 //! ```
 //!
@@ -103,7 +103,7 @@
 //! routes at [`CATALOG_PATH`], for agents that call HTTP routes rather than
 //! MCP methods. They answer from the snapshot the [`SkillsServer`] serves
 //! right now and the same access policy, seen through the request head your
-//! layer filled ([`SkillsServer::view_for`]), so a
+//! layer filled ([`SkillsServer::view`]), so a
 //! [`replace`](SkillsServer::replace) swaps MCP and the routes at once:
 //!
 //! - `GET /skills`: `{"skills": [{name, description, uri, version, files,
@@ -139,12 +139,10 @@ use crate::SkillsServer;
 
 mod catalog;
 
+pub use catalog::CATALOG_PATH;
+
 /// Where [`SkillsRouter::build`] mounts MCP's streamable HTTP endpoint.
 pub const MCP_PATH: &str = "/mcp";
-
-/// Where [`SkillsRouter::build`] mounts the catalog routes: `GET /skills`
-/// and `GET /skills/{name}` (see the [module documentation](self#what-is-mounted)).
-pub const CATALOG_PATH: &str = "/skills";
 
 /// How long requests in flight may take to finish once a shutdown signal
 /// came. Open event streams (a session's `GET /mcp`) never finish on their

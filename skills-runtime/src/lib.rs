@@ -100,12 +100,23 @@
 //!
 //! [`SkillsServer`] answers every skills-related request from a [`Skills`]
 //! set, on its own (it implements `ServerHandler`), around your own handler
-//! with [`WithSkills`], or from your own `impl ServerHandler` through
-//! [`delegate_skills!`]. [`SkillsServer::builder`] configures it
-//! ([`SkillsServerBuilder`]: instructions, which compatibility layers, page
-//! sizes, a per-caller [access policy](SkillsServerBuilder::access) that
-//! decides which skills each caller owns, may buy, or never hears of); the
-//! [`server`] module describes what goes on the wire.
+//! ([`SkillsServer::wrap`]), or from your own `impl ServerHandler` through
+//! [`delegate_skills!`]. The [`server`] module describes what goes on the
+//! wire. What you call, all of it:
+//!
+//! | to | call |
+//! | --- | --- |
+//! | build a server | [`SkillsServer::new`], or [`SkillsServer::builder`] then [`SkillsServerBuilder`]'s switches (instructions, compatibility layers, page sizes, prompts, an [access policy](SkillsServerBuilder::access) deciding which skills each caller owns, may buy, or never hears of) and [`build`](SkillsServerBuilder::build) |
+//! | serve it | [`server::serve`]`(server, transport)` (stdio), or `http::SkillsRouter` (feature `http`) |
+//! | add skills to your own handler | [`SkillsServer::wrap`]`(handler)`, or [`delegate_skills!`] inside your `impl ServerHandler` (with [`SkillsServer::tool_route`] and [`SkillsServer::on_initialized`]) |
+//! | change the set served | [`SkillsServer::replace`]; [`SkillsServer::skills`] is the set served now |
+//! | serve a folder live (feature `watch`) | `SkillsServer::watch(Watch::…)`, or `SkillsServerBuilder::watch_in_debug(Watch::…)` |
+//! | say what one caller sees | [`SkillsServer::instructions`], [`SkillsServer::config`] and [`SkillsServer::view`], each taking a [`server::Caller`] |
+//! | tell clients access changed | [`SkillsServer::refresh_views`], [`SkillsServer::watch_view`] |
+//! | name a skill in your own tool's description | [`SkillsServer::tool_hint`] |
+//!
+//! The `_meta` keys and formats the server and the client share are in
+//! [`protocol`].
 //!
 //! # Skill packs
 //!
@@ -124,13 +135,14 @@
 //! | --- | --- | --- | --- |
 //! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](Skills::merge)) |
 //! | `load` | – | the `load` module (the loader, its rules and diagnostics, the renderer, `vendor`), with `load`, `Options`, `Report` and `add_files` at the root: a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
-//! | `watch` | `load`, `server` | `SkillsServer::watch`, `watch_agent`, `watch_roots`, `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
+//! | `watch` | `load`, `server` | `SkillsServer::watch(Watch::…)` (a folder, several roots, an agent's folders) and `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
 //! | `http` | `server` | the `http` module: MCP's streamable HTTP transport on an axum `Router` you extend, the `GET /skills` catalog routes, and `serve`, which prints the one `listening` line | you serve over HTTP (replicas, bearer tokens, per-user skills) |
 //! | `folder` | `load` | the `folder` module: skills written into a folder with a record per skill, an atomic swap and six states | you write skills to disk yourself; `client` and `install` use it |
 //! | `install` | `folder` | the `install` module: the embedded skills written into agents' folders, a clap `skill install\|uninstall\|list` group and `Installer::intercept` | your command-line tool installs its skills for local agents |
 //! | `client` | `folder` | the `client` module: discover, verify, download and sync skills from any MCP server through rmcp's client; stdio child-process transports sized for a 16 MiB skill; `HostCatalog` for LLM hosts | you host a model, or keep a folder in sync with a server |
 //! | `client-http` | `client` | `client::transport::http`: rmcp's streamable HTTP client (reqwest) with the same limits | the server you sync from is reached over HTTP |
 //! | `rig` | `client` | `client::rig::RigSkills`: the catalog's context blocks and its `load_skill`/`unload_skill` tools for a [rig](https://docs.rs/rig-core) agent | your host is built on rig |
+//! | `logging` | – | `logging::stderr().init()`: log lines on stderr at `RUST_LOG`'s level, rmcp's session lines only from `debug` | your binary serves skills and logs (the `skills` command line and the HTTP examples use it) |
 //! | `openapi` | – | `openapi::api_reference`: a skill's API reference rendered from an OpenAPI 3 document, the routes in conversation order (`x-skill`) | a skill documents your own HTTP API |
 //! | `testing` | – | `testing::assert_generated`: a unified diff when a checked-in generated file differs from what the code generates now (`SKILLS_UPDATE=1` rewrites it) | tests keep a generated skill file true |
 //!
@@ -155,28 +167,18 @@ pub mod folder;
 #[cfg(feature = "install")]
 pub mod install;
 
-/// `_meta` key of a SEP-2640 skill entry (and of a `_manifest` read) that
-/// lists the skill's executable files, by path inside the skill. Our own key:
-/// SEP-2640 has none. Servers built on this crate send it; the client
-/// restores the bits from it.
-///
-/// Named under `io.crates.skills-runtime/`, the reverse-DNS form of this
-/// crate's home (`crates.io/crates/skills-runtime`), as MCP's `_meta` rules
-/// ask of a key that is not MCP's own; `io.modelcontextprotocol.skills/` is
-/// reserved for keys the Skills extension defines.
-pub const EXECUTABLE_META_KEY: &str = "io.crates.skills-runtime/executable";
-
-/// The name [`EXECUTABLE_META_KEY`] had before it moved under the crate's
-/// reverse-DNS prefix: the client still reads it from servers that send it.
-pub const LEGACY_EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+pub mod protocol;
 
 #[cfg(feature = "client")]
 pub mod client;
 
 #[cfg(feature = "watch")]
-pub use server::{Reload, Reloads, WatchError, WatchHandle};
+pub use server::{Reload, Reloads, Watch, WatchError, WatchHandle};
 #[cfg(feature = "http")]
 pub mod http;
+
+#[cfg(feature = "logging")]
+pub mod logging;
 
 #[cfg(feature = "openapi")]
 pub mod openapi;
@@ -187,7 +189,7 @@ pub mod testing;
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
 /// The folders each agent reads skills from (feature `load`): serve them
-/// with `SkillsServer::watch_agent` (feature `watch`).
+/// with `SkillsServer::watch(Watch::agent(…))` (feature `watch`).
 #[cfg(feature = "load")]
 pub use skills_core::vendor;
 /// Loading a folder at run time (feature `load`): the same rules and
@@ -197,290 +199,12 @@ pub use skills_core::{Diagnostic, Loaded, Options, Refused, Rule, add_files, loa
 #[cfg(feature = "load")]
 pub mod load;
 
-/// Embeds a skills folder at compile time and evaluates to a [`Skills`] set.
-///
-/// ```
-/// static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!("skills");
-/// # assert_eq!(SKILLS.len(), 2);
-/// ```
-///
-/// The folder is read, validated and hashed while the crate compiles; every
-/// problem in every skill is reported in one compile error, each at its
-/// `file:line:col` with the line and a caret, and nothing is parsed or hashed
-/// when the program starts.
-///
-/// Warnings (what the specification only recommends: a `SKILL.md` over 500
-/// lines or about 5,000 tokens, references nested more than one level deep)
-/// never fail the build, and the macro cannot show them: on stable Rust a
-/// procedural macro can only emit errors. `skills_runtime::load()` (feature
-/// `load`) returns them in `Loaded::warnings`, for tools that print them.
-///
-/// Options, after the folder: `allow_fields = ["…"]` (extra top-level
-/// frontmatter keys to accept), `check_links = false` (do not check that the
-/// files a SKILL.md names exist), `allow_secrets_in = ["skill/file"]` (files
-/// allowed to hold credential-shaped text), `gated = ["courses/*"]` (globs
-/// over skill paths: skills a server may sell, which must not grant
-/// `allowed-tools`; see [`SkillsServerBuilder::access`]),
-/// `generated = ["skill/references/api.md"]` (files the program adds at
-/// start-up with `add_files`, which a `SKILL.md` may link to before they
-/// exist; see [`Skills::pending_files`]) and `untracked` (no build script:
-/// edits to embedded text files still rebuild the crate, new files do not):
-///
-/// ```
-/// # use skills_runtime::{Skills, embed_skills};
-/// static SKILLS: Skills = embed_skills!(
-///     "skills",
-///     allow_fields = ["dependencies"],
-///     check_links = false,
-///     allow_secrets_in = ["stock-audit/references/counting-procedure.md"],
-/// );
-/// # assert!(SKILLS.get("stock-audit").is_some());
-/// ```
-///
-/// A relative folder starts at the folder holding `Cargo.toml`; one starting
-/// with `./` at the file that calls the macro. `"$SKILLS_DIR"` and
-/// `"${SKILLS_DIR:-skills}"` read an environment variable at compile time
-/// (the build script then also prints
-/// `cargo::rerun-if-env-changed=SKILLS_DIR`).
-#[macro_export]
-macro_rules! embed_skills {
-    ($($arguments:tt)*) => {
-        $crate::__private::embed_skills_impl!($crate; $($arguments)*)
-    };
-}
-
-/// Writes the skills methods of a `ServerHandler` impl as one-line
-/// delegations to a [`SkillsServer`] field, for handlers that keep their own
-/// `get_info` and tools (`#[tool_router]`/`#[tool_handler]`):
-///
-/// ```no_run
-/// use rmcp::handler::server::router::tool::ToolRouter;
-/// use rmcp::model::{ServerCapabilities, ServerConfig};
-/// use rmcp::{ServerHandler, tool, tool_handler, tool_router};
-/// use skills_runtime::{Skills, SkillsServer};
-/// # static SKILLS: Skills = Skills::empty(); // embed_skills!("skills") in a real crate
-///
-/// #[derive(Clone)]
-/// struct Larder {
-///     tool_router: ToolRouter<Self>,
-///     skills: SkillsServer,
-/// }
-///
-/// #[tool_router]
-/// impl Larder {
-///     fn new() -> Self {
-///         let skills = SkillsServer::new(SKILLS.clone());
-///         let mut tool_router = Self::tool_router();
-///         if let Some(route) = skills.tool_route(|larder: &Larder| &larder.skills) {
-///             tool_router.add_route(route); // the `read_skill` fallback tool
-///         }
-///         Self { tool_router, skills }
-///     }
-///
-///     #[tool(description = "Count the items in stock.")]
-///     async fn count_stock(&self) -> String {
-///         "42".into()
-///     }
-/// }
-///
-/// #[tool_handler(router = self.tool_router)]
-/// impl ServerHandler for Larder {
-///     fn get_info(&self) -> ServerConfig {
-///         let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-///         self.skills.add_capabilities(&mut capabilities);
-///         ServerConfig::new(capabilities)
-///             .with_server_info(self.skills.server_info())
-///             .with_instructions(self.skills.instructions())
-///     }
-///
-///     skills_runtime::delegate_skills!(skills);
-/// }
-/// # let _ = Larder::new();
-/// ```
-///
-/// It writes `list_skills`, `get_skill`, `read_resource`,
-/// `read_resource_directory`, `list_resources`, `list_resource_templates`,
-/// `complete`, and the change notices' `subscribe`, `unsubscribe`,
-/// `accepted_subscription_filter` and `listen` (which answer `-32601` unless
-/// the server [notifies changes](SkillsServer::notifies_changes)). A
-/// handler with resources or subscriptions of its own writes those by hand
-/// instead (or uses [`WithSkills`], which merges both). With no field,
-/// `self` is the [`SkillsServer`]: that is how it implements `ServerHandler`
-/// itself.
-///
-/// # Under an access policy
-///
-/// With [`access`](SkillsServerBuilder::access) or
-/// [`visibility`](SkillsServerBuilder::visibility), every skills method
-/// above already answers per caller. Three more methods make the session
-/// itself per caller; `SkillsServer` and [`WithSkills`] write them, a
-/// delegating handler writes them as below:
-///
-/// - `initialize` and `discover` answer with the instructions of the caller
-///   ([`SkillsServer::config_for`]: your builder's own instructions, then
-///   the skills this caller owns). Without them, every session gets
-///   `get_info`'s, which name only what every caller owns.
-/// - `on_initialized` registers the session
-///   ([`SkillsServer::on_initialized`]), so that a
-///   [`replace`](SkillsServer::replace) or a
-///   [`refresh_views`](SkillsServer::refresh_views) that changes what it
-///   owns sends it `notifications/resources/list_changed`.
-///
-/// ```no_run
-/// use rmcp::model::{
-///     DiscoverResult, InitializeRequestParams, InitializeResult, ServerCapabilities, ServerConfig,
-/// };
-/// use rmcp::service::{NotificationContext, RequestContext};
-/// use rmcp::{ErrorData, RoleServer, ServerHandler};
-/// use skills_runtime::SkillsServer;
-///
-/// #[derive(Clone)]
-/// struct Platform {
-///     skills: SkillsServer, // built with .access(…) and .instructions(…)
-/// }
-///
-/// impl ServerHandler for Platform {
-///     fn get_info(&self) -> ServerConfig {
-///         let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-///         self.skills.add_capabilities(&mut capabilities);
-///         ServerConfig::new(capabilities)
-///             .with_server_info(self.skills.server_info())
-///             .with_instructions(self.skills.instructions())
-///     }
-///
-///     async fn initialize(
-///         &self,
-///         request: InitializeRequestParams,
-///         context: RequestContext<RoleServer>,
-///     ) -> Result<InitializeResult, ErrorData> {
-///         context.peer.set_peer_info(request.clone());
-///         let result = self.negotiate_initialize(&request)?;
-///         Ok(self.skills.config_for(result, &context))
-///     }
-///
-///     async fn discover(
-///         &self,
-///         context: RequestContext<RoleServer>,
-///     ) -> Result<DiscoverResult, ErrorData> {
-///         let config = self.skills.config_for(self.get_info(), &context);
-///         let versions = self.supported_protocol_versions().into_owned();
-///         Ok(DiscoverResult::from_server_info(versions, config))
-///     }
-///
-///     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-///         self.skills.on_initialized(&context);
-///     }
-///
-///     skills_runtime::delegate_skills!(skills);
-/// }
-/// ```
-///
-/// The fallback tool's route from [`SkillsServer::tool_route`] is built once,
-/// so its description names only what every caller owns; `WithSkills` and
-/// `SkillsServer` list it per caller ([`SkillsServer::tools_for`]).
-#[cfg(feature = "server")]
-#[macro_export]
-macro_rules! delegate_skills {
-    ($($field:ident).*) => {
-        async fn list_skills(
-            &self,
-            request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListSkillsResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.list_skills(request, &context)
-        }
-
-        async fn get_skill(
-            &self,
-            request: $crate::__private::rmcp::model::GetSkillRequestParams,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<$crate::__private::rmcp::model::GetSkillResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.get_skill(request, &context)
-        }
-
-        async fn read_resource(
-            &self,
-            request: $crate::__private::rmcp::model::ReadResourceRequestParams,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceResponse, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.read_resource(&request, &context).map($crate::__private::Into::into)
-        }
-
-        async fn read_resource_directory(
-            &self,
-            request: $crate::__private::rmcp::model::ReadResourceDirectoryRequestParams,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ReadResourceDirectoryResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.read_resource_directory(request, &context)
-        }
-
-        async fn list_resources(
-            &self,
-            request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourcesResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.list_resources(request, &context)
-        }
-
-        async fn list_resource_templates(
-            &self,
-            request: $crate::__private::Option<$crate::__private::rmcp::model::PaginatedRequestParams>,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<$crate::__private::rmcp::model::ListResourceTemplatesResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.list_resource_templates(request, &context)
-        }
-
-        fn accepted_subscription_filter(
-            &self,
-            requested: &$crate::__private::rmcp::model::SubscriptionFilter,
-        ) -> $crate::__private::Option<$crate::__private::rmcp::model::SubscriptionFilter> {
-            self $(.$field)*.accepted_subscription_filter(requested)
-        }
-
-        async fn listen(
-            &self,
-            context: $crate::__private::rmcp::service::SubscriptionContext,
-        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.listen(context).await
-        }
-
-        // rmcp marks resources/subscribe deprecated (2026-07-28 replaced it
-        // with subscriptions/listen), yet 2025-11-25 clients still send it.
-        #[allow(deprecated)]
-        async fn subscribe(
-            &self,
-            request: $crate::__private::rmcp::model::SubscribeRequestParams,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.subscribe(&request, &context)
-        }
-
-        #[allow(deprecated)]
-        async fn unsubscribe(
-            &self,
-            request: $crate::__private::rmcp::model::UnsubscribeRequestParams,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<(), $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.unsubscribe(&request, &context)
-        }
-
-        async fn complete(
-            &self,
-            request: $crate::__private::rmcp::model::CompleteRequestParams,
-            context: $crate::__private::rmcp::service::RequestContext<$crate::__private::rmcp::RoleServer>,
-        ) -> $crate::__private::Result<$crate::__private::rmcp::model::CompleteResult, $crate::__private::rmcp::ErrorData> {
-            self $(.$field)*.complete(&request, &context).unwrap_or_else(|| {
-                $crate::__private::Err($crate::__private::rmcp::ErrorData::invalid_params(
-                    "no completions for this reference: it names no resource template of this server",
-                    $crate::__private::Option::None,
-                ))
-            })
-        }
-    };
-}
+mod macros;
 
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "server")]
+    pub use crate::server::SkillsRequests;
     pub use ::core::convert::Into;
     pub use ::core::option::Option;
     pub use ::core::result::Result::{self, Err, Ok};

@@ -283,7 +283,9 @@ async fn each_learner_lists_what_they_own_and_is_told_of_nothing_else() {
             .unwrap_or_default();
         assert!(tool.contains("python") && !tool.contains("rust"), "{tool}");
         // What every caller alike is told names only what everyone owns.
-        let anonymous = server.instructions();
+        let anonymous = server
+            .instructions(&skills_runtime::server::Caller::anonymous())
+            .unwrap_or_default();
         assert!(anonymous.contains("skill://ard/SKILL.md"), "{anonymous}");
         assert!(!anonymous.contains("courses"), "{anonymous}");
         a.cancel().await.unwrap();
@@ -316,7 +318,9 @@ async fn a_change_to_a_skill_the_learner_cannot_see_changes_nothing_they_get() {
         .build();
     for era in ERAS {
         for server in [&server, &paged] {
-            server.replace(load("hidden-change-v1", &platform_files("v1")));
+            server
+                .replace(load("hidden-change-v1", &platform_files("v1")))
+                .unwrap();
             let before = raw_as(server.clone(), era, "learner-a", &requests(None)).await;
             let cursor = before[0]["result"]["nextCursor"]
                 .as_str()
@@ -331,7 +335,11 @@ async fn a_change_to_a_skill_the_learner_cannot_see_changes_nothing_they_get() {
             let b_before = raw_as(server.clone(), era, "learner-b", &requests(None)).await;
 
             // Only skills learner-a cannot see change: rust (locked) and secret-plans (absent).
-            assert!(server.replace(load("hidden-change-v2", &platform_files("v2"))));
+            assert!(
+                server
+                    .replace(load("hidden-change-v2", &platform_files("v2")))
+                    .unwrap()
+            );
             let after = raw_as(
                 server.clone(),
                 era,
@@ -362,7 +370,9 @@ async fn told(client: &NamedClient) {
 #[tokio::test]
 async fn only_the_sessions_whose_view_changed_are_told() {
     let (server, entitlements) = platform("told");
-    server.replace(load("told-v1", &platform_files("v1")));
+    server
+        .replace(load("told-v1", &platform_files("v1")))
+        .unwrap();
     let a = connect_as(server.clone(), Era::Handshake, "learner-a").await;
     let b = connect_as(server.clone(), Era::Handshake, "learner-b").await;
     let admin = connect_as(server.clone(), Era::Handshake, "admin").await;
@@ -376,7 +386,11 @@ async fn only_the_sessions_whose_view_changed_are_told() {
 
     // rust and secret-plans change: learner-b (owns rust) and the admin
     // (sees secret-plans) are told; learner-a sees neither.
-    assert!(server.replace(load("told-v2", &platform_files("v2"))));
+    assert!(
+        server
+            .replace(load("told-v2", &platform_files("v2")))
+            .unwrap()
+    );
     told(&b).await;
     told(&admin).await;
     a.list_all_skills().await.unwrap();
@@ -442,7 +456,8 @@ struct Watching {
 
 impl ServerHandler for Watching {
     fn get_info(&self) -> ServerConfig {
-        self.skills.server_config()
+        self.skills
+            .config(&skills_runtime::server::Caller::anonymous())
     }
 
     async fn on_custom_request(
@@ -461,7 +476,9 @@ impl ServerHandler for Watching {
 #[tokio::test]
 async fn a_watcher_wakes_only_for_changes_to_its_callers_view() {
     let (server, entitlements) = platform("watch");
-    server.replace(load("watch-v1", &platform_files("v1")));
+    server
+        .replace(load("watch-v1", &platform_files("v1")))
+        .unwrap();
     let handler = Watching {
         skills: server.clone(),
         watches: Arc::default(),
@@ -488,7 +505,9 @@ async fn a_watcher_wakes_only_for_changes_to_its_callers_view() {
     assert_ne!(before[0], before[1]);
 
     // rust changes: only learner-b's watchers wake, with the new fingerprint.
-    server.replace(load("watch-v2", &platform_files("v2")));
+    server
+        .replace(load("watch-v2", &platform_files("v2")))
+        .unwrap();
     for index in [1, 3] {
         let now = tokio::time::timeout(Duration::from_secs(30), watches[index].changed())
             .await
@@ -529,7 +548,7 @@ async fn a_routes_view_is_the_callers_owned_skills_and_teasers() {
         request.into_parts().0
     };
     let a_parts = parts("learner-a");
-    let a = server.view_for(&Caller::from_http(&a_parts));
+    let a = server.view(&Caller::from_http(&a_parts));
     let names = |skills: Vec<&Skill>| {
         skills
             .iter()
@@ -556,7 +575,7 @@ async fn a_routes_view_is_the_callers_owned_skills_and_teasers() {
     }
     // No teaser for a skill readable through one the caller owns.
     let b_parts = parts("learner-b");
-    let b = server.view_for(&Caller::from_http(&b_parts));
+    let b = server.view(&Caller::from_http(&b_parts));
     assert_eq!(names(b.owned().collect()), ["ard", "courses/rust"]);
     assert_eq!(
         b.locked()
@@ -593,10 +612,12 @@ async fn a_routes_view_is_the_callers_owned_skills_and_teasers() {
 
     // The same snapshot as MCP: a replace() shows in the next view.
     entitlements.write().unwrap().clear();
-    server.replace(load("catalog-v2", &platform_files("v2")));
-    let after = server.view_for(&Caller::from_http(&a_parts));
+    server
+        .replace(load("catalog-v2", &platform_files("v2")))
+        .unwrap();
+    let after = server.view(&Caller::from_http(&a_parts));
     assert_eq!(names(after.owned().collect()), ["ard"]);
-    let nobody = server.view_for(&Caller::anonymous());
+    let nobody = server.view(&Caller::anonymous());
     assert_eq!(nobody.fingerprint(), after.fingerprint());
 }
 
@@ -617,9 +638,9 @@ async fn a_policy_cannot_lock_a_skill_that_is_not_gated() {
     let warnings = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let view = tracing::subscriber::with_default(CountWarnings(warnings.clone()), || {
         for _ in 0..3 {
-            server.view_for(&Caller::anonymous());
+            server.view(&Caller::anonymous());
         }
-        server.view_for(&Caller::anonymous())
+        server.view(&Caller::anonymous())
     });
     assert_eq!(warnings.load(Ordering::SeqCst), 1, "secret-plans, once");
     let teasers: Vec<&str> = view.locked().map(|(skill, _)| skill.path()).collect();
@@ -673,8 +694,8 @@ async fn replicas_agree_on_a_learners_fingerprint_and_cursors() {
     let request = http::Request::new(());
     let (parts, ()) = request.into_parts();
     assert_eq!(
-        one.view_for(&Caller::from_http(&parts)).fingerprint(),
-        two.view_for(&Caller::from_http(&parts)).fingerprint()
+        one.view(&Caller::from_http(&parts)).fingerprint(),
+        two.view(&Caller::from_http(&parts)).fingerprint()
     );
 }
 
@@ -714,11 +735,26 @@ async fn what_every_caller_is_told_is_kept_until_access_changes() {
             }
         })
         .build();
-    assert!(server.instructions().contains("skill://ard/SKILL.md"));
+    assert!(
+        server
+            .instructions(&skills_runtime::server::Caller::anonymous())
+            .unwrap_or_default()
+            .contains("skill://ard/SKILL.md")
+    );
     public.store(false, Ordering::SeqCst);
     // rmcp asks for the server's info on every skills request: it is kept...
-    assert!(server.instructions().contains("skill://ard/SKILL.md"));
+    assert!(
+        server
+            .instructions(&skills_runtime::server::Caller::anonymous())
+            .unwrap_or_default()
+            .contains("skill://ard/SKILL.md")
+    );
     // ...until the author says access changed.
     server.refresh_views();
-    assert!(!server.instructions().contains("skill://ard/SKILL.md"));
+    assert!(
+        !server
+            .instructions(&skills_runtime::server::Caller::anonymous())
+            .unwrap_or_default()
+            .contains("skill://ard/SKILL.md")
+    );
 }

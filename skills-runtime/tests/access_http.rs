@@ -176,7 +176,7 @@ async fn the_auth_layers_entitlements_decide_and_a_purchase_tells_the_buyer() {
         owned,
     });
     let (parts, ()) = request.into_parts();
-    let view = server.view_for(&Caller::from_http(&parts));
+    let view = server.view(&Caller::from_http(&parts));
     let names: Vec<&str> = view.owned().map(|skill| skill.name()).collect();
     assert_eq!(names, ["recipe-scaling", "purchase-orders"]);
     a.cancel().await.unwrap();

@@ -255,7 +255,7 @@ async fn an_owned_skills_route_agrees_with_its_skills_get_entry_on_both_eras() {
                 .unwrap()
                 .skill;
             assert_eq!(route["name"], entry.name());
-            let version = &entry.meta.as_ref().unwrap()[skills_runtime::server::VERSION_META_KEY];
+            let version = &entry.meta.as_ref().unwrap()[skills_runtime::protocol::VERSION_META_KEY];
             assert_eq!(&route["version"], version, "modern: {modern}");
             let SkillResources::Files(files) = &entry.resources else {
                 panic!("a manifest of files")
@@ -391,7 +391,7 @@ async fn etags_revalidate_and_a_replace_swaps_routes_and_mcp_at_once() {
 
     // A change learner-a cannot see changes nothing they get.
     write("kubernetes-basics", "v2");
-    assert!(server.replace(load()));
+    assert!(server.replace(load()).unwrap());
     let after_hidden = get_as(
         &base,
         "/skills",
@@ -404,7 +404,7 @@ async fn etags_revalidate_and_a_replace_swaps_routes_and_mcp_at_once() {
     // A change to what they own: a new version on the route and over MCP at once.
     let client = connect(&base, "learner-a", false).await;
     write("academy", "v2");
-    assert!(server.replace(load()));
+    assert!(server.replace(load()).unwrap());
     let changed = get_as(
         &base,
         "/skills/academy",
@@ -421,7 +421,7 @@ async fn etags_revalidate_and_a_replace_swaps_routes_and_mcp_at_once() {
         .unwrap()
         .skill;
     assert_eq!(
-        entry.meta.unwrap()[skills_runtime::server::VERSION_META_KEY],
+        entry.meta.unwrap()[skills_runtime::protocol::VERSION_META_KEY],
         version.as_str()
     );
     client.cancel().await.unwrap();

@@ -199,7 +199,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
     let mut options = skills_core::Options::default();
     options.check_links = false;
     let next = skills_core::load(&tree, &options).unwrap().into_skills();
-    server.replace(next);
+    server.replace(next).unwrap();
 
     // The user edits purchase-orders: it is kept, reported modified.
     std::fs::write(

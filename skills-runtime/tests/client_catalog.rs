@@ -280,7 +280,11 @@ async fn a_skill_that_vanishes_on_list_changed_is_unloaded() {
     catalog.load_skill("audit").await.unwrap();
     heard.take();
 
-    assert!(server.replace(tree_with("catalog-live-2", &[("orders", "")])));
+    assert!(
+        server
+            .replace(tree_with("catalog-live-2", &[("orders", "")]))
+            .unwrap()
+    );
     server_peer.notify_resource_list_changed().await.unwrap();
     for _ in 0..100 {
         if names(&catalog) == ["orders"] {
@@ -342,7 +346,11 @@ async fn on_2026_07_28_the_catalog_subscribes_itself() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     // The server tells listen streams whose view changed.
-    assert!(server.replace(tree_with("catalog-modern-2", &[("orders", "")])));
+    assert!(
+        server
+            .replace(tree_with("catalog-modern-2", &[("orders", "")]))
+            .unwrap()
+    );
     for _ in 0..100 {
         if names(&catalog) == ["orders"] {
             break;

@@ -18,6 +18,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde_json::json;
+use skills_runtime::server::Caller;
 use skills_runtime::{Skills, SkillsServer, WithSkills, embed_skills};
 use support::{ERAS, connect};
 
@@ -94,7 +95,7 @@ impl ServerHandler for Kitchen {
 }
 
 fn wrapped() -> WithSkills<Kitchen> {
-    WithSkills::new(Kitchen::new(), SkillsServer::new(SKILLS.clone()))
+    SkillsServer::new(SKILLS.clone()).wrap(Kitchen::new())
 }
 
 #[tokio::test]
@@ -196,7 +197,7 @@ async fn an_inner_handler_without_resources_is_not_asked_for_them() {
     let inner = ToolsOnly::default();
     let asked = inner.asked_for_resources.clone();
     let client = connect(
-        WithSkills::new(inner, SkillsServer::new(SKILLS.clone())),
+        SkillsServer::new(SKILLS.clone()).wrap(inner),
         support::Era::Handshake,
     )
     .await;
@@ -256,9 +257,12 @@ impl Delegating {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Delegating {
     fn get_info(&self) -> ServerConfig {
-        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
-        self.skills.add_capabilities(&mut capabilities);
-        ServerConfig::new(capabilities).with_server_info(self.skills.server_info())
+        let mut config = self.skills.config(&Caller::anonymous());
+        config
+            .capabilities
+            .tools
+            .get_or_insert_with(Default::default);
+        config
     }
 
     skills_runtime::delegate_skills!(skills);
@@ -318,11 +322,7 @@ async fn a_cursor_into_the_inner_handlers_resources_is_refused_where_there_are_n
         client.cancel().await.unwrap();
 
         let plain = connect(SkillsServer::new(SKILLS.clone()), era).await;
-        let tools_only = connect(
-            WithSkills::new(ToolsOnly, SkillsServer::new(SKILLS.clone())),
-            era,
-        )
-        .await;
+        let tools_only = connect(SkillsServer::new(SKILLS.clone()).wrap(ToolsOnly), era).await;
         for client in [&plain, &tools_only] {
             let error = client
                 .list_resources(Some(
@@ -369,11 +369,7 @@ struct DelegatingPerCaller {
 
 impl ServerHandler for DelegatingPerCaller {
     fn get_info(&self) -> ServerConfig {
-        let mut capabilities = ServerCapabilities::default();
-        self.skills.add_capabilities(&mut capabilities);
-        ServerConfig::new(capabilities)
-            .with_server_info(self.skills.server_info())
-            .with_instructions(self.skills.instructions())
+        self.skills.config(&Caller::anonymous())
     }
 
     async fn initialize(
@@ -382,15 +378,17 @@ impl ServerHandler for DelegatingPerCaller {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
-        let result = self.negotiate_initialize(&request)?;
-        Ok(self.skills.config_for(result, &context))
+        let mut result = self.negotiate_initialize(&request)?;
+        result.instructions = self.skills.instructions(&Caller::from_mcp(&context));
+        Ok(result)
     }
 
     async fn discover(
         &self,
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        let config = self.skills.config_for(self.get_info(), &context);
+        let mut config = self.get_info();
+        config.instructions = self.skills.instructions(&Caller::from_mcp(&context));
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
             config,
@@ -409,7 +407,7 @@ async fn both_shapes_tell_each_session_its_own_skills() {
     for era in ERAS {
         for (who, sees_orders) in [("waiter", false), ("chef", true)] {
             let server = guarded();
-            let wrapped = WithSkills::new(Kitchen::new(), server.clone());
+            let wrapped = server.clone().wrap(Kitchen::new());
             let delegating = DelegatingPerCaller {
                 skills: server.clone(),
             };
@@ -463,7 +461,7 @@ async fn both_shapes_tell_each_session_its_own_skills() {
                         .collect();
                     Skills::from_parts(kept.into(), "sha256:only-audit".into(), None)
                 };
-                assert!(server.replace(only_audit));
+                assert!(server.replace(only_audit).unwrap());
                 for client in &clients {
                     tokio::time::timeout(
                         std::time::Duration::from_secs(30),

@@ -50,7 +50,9 @@ async fn the_instructions_use_the_load_hint() {
             "Load BEFORE the first search/execute call about orders.",
         )
         .build();
-    let instructions = server.instructions();
+    let instructions = server
+        .instructions(&skills_runtime::server::Caller::anonymous())
+        .unwrap_or_default();
     assert!(
         instructions.contains(
             "- skill://ard/SKILL.md: Load BEFORE the first search/execute call about orders.\n"

@@ -13,7 +13,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::Parser;
-use skills_runtime::folder::{Options, State, Target};
+use skills_runtime::folder::{State, Target, WriteOptions};
 use skills_runtime::install::{self, Installer, SkillCommand};
 use skills_runtime::vendor::Environment;
 use skills_runtime::{Loaded, load};
@@ -518,7 +518,7 @@ fn plans_print_and_serialise() {
     let base = scratch("plan");
     let v1 = skills(&base.join("v1"), &[("group/alpha", "One.")]);
     let target = Target::new(base.join("installed"), "installer");
-    let plan = install::plan(v1.skills(), &target, &Options::default()).unwrap();
+    let plan = install::plan(v1.skills(), &target, &WriteOptions::default()).unwrap();
     assert_eq!(plan.to_string(), "alpha missing (write)\n");
     let json = serde_json::to_value(&plan).unwrap();
     assert_eq!(json["skills"][0]["path"], "alpha");
@@ -526,7 +526,7 @@ fn plans_print_and_serialise() {
     assert_eq!(json["skills"][0]["action"], "write");
     let applied = install::apply(plan);
     assert!(applied[0].error.is_none());
-    let again = install::plan(v1.skills(), &target, &Options::default()).unwrap();
+    let again = install::plan(v1.skills(), &target, &WriteOptions::default()).unwrap();
     assert_eq!(again.items()[0].state, State::UpToDate);
     assert!(again.is_noop());
     fs::remove_dir_all(&base).unwrap();

@@ -17,7 +17,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use skills_runtime::{
-    Options, Reload, Reloads, Rule, Skills, SkillsServer, WatchHandle, WithSkills, embed_skills,
+    Options, Reload, Reloads, Rule, Skills, SkillsServer, Watch, WatchHandle, embed_skills,
 };
 use support::live::{
     DEADLINE, Notice, NoticeClient, Notices, Receive, entry_digest, folder, list_changed_and,
@@ -29,7 +29,9 @@ use tokio::sync::mpsc;
 /// A server watching `root`, with the reloads to wait on.
 fn watched(root: &Path) -> (SkillsServer, WatchHandle, Reloads) {
     let server = SkillsServer::new(Skills::empty());
-    let watch = server.watch(root, Options::default()).expect("watch");
+    let watch = server
+        .watch(Watch::folder(root).options(Options::default()))
+        .expect("watch");
     assert!(
         watch.last_report().is_none(),
         "the folder loads: {:?}",
@@ -275,7 +277,9 @@ async fn a_cursor_issued_before_a_reload_is_refused_on_both_eras() {
         .skills_page_size(1)
         .resources_page_size(1)
         .build();
-    let watch = server.watch(&root, Options::default()).unwrap();
+    let watch = server
+        .watch(Watch::folder(&root).options(Options::default()))
+        .unwrap();
     let mut reloads = watch.reloads();
     let mut cursors = Vec::new();
     for era in ERAS {
@@ -644,7 +648,9 @@ async fn a_change_is_announced_only_to_the_streams_whose_view_changed() {
                     .is_some_and(|client| client.name == "admin")
         })
         .build();
-    let watch = server.watch(&root, Options::default()).unwrap();
+    let watch = server
+        .watch(Watch::folder(&root).options(Options::default()))
+        .unwrap();
     let mut reloads = watch.reloads();
     let admin = support::connect_as(server.clone(), Era::Modern, "admin").await;
     let guest = support::connect_as(server.clone(), Era::Modern, "guest").await;
@@ -720,9 +726,11 @@ impl ServerHandler for Tools {
 async fn with_skills_merges_its_subscription_filter_with_the_inner_handlers() {
     let root = folder("merged", &[("alpha", &skill_md("alpha", "First."))]);
     let skills = SkillsServer::new(Skills::empty());
-    let watch = skills.watch(&root, Options::default()).unwrap();
+    let watch = skills
+        .watch(Watch::folder(&root).options(Options::default()))
+        .unwrap();
     let mut reloads = watch.reloads();
-    let client = connect(WithSkills::new(Tools, skills.clone()), Era::Modern).await;
+    let client = connect(skills.clone().wrap(Tools), Era::Modern).await;
     let requested = SubscriptionFilter::builder()
         .tools_list_changed()
         .resources_list_changed()
@@ -777,7 +785,7 @@ async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
         &[("alpha", &skill_md("alpha", "From the folder."))],
     );
     let server = SkillsServer::builder(Skills::empty())
-        .watch_in_debug(&root)
+        .watch_in_debug(Watch::folder(&root))
         .build();
     if !cfg!(debug_assertions) {
         // A release build serves the set it was built with and watches nothing.
@@ -786,7 +794,14 @@ async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
     }
     let watch = server.watching().expect("debug builds watch");
     assert_eq!(watch.dir(), root);
-    assert!(server.notifies_changes());
+    assert_eq!(
+        server
+            .config(&skills_runtime::server::Caller::anonymous())
+            .capabilities
+            .resources
+            .and_then(|resources| resources.subscribe),
+        Some(true)
+    );
     let mut reloads = watch.reloads();
     let client = connect(server.clone(), Era::Handshake).await;
     assert_eq!(names(client.peer()).await, ["alpha"]);
@@ -822,14 +837,14 @@ async fn watch_in_debug_applies_the_options_the_set_was_embedded_with() {
     let root = folder("recorded-options", &[("alpha", text)]);
 
     let lenient = SkillsServer::builder(LINKS_UNCHECKED.clone())
-        .watch_in_debug(&root)
+        .watch_in_debug(Watch::folder(&root))
         .build();
     let watch = lenient.watching().unwrap();
     assert!(watch.last_report().is_none(), "{:?}", watch.last_report());
     assert_eq!(lenient.skills().len(), 1);
 
     let strict = SkillsServer::builder(STRICT.clone())
-        .watch_in_debug(&root)
+        .watch_in_debug(Watch::folder(&root))
         .build();
     let report = strict.watching().unwrap().last_report().expect("refused");
     let rules: Vec<Rule> = report
@@ -865,7 +880,7 @@ async fn a_set_the_server_refuses_keeps_the_last_good_one_and_says_why() {
             skill_md("alpha", "Edited.")
         ),
     );
-    let watch = server.watch(&root, options).unwrap();
+    let watch = server.watch(Watch::folder(&root).options(options)).unwrap();
     let report = watch.last_report().expect("the set is refused");
     assert!(
         report
@@ -915,7 +930,9 @@ async fn an_agents_folders_are_served_skill_by_skill_with_its_rules_and_watched(
     let (home, base) = claude_home("agent");
     let env = Environment::new(&home);
     let server = SkillsServer::new(Skills::empty());
-    let watch = server.watch_agent(&Agent::CLAUDE_CODE, &env).unwrap();
+    let watch = server
+        .watch(Watch::agent(&Agent::CLAUDE_CODE, &env))
+        .unwrap();
     let first = watch.last_reload();
     assert!(first.report().is_none());
     let refused: Vec<&str> = first.refused().iter().map(|r| r.folder.as_str()).collect();
@@ -979,7 +996,9 @@ async fn an_agents_override_is_honoured_and_roots_merge_first_wins() {
     );
     let env = Environment::new(base.join("home")).var("CLAUDE_CONFIG_DIR", &config);
     let server = SkillsServer::new(Skills::empty());
-    let _watch = server.watch_agent(&Agent::CLAUDE_CODE, &env).unwrap();
+    let _watch = server
+        .watch(Watch::agent(&Agent::CLAUDE_CODE, &env))
+        .unwrap();
     assert_eq!(
         server.skills().get("alpha").unwrap().description(),
         "From the override."
@@ -1002,7 +1021,7 @@ async fn an_agents_override_is_honoured_and_roots_merge_first_wins() {
     );
     let server = SkillsServer::new(Skills::empty());
     let watch = server
-        .watch_roots([&first, &second, &later], Options::default())
+        .watch(Watch::roots([&first, &second, &later]).options(Options::default()))
         .unwrap();
     assert_eq!(
         server.skills().get("gamma").unwrap().description(),

@@ -21,7 +21,7 @@ use rmcp::{
 };
 use serde_json::{Value, json};
 use skills_runtime::server::{Access, Caller, Offer};
-use skills_runtime::{Skill, Skills, SkillsServer, WithSkills, embed_skills};
+use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 use support::live::DEADLINE;
 use support::{ERAS, Era, connect, raw_as};
 use tokio::sync::mpsc;
@@ -56,7 +56,13 @@ async fn get(client: &support::Client, name: &str) -> GetPromptResult {
 
 #[tokio::test]
 async fn prompts_are_off_unless_switched_on() {
-    assert!(!SkillsServer::new(SKILLS.clone()).serves_prompts());
+    assert!(
+        SkillsServer::new(SKILLS.clone())
+            .config(&skills_runtime::server::Caller::anonymous())
+            .capabilities
+            .prompts
+            .is_none()
+    );
     for era in ERAS {
         let client = connect(SkillsServer::new(SKILLS.clone()), era).await;
         let info = client.peer_info().expect("connected");
@@ -76,14 +82,17 @@ async fn prompts_are_off_unless_switched_on() {
 
 #[tokio::test]
 async fn the_capability_says_list_changed_only_when_the_server_notifies() {
-    let quiet = prompts_server().capabilities();
+    let quiet = prompts_server()
+        .config(&skills_runtime::server::Caller::anonymous())
+        .capabilities;
     let prompts = quiet.prompts.expect("declared when switched on");
     assert_eq!(prompts.list_changed, None, "this server never notifies");
     let live = SkillsServer::builder(SKILLS.clone())
         .prompts(true)
         .notify_changes(true)
         .build()
-        .capabilities();
+        .config(&skills_runtime::server::Caller::anonymous())
+        .capabilities;
     assert_eq!(live.prompts.expect("declared").list_changed, Some(true));
 }
 
@@ -466,7 +475,7 @@ async fn a_reload_tells_each_session_whose_prompts_changed() {
     assert_eq!(server.listeners(), 2);
 
     // python's text changes: only learner-a owns it.
-    assert!(server.replace(platform("prompts-reload-2", "v2")));
+    assert!(server.replace(platform("prompts-reload-2", "v2")).unwrap());
     let heard = until_prompts(&mut heard_a).await;
     assert!(
         heard.contains(&"resources"),
@@ -491,7 +500,7 @@ async fn a_reload_tells_each_session_whose_prompts_changed() {
     let smaller = skills_core::load(&support::tree("prompts-reload-3", &borrowed), &options)
         .unwrap_or_else(|report| panic!("{report}"))
         .into_skills();
-    assert!(server.replace(smaller));
+    assert!(server.replace(smaller).unwrap());
     until_prompts(&mut heard_a).await;
     until_prompts(&mut heard_b).await;
     let names: Vec<String> = b
@@ -556,7 +565,7 @@ async fn a_server_without_prompts_sends_no_prompt_notice() {
         client.list_all_resources().await.unwrap();
         (client, hearing)
     };
-    assert!(server.replace(platform("prompts-none-2", "v2")));
+    assert!(server.replace(platform("prompts-none-2", "v2")).unwrap());
     let first = tokio::time::timeout(DEADLINE, heard.recv())
         .await
         .unwrap()
@@ -598,7 +607,7 @@ async fn a_listen_stream_that_asked_for_prompts_is_told_of_a_reload() {
         &filter,
         "prompts/list_changed is accepted"
     );
-    assert!(server.replace(platform("prompts-listen-2", "v2")));
+    assert!(server.replace(platform("prompts-listen-2", "v2")).unwrap());
     let notice = tokio::time::timeout(DEADLINE, stream.next())
         .await
         .expect("a notice within the deadline")
@@ -664,7 +673,7 @@ async fn with_skills_lists_ours_then_the_inner_handlers_and_routes_gets() {
     let (skills, _) = platform_server("prompts-with");
     for era in ERAS {
         let answers = raw_as(
-            WithSkills::new(Inner, skills.clone()),
+            skills.clone().wrap(Inner),
             era,
             "learner-a",
             &[
@@ -686,7 +695,7 @@ async fn with_skills_lists_ours_then_the_inner_handlers_and_routes_gets() {
         let cursor = answers[0]["result"]["nextCursor"].clone();
         assert!(cursor.is_string(), "{era:?} {}", answers[0]);
         let tail = raw_as(
-            WithSkills::new(Inner, skills.clone()),
+            skills.clone().wrap(Inner),
             era,
             "learner-a",
             &[json!({"method": "prompts/list", "params": {"cursor": cursor}})],

@@ -380,7 +380,7 @@ async fn a_cursor_from_another_skill_set_is_refused() {
     let page = client.list_skills(None).await.unwrap();
     let cursor = page.next_cursor.expect("three skills, one per page");
     assert!(
-        paged.replace(support::load(&root)),
+        paged.replace(support::load(&root)).unwrap(),
         "a different set changes the fingerprint"
     );
     let error = mcp_error(
@@ -662,7 +662,9 @@ fn many_skills(count: usize, description: &str) -> Skills {
 
 #[tokio::test]
 async fn instructions_name_skills_within_the_budget() {
-    let instructions = server().instructions();
+    let instructions = server()
+        .instructions(&skills_runtime::server::Caller::anonymous())
+        .unwrap_or_default();
     for skill in SKILLS.skills() {
         assert!(instructions.contains(skill.uri()), "{instructions}");
     }
@@ -676,7 +678,8 @@ async fn instructions_name_skills_within_the_budget() {
     let built = SkillsServer::builder(many.clone())
         .instructions(own)
         .build()
-        .instructions();
+        .instructions(&skills_runtime::server::Caller::anonymous())
+        .unwrap_or_default();
     assert!(built.starts_with(own));
     assert!(
         built.chars().count() <= 2048,
@@ -704,7 +707,9 @@ async fn instructions_name_skills_within_the_budget() {
 
     // Sixty do not fit even at 40 characters each: URIs only.
     let sixty = many_skills(60, &long);
-    let uris = SkillsServer::new(sixty.clone()).instructions();
+    let uris = SkillsServer::new(sixty.clone())
+        .instructions(&skills_runtime::server::Caller::anonymous())
+        .unwrap_or_default();
     assert_eq!(uris.matches("/SKILL.md\n").count(), 60, "{uris}");
     assert!(!uris.contains("Use when"), "{uris}");
 
@@ -712,7 +717,8 @@ async fn instructions_name_skills_within_the_budget() {
     let tight = SkillsServer::builder(sixty)
         .instructions_budget(600)
         .build()
-        .instructions();
+        .instructions(&skills_runtime::server::Caller::anonymous())
+        .unwrap_or_default();
     assert!(
         tight.chars().count() <= 600,
         "{} characters",
@@ -825,8 +831,13 @@ async fn visibility_hides_skills_from_some_callers() {
         );
         session.cancel().await.unwrap();
     }
-    assert!(!guarded.instructions().contains("skill://"));
-    let tool = &guarded.tools()[0];
+    assert!(
+        !guarded
+            .instructions(&skills_runtime::server::Caller::anonymous())
+            .unwrap_or_default()
+            .contains("skill://")
+    );
+    let tool = &rmcp::ServerHandler::get_tool(&guarded, "read_skill").expect("the fallback tool");
     assert!(
         !tool
             .description
@@ -917,7 +928,7 @@ async fn a_hidden_nested_skill_is_still_part_of_its_visible_parent() {
 async fn replacing_the_set_is_atomic_and_reports_changes() {
     let server = server();
     assert!(
-        !server.replace(SKILLS.clone()),
+        !server.replace(SKILLS.clone()).unwrap(),
         "the same set changes nothing"
     );
     let root = support::tree(
@@ -933,13 +944,16 @@ async fn replacing_the_set_is_atomic_and_reports_changes() {
     assert!(!client.list_all_resources().await.unwrap().is_empty());
     assert!(
         server
-            .instructions()
+            .instructions(&skills_runtime::server::Caller::anonymous())
+            .unwrap_or_default()
             .contains("skill://stock-audit/SKILL.md")
     );
-    let info = server.server_info();
+    let info = server
+        .config(&skills_runtime::server::Caller::anonymous())
+        .server_info;
     assert_eq!(info.name, "skills-runtime");
 
-    assert!(server.replace(support::load(&root)));
+    assert!(server.replace(support::load(&root)).unwrap());
     let entries = client.list_all_skills().await.unwrap();
     assert_eq!(entries.len(), 1);
     assert_eq!(entries[0].uri, "skill://fresh/SKILL.md");
@@ -954,7 +968,9 @@ async fn replacing_the_set_is_atomic_and_reports_changes() {
         resources,
         ["skill://fresh/SKILL.md", "skill://fresh/_manifest"]
     );
-    let instructions = server.instructions();
+    let instructions = server
+        .instructions(&skills_runtime::server::Caller::anonymous())
+        .unwrap_or_default();
     assert!(
         instructions.contains("skill://fresh/SKILL.md"),
         "{instructions}"
@@ -962,7 +978,10 @@ async fn replacing_the_set_is_atomic_and_reports_changes() {
     assert!(!instructions.contains("stock-audit"), "{instructions}");
     let tool = support::tool_names(&client).await;
     assert_eq!(tool, ["read_skill"]);
-    let description = server.tools()[0].description.clone().unwrap_or_default();
+    let description = rmcp::ServerHandler::get_tool(&server, "read_skill")
+        .expect("the fallback tool")
+        .description
+        .unwrap_or_default();
     assert!(description.contains("fresh") && !description.contains("stock-audit"));
     let stale = client
         .read_resource(ReadResourceRequestParams::new(
@@ -971,7 +990,12 @@ async fn replacing_the_set_is_atomic_and_reports_changes() {
         .await;
     assert!(stale.is_err(), "{stale:?}");
     // A set loaded at run time does not change who the server says it is.
-    assert_eq!(server.server_info(), info);
+    assert_eq!(
+        server
+            .config(&skills_runtime::server::Caller::anonymous())
+            .server_info,
+        info
+    );
     client.cancel().await.unwrap();
 }
 

@@ -37,8 +37,6 @@
 mod api;
 mod auth;
 mod db;
-#[path = "../../support/logging.rs"]
-mod logging;
 mod tools;
 
 #[cfg(test)]
@@ -55,7 +53,7 @@ use axum::middleware;
 use clap::{Parser, Subcommand};
 use skills_runtime::http::{SkillsRouter, serve};
 use skills_runtime::server::{Access, Caller};
-use skills_runtime::{Skill, Skills, SkillsServer, WithSkills, embed_skills};
+use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
 use crate::db::{Change, Db, Entitlements, Location, Store};
 
@@ -149,7 +147,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    logging::init();
+    skills_runtime::logging::stderr().init();
     match run(cli) {
         Ok(outcome) => outcome,
         Err(error) => {
@@ -308,7 +306,7 @@ async fn platform_for(
         db,
     };
     Ok(SkillsRouter::new(skills.clone())
-        .handler(WithSkills::new(tools, skills))
+        .handler(skills.wrap(tools))
         .stateless(stateless)
         .allowed_hosts(allowed_hosts)
         .build()

@@ -11,7 +11,8 @@ use rmcp::service::Peer;
 use serde::Serialize;
 use skills_core::{SKILL_MD, uri};
 
-use super::{ClientError, ask};
+use super::ClientError;
+use super::ask::ask;
 
 /// Most pages of one listing the client follows (fast-agent's limit).
 const MAX_PAGES: usize = 1000;

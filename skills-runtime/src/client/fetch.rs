@@ -6,7 +6,6 @@
 
 use std::time::Duration;
 
-use base64::Engine as _;
 use futures::{StreamExt as _, TryStreamExt as _};
 use rmcp::RoleClient;
 use rmcp::model::{JsonObject, ReadResourceRequestParams, ResourceContents, SkillResource};
@@ -14,10 +13,12 @@ use rmcp::service::Peer;
 use serde_json::Value;
 use skills_core::{Digest, Options, SKILL_MD, SkillMdContext, inspect_skill_md};
 
+use super::ask::ask;
+use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source};
 use super::manifest::{self, ManifestFile, SkillManifest};
 use super::options::Progress;
-use super::{ClientError, DownloadOptions, ask};
+use super::{ClientError, DownloadOptions};
 
 /// One verified file.
 #[derive(Debug, Clone)]
@@ -62,11 +63,6 @@ impl FetchedSkill {
             .and_then(|file| std::str::from_utf8(&file.bytes).ok())
             .unwrap_or_default()
     }
-}
-
-/// Standard base64 with padding, as MCP blobs carry bytes.
-pub(crate) fn decode_blob(blob: &str) -> Result<Vec<u8>, base64::DecodeError> {
-    base64::engine::general_purpose::STANDARD.decode(blob)
 }
 
 /// Reads `file` and checks that the answer is one content item for exactly

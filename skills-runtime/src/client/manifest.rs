@@ -14,11 +14,11 @@ use rmcp::service::Peer;
 use serde::{Deserialize, Serialize};
 use skills_core::{Digest, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, names, uri};
 
+use super::ClientError;
+use super::ask::ask;
+use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source, skill_path};
-use super::{ClientError, ask};
-
-/// The last segment FastMCP (and SkillsDotNet) serve a skill's file list under.
-const MANIFEST_SEGMENT: &str = "_manifest";
+use crate::protocol::{EXECUTABLE_META_KEY, LEGACY_EXECUTABLE_META_KEY, MANIFEST_SEGMENT};
 
 /// One file of a skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -207,7 +207,7 @@ async fn from_fastmcp(
             (std::borrow::Cow::Borrowed(&**text), meta)
         }
         ResourceContents::BlobResourceContents { blob, meta, .. } => {
-            let bytes = super::fetch::decode_blob(blob)
+            let bytes = decode_blob(blob)
                 .map_err(|error| refuse(format!("{manifest_uri} is not valid base64: {error}")))?;
             (
                 std::borrow::Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
@@ -313,15 +313,12 @@ fn file_path_under(root: &str, skill_path: &str, file_uri: &str) -> Result<Strin
 }
 
 /// The executable paths a server lists in `_meta` (ours does): under
-/// [`crate::EXECUTABLE_META_KEY`], or under the name servers before it used.
+/// [`EXECUTABLE_META_KEY`], or under the name servers before it used.
 fn executable_paths(meta: Option<&MetaObject>) -> Result<Vec<String>, String> {
     let Some((key, value)) = meta.and_then(|meta| {
-        [
-            crate::EXECUTABLE_META_KEY,
-            crate::LEGACY_EXECUTABLE_META_KEY,
-        ]
-        .into_iter()
-        .find_map(|key| meta.get(key).map(|value| (key, value)))
+        [EXECUTABLE_META_KEY, LEGACY_EXECUTABLE_META_KEY]
+            .into_iter()
+            .find_map(|key| meta.get(key).map(|value| (key, value)))
     }) else {
         return Ok(Vec::new());
     };

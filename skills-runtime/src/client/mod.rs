@@ -39,6 +39,8 @@
 //! turns skills from several servers into context blocks and
 //! `load_skill`/`unload_skill` tools for an LLM host.
 
+mod ask;
+mod blob;
 mod catalog;
 mod discover;
 mod error;
@@ -145,27 +147,5 @@ impl SkillsPeerExt for Peer<RoleClient> {
         options: &SyncOptions,
     ) -> Result<SyncReport, ClientError> {
         sync::sync(self, folder, options).await
-    }
-}
-
-/// Sends one request with a deadline, naming the method and URI in errors.
-pub(crate) async fn ask<T>(
-    method: &'static str,
-    uri: Option<&str>,
-    timeout: std::time::Duration,
-    request: impl Future<Output = Result<T, rmcp::ServiceError>>,
-) -> Result<T, ClientError> {
-    match tokio::time::timeout(timeout, request).await {
-        Ok(Ok(answer)) => Ok(answer),
-        Ok(Err(error)) => Err(ClientError::Request {
-            method,
-            uri: uri.map(str::to_owned),
-            error: Box::new(error),
-        }),
-        Err(_) => Err(ClientError::Timeout {
-            method,
-            uri: uri.map(str::to_owned),
-            after: timeout,
-        }),
     }
 }

@@ -232,7 +232,11 @@ fn write_fetched(
     skills: Vec<SkillWrite<'static>>,
     force: bool,
 ) -> Result<Vec<Planned>, ClientError> {
-    let mut plan = folder::plan(target, skills, &folder::Options::default().force(force))?;
+    let mut plan = folder::plan(
+        target,
+        skills,
+        &folder::WriteOptions::default().force(force),
+    )?;
     plan.retain(|item| item.state != State::Orphaned);
     Ok(plan.apply())
 }
@@ -249,7 +253,7 @@ pub(crate) async fn download(
     let mut plan = folder::plan(
         &target,
         [planned_write(&manifest)],
-        &folder::Options::default().force(options.force),
+        &folder::WriteOptions::default().force(options.force),
     )?;
     plan.retain(|item| item.state != State::Orphaned);
     let planned = plan.items()[0].clone();
@@ -377,7 +381,7 @@ pub(crate) async fn sync(
     let plan = folder::plan(
         &target,
         writes,
-        &folder::Options::default()
+        &folder::WriteOptions::default()
             .force(download.force)
             .remove_orphans(options.remove_orphans),
     )?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::record::{RECORD_FILE, Record, RecordedFile};
-use super::{Action, Changes, Options, Planned, SkillWrite, State};
+use super::{Action, Changes, Planned, SkillWrite, State, WriteOptions};
 
 /// Prefix of the hidden folders the writer stages in and swaps out through.
 const SCRATCH_PREFIX: &str = ".skills-runtime-";
@@ -239,7 +239,7 @@ pub(super) fn plan_skill<'a>(
     root: &Path,
     writer: &str,
     skill: SkillWrite<'a>,
-    options: &Options,
+    options: &WriteOptions,
 ) -> (Planned, Option<Work<'a>>) {
     let mut item = Planned {
         name: skill.name.to_string(),
@@ -387,7 +387,7 @@ fn plan_stamped<'a>(
     on_disk: &OnDisk,
     incoming: &BTreeMap<String, RecordedFile>,
     stamp: &super::stamped::Stamp,
-    options: &Options,
+    options: &WriteOptions,
 ) -> (Planned, Option<Work<'a>>) {
     item.files = differences(&on_disk.files, incoming);
     let installed = match stamp.version.as_str() {
@@ -425,7 +425,7 @@ pub(super) fn orphans<'a>(
     root: &Path,
     writer: &str,
     given: &BTreeSet<String>,
-    options: &Options,
+    options: &WriteOptions,
 ) -> Vec<(Planned, Option<Work<'a>>)> {
     let mut found = Vec::new();
     let mut pending = vec![(root.to_path_buf(), String::new(), 0usize)];
@@ -477,7 +477,7 @@ pub(super) fn orphans<'a>(
 fn plan_stamped_orphan<'a>(
     path: String,
     stamp: &super::stamped::Stamp,
-    options: &Options,
+    options: &WriteOptions,
 ) -> (Planned, Option<Work<'a>>) {
     let mut item = Planned {
         name: path.rsplit('/').next().unwrap_or(&path).to_owned(),
@@ -511,7 +511,7 @@ fn plan_orphan<'a>(
     folder: &Path,
     path: String,
     record: Record,
-    options: &Options,
+    options: &WriteOptions,
 ) -> (Planned, Option<Work<'a>>) {
     let mut item = Planned {
         name: record.name.clone(),

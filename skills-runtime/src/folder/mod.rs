@@ -10,7 +10,7 @@
 //! plan instead.
 //!
 //! ```
-//! use skills_runtime::folder::{self, Action, FileWrite, Options, SkillWrite, State, Target};
+//! use skills_runtime::folder::{self, Action, FileWrite, WriteOptions, SkillWrite, State, Target};
 //!
 //! # let root = std::env::temp_dir().join(format!("folder-doc-{}", std::process::id()));
 //! # let _ = std::fs::remove_dir_all(&root);
@@ -19,13 +19,13 @@
 //! let pdf = SkillWrite::new("pdf", "pdf", "v1", files.clone());
 //! let target = Target::new(&root, "my-tool");
 //!
-//! let plan = folder::plan(&target, [pdf.clone()], &Options::default())?;
+//! let plan = folder::plan(&target, [pdf.clone()], &WriteOptions::default())?;
 //! assert_eq!(plan.items()[0].state, State::Missing);
 //! assert!(plan.apply().iter().all(|item| item.error.is_none()));
 //! assert_eq!(std::fs::read(root.join("pdf/SKILL.md"))?, skill_md);
 //!
 //! // A second run changes nothing.
-//! let again = folder::plan(&target, [pdf], &Options::default())?;
+//! let again = folder::plan(&target, [pdf], &WriteOptions::default())?;
 //! assert_eq!(again.items()[0].state, State::UpToDate);
 //! assert_eq!(again.items()[0].action, Action::None);
 //! # std::fs::remove_dir_all(&root)?;
@@ -44,8 +44,8 @@
 //!   we wrote it), `foreign` (a folder no record of
 //!   this writer knows), `orphaned` (ours, no longer among the skills given).
 //! - **Edits are kept**: a `modified` or `foreign` folder is left alone
-//!   unless [`Options::force`]; an `orphaned` one is removed only when
-//!   [`Options::remove_orphans`] asks and nobody edited it.
+//!   unless [`WriteOptions::force`]; an `orphaned` one is removed only when
+//!   [`WriteOptions::remove_orphans`] asks and nobody edited it.
 //! - **An atomic swap per skill**: the new folder is built in a hidden
 //!   staging folder beside the target, then renamed into place; a
 //!   half-written skill never appears under its name. Files that did not
@@ -65,6 +65,7 @@
 //! feature.
 
 mod disk;
+mod plan;
 mod record;
 mod stamped;
 
@@ -73,8 +74,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use skills_core::{Digest, Skill, names};
+use skills_core::{Digest, Skill};
 
+pub use plan::{Plan, plan};
 pub use record::RECORD_FILE;
 
 /// One skill to write: where it goes, its version, and its files.
@@ -261,7 +263,7 @@ impl Target {
 /// made or edited, and removes nothing.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
-pub struct Options {
+pub struct WriteOptions {
     /// Overwrite `modified` and `foreign` skills (never through a symbolic link).
     pub force: bool,
     /// Remove this writer's skills that are not among those given, unless a
@@ -270,14 +272,14 @@ pub struct Options {
     pub remove_orphans: bool,
 }
 
-impl Options {
-    /// [`Options::force`].
+impl WriteOptions {
+    /// [`WriteOptions::force`].
     pub fn force(mut self, force: bool) -> Self {
         self.force = force;
         self
     }
 
-    /// [`Options::remove_orphans`].
+    /// [`WriteOptions::remove_orphans`].
     pub fn remove_orphans(mut self, remove: bool) -> Self {
         self.remove_orphans = remove;
         self
@@ -478,179 +480,4 @@ impl std::error::Error for FolderError {
             Self::Target { error, .. } => Some(error),
         }
     }
-}
-
-/// What to do for every skill given, and for this writer's skills no longer
-/// given. Printing it (`{plan}`) lists one line per skill; serialising it
-/// gives `{"skills": [...]}`.
-#[derive(Debug)]
-pub struct Plan<'a> {
-    root: PathBuf,
-    writer: String,
-    items: Vec<Planned>,
-    work: Vec<Option<disk::Work<'a>>>,
-}
-
-impl<'a> Plan<'a> {
-    /// One item per skill: those given, in order, then the orphans.
-    pub fn items(&self) -> &[Planned] {
-        &self.items
-    }
-
-    /// Keeps only the items `keep` accepts (a caller that plans more than it
-    /// means to apply, or shows part of a plan).
-    pub fn retain(&mut self, mut keep: impl FnMut(&Planned) -> bool) {
-        let mut work = std::mem::take(&mut self.work).into_iter();
-        let mut kept_work = Vec::with_capacity(self.items.len());
-        self.items.retain(|item| {
-            let job = work.next().flatten();
-            let kept = keep(item);
-            if kept {
-                kept_work.push(job);
-            }
-            kept
-        });
-        self.work = kept_work;
-    }
-
-    /// Whether applying the plan would change nothing on disk.
-    pub fn is_noop(&self) -> bool {
-        !self.items.iter().any(|item| item.action.writes())
-    }
-
-    /// Does what the plan says, skill by skill. A skill that fails is left
-    /// as it was and carries its [`Planned::error`]; the others go on.
-    pub fn apply(self) -> Vec<Planned> {
-        let Plan {
-            root,
-            writer,
-            mut items,
-            work,
-        } = self;
-        for (item, work) in items.iter_mut().zip(work) {
-            if let Some(work) = work
-                && let Err(error) = disk::apply(&root, &writer, item, work)
-            {
-                item.error = Some(error);
-            }
-        }
-        items
-    }
-}
-
-impl Serialize for Plan<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct as _;
-        let mut plan = serializer.serialize_struct("Plan", 1)?;
-        plan.serialize_field("skills", &self.items)?;
-        plan.end()
-    }
-}
-
-impl fmt::Display for Plan<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for item in &self.items {
-            writeln!(f, "{item}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Compares `skills` with what is in `target` and says what to do for each,
-/// and for each skill this writer wrote earlier that is no longer given.
-/// Reads and hashes the folders it finds; writes nothing, not even a missing
-/// target (applying the plan creates it).
-///
-/// A skill whose path or file paths are unsafe, or whose files collide on a
-/// case-insensitive disk or with the record file, is planned `keep` with the
-/// reason; it never reaches the disk.
-pub fn plan<'a>(
-    target: &Target,
-    skills: impl IntoIterator<Item = SkillWrite<'a>>,
-    options: &Options,
-) -> Result<Plan<'a>, FolderError> {
-    let root = disk::open_root(&target.root).map_err(|error| FolderError::Target {
-        root: target.root.clone(),
-        error,
-    })?;
-    let mut items = Vec::new();
-    let mut work = Vec::new();
-    let mut given = std::collections::BTreeSet::new();
-    for skill in skills {
-        given.insert(skill.path.to_string());
-        let (item, job) = match refusal(&skill) {
-            Some(reason) => (
-                Planned {
-                    name: skill.name.to_string(),
-                    path: skill.path.to_string(),
-                    version: skill.version.to_string(),
-                    state: State::Foreign,
-                    action: Action::Keep,
-                    reason: Some(reason),
-                    files: Changes::default(),
-                    error: None,
-                },
-                None,
-            ),
-            None => disk::plan_skill(&root, &target.writer, skill, options),
-        };
-        items.push(item);
-        work.push(job);
-    }
-    for (item, job) in disk::orphans(&root, &target.writer, &given, options) {
-        items.push(item);
-        work.push(job);
-    }
-    Ok(Plan {
-        root,
-        writer: target.writer.clone(),
-        items,
-        work,
-    })
-}
-
-/// Why a skill must not reach the disk at all, if it must not.
-fn refusal(skill: &SkillWrite<'_>) -> Option<String> {
-    if let Err(problem) = names::check_path(&skill.path) {
-        return Some(format!(
-            "its folder `{}` cannot be written: {problem}",
-            skill.path
-        ));
-    }
-    let mut paths = Vec::with_capacity(skill.files.len());
-    for file in &skill.files {
-        if let Err(problem) = names::check_path(&file.path) {
-            return Some(format!(
-                "the file `{}` cannot be written: {problem}",
-                file.path
-            ));
-        }
-        if names::fold_case(&file.path) == names::fold_case(RECORD_FILE) {
-            return Some(format!(
-                "the file `{}` would take the place of the writer's record",
-                file.path
-            ));
-        }
-        paths.push(file.path.as_ref());
-    }
-    paths.sort_unstable();
-    if let Some(pair) = paths.windows(2).find(|pair| pair[0] == pair[1]) {
-        return Some(format!("the file `{}` is listed twice", pair[0]));
-    }
-    if let Some(collision) = names::case_collisions(paths.iter().copied()).first() {
-        return Some(collision.to_string());
-    }
-    // A file whose path is a folder of another (`a` and `a/b`) cannot be written.
-    let files: std::collections::HashSet<&str> = paths.iter().copied().collect();
-    for path in &paths {
-        for (at, _) in path.match_indices('/') {
-            if files.contains(&path[..at]) {
-                return Some(format!(
-                    "`{}` is both a file and the folder of `{path}`",
-                    &path[..at]
-                ));
-            }
-        }
-    }
-    None
 }

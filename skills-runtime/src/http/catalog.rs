@@ -2,7 +2,7 @@
 //! what they may buy) and `GET /skills/{name}` (an owned skill's files with
 //! their digests), for agents that call HTTP routes rather than MCP methods.
 //!
-//! Both answer from [`SkillsServer::view_for`]: the snapshot MCP serves
+//! Both answer from [`SkillsServer::view`]: the snapshot MCP serves
 //! right now and the same access policy, seen through the request head the
 //! author's auth layer filled. Anything the caller does not own (locked,
 //! absent or nonexistent) gets one 404 whose bytes and headers never depend
@@ -24,6 +24,10 @@ use serde_json::{Value, json};
 use crate::SkillsServer;
 use crate::server::{Caller, SkillsView};
 
+/// Where [`SkillsRouter::build`](super::SkillsRouter::build) mounts the catalog routes: `GET /skills`
+/// and `GET /skills/{name}` (see the [module documentation](super#what-is-mounted)).
+pub const CATALOG_PATH: &str = "/skills";
+
 /// The body of every 404 of `GET /skills/{name}`: it names nothing, so a
 /// skill that is locked, absent or nonexistent cannot be told apart.
 pub(super) const NOT_FOUND_BODY: &str =
@@ -37,8 +41,8 @@ where
 {
     let allowed: Arc<[String]> = allowed_hosts.into();
     axum::Router::new()
-        .route(super::CATALOG_PATH, get(list))
-        .route(&format!("{}/{{name}}", super::CATALOG_PATH), get(one))
+        .route(CATALOG_PATH, get(list))
+        .route(&format!("{}/{{name}}", CATALOG_PATH), get(one))
         .with_state(skills)
         .layer(axum::middleware::from_fn_with_state(allowed, check_host))
 }
@@ -91,7 +95,7 @@ fn host_is_allowed(authority: &axum::http::uri::Authority, allowed: &[String]) -
 /// `GET /skills`: `{"skills": [owned…], "locked": [teasers…]}`.
 async fn list(State(skills): State<SkillsServer>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    let view = skills.view_for(&Caller::from_http(&parts));
+    let view = skills.view(&Caller::from_http(&parts));
     let body = catalog_json(&view);
     let body = serde_json::to_vec(&body).unwrap_or_default();
     // Teasers are not part of the view's fingerprint (an offer may change
@@ -107,7 +111,7 @@ async fn one(
     request: Request,
 ) -> Response {
     let (parts, _) = request.into_parts();
-    let view = skills.view_for(&Caller::from_http(&parts));
+    let view = skills.view(&Caller::from_http(&parts));
     let Some(skill) = view.owned_skill(&name) else {
         return not_found(&view);
     };

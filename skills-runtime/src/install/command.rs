@@ -12,7 +12,7 @@ use skills_core::vendor::{Agent, Environment};
 
 use super::{Destination, Place, Scope};
 use crate::Skills;
-use crate::folder::{Action, Options, Planned, State, Target};
+use crate::folder::{Action, Planned, State, Target, WriteOptions};
 
 /// `install | uninstall | list`: mount it in your own clap command line
 /// (`#[command(subcommand)] Skill(SkillCommand)`) and hand it to
@@ -319,7 +319,9 @@ impl<'a> Installer<'a> {
         out: &mut dyn Write,
         err: &mut dyn Write,
     ) -> Result<u8, Box<dyn std::error::Error>> {
-        let options = Options::default().force(args.force).remove_orphans(true);
+        let options = WriteOptions::default()
+            .force(args.force)
+            .remove_orphans(true);
         let plan = super::plan(self.skills, folder, &options)?;
         let items = if args.dry_run {
             plan.items().to_vec()
@@ -391,7 +393,7 @@ impl<'a> Installer<'a> {
         out: &mut dyn Write,
         err: &mut dyn Write,
     ) -> Result<u8, Box<dyn std::error::Error>> {
-        let plan = super::plan(self.skills, folder, &Options::default())?;
+        let plan = super::plan(self.skills, folder, &WriteOptions::default())?;
         for item in plan.items() {
             writeln!(out, "{} {}", item.name, item.state)?;
         }

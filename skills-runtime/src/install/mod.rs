@@ -14,7 +14,7 @@
 //!   [`Installer::intercept`] for tools that do not use clap.
 //!
 //! ```
-//! use skills_runtime::folder::{Options, State, Target};
+//! use skills_runtime::folder::{WriteOptions, State, Target};
 //! use skills_runtime::{Skills, embed_skills, install};
 //!
 //! static SKILLS: Skills = embed_skills!("skills");
@@ -22,12 +22,12 @@
 //! # let _ = std::fs::remove_dir_all(&dir);
 //!
 //! let target = Target::new(&dir, "my-tool");
-//! let plan = install::plan(&SKILLS, &target, &Options::default())?;
+//! let plan = install::plan(&SKILLS, &target, &WriteOptions::default())?;
 //! print!("{plan}"); // `pdf missing (write)`, one line per skill
 //! assert!(install::apply(plan).iter().all(|item| item.error.is_none()));
 //!
 //! // A second run changes nothing.
-//! let again = install::plan(&SKILLS, &target, &Options::default())?;
+//! let again = install::plan(&SKILLS, &target, &WriteOptions::default())?;
 //! assert!(again.items().iter().all(|item| item.state == State::UpToDate));
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 use skills_core::vendor::{self, Agent, Environment};
 
 use crate::Skills;
-use crate::folder::{self, FolderError, Options, Plan, Planned, SkillWrite, Target};
+use crate::folder::{self, FolderError, Plan, Planned, SkillWrite, Target, WriteOptions};
 
 pub use command::{InstallArgs, Installer, SkillCommand, TargetArgs};
 pub use skills_core::vendor::Scope;
@@ -77,12 +77,12 @@ pub fn flat(skills: &Skills) -> Result<Vec<SkillWrite<'_>>, InstallError> {
 /// Compares `skills` with what is in `target` and says what installing them
 /// would do, skill by skill (nothing is written; the folder is created when
 /// missing). Skills this writer installed earlier that `skills` no longer
-/// holds come last, `orphaned`; [`Options::remove_orphans`] removes the
+/// holds come last, `orphaned`; [`WriteOptions::remove_orphans`] removes the
 /// unedited ones.
 pub fn plan<'a>(
     skills: &'a Skills,
     target: &Target,
-    options: &Options,
+    options: &WriteOptions,
 ) -> Result<Plan<'a>, InstallError> {
     Ok(folder::plan(target, flat(skills)?, options)?)
 }
@@ -91,7 +91,7 @@ pub fn plan<'a>(
 /// installed there that nobody edited since. Edited ones and other writers'
 /// folders are kept.
 pub fn plan_uninstall(target: &Target) -> Result<Plan<'static>, InstallError> {
-    let options = Options::default().remove_orphans(true);
+    let options = WriteOptions::default().remove_orphans(true);
     Ok(folder::plan(target, std::iter::empty(), &options)?)
 }
 

@@ -1,7 +1,6 @@
 //! Configuring a [`SkillsServer`]: every switch, its default, and `build()`.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
@@ -12,61 +11,10 @@ use rmcp::service::RequestContext;
 use super::access::{Access, Caller, Rule};
 use super::changes::Listeners;
 use super::sessions::Sessions;
+use super::settings::Settings;
+use super::skills_server::{Shared, SkillsServer};
 use super::snapshot::Snapshot;
-use super::{Shared, SkillsServer, instructions, tool};
 use crate::{Report, Skill, Skills};
-
-/// What a server was configured with; fixed once built.
-pub(super) struct Settings {
-    pub(super) server_info: Option<Implementation>,
-    pub(super) instructions: Option<String>,
-    pub(super) instructions_budget: usize,
-    pub(super) list_supporting_files: bool,
-    pub(super) fastmcp: bool,
-    pub(super) legacy_index: bool,
-    pub(super) tool: Option<Cow<'static, str>>,
-    pub(super) skills_page_size: usize,
-    pub(super) resources_page_size: usize,
-    pub(super) ttl_ms: u64,
-    pub(super) blob_cache_bytes: usize,
-    pub(super) rule: Rule,
-    /// Per skill name, what its `SKILL.md` resource says about when to load it.
-    pub(super) load_hints: HashMap<String, String>,
-    pub(super) notify_changes: bool,
-    pub(super) prompts: bool,
-}
-
-impl Settings {
-    /// What `skill`'s `SKILL.md` resource and its instructions line say:
-    /// the author's hint for it, else its frontmatter description.
-    pub(super) fn resource_description<'s>(&'s self, skill: &'s Skill) -> &'s str {
-        self.load_hints
-            .get(skill.name())
-            .map_or(skill.description(), String::as_str)
-    }
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            server_info: None,
-            instructions: None,
-            instructions_budget: instructions::DEFAULT_BUDGET,
-            list_supporting_files: false,
-            fastmcp: true,
-            legacy_index: false,
-            tool: Some(Cow::Borrowed(tool::DEFAULT_NAME)),
-            skills_page_size: 100,
-            resources_page_size: 1000,
-            ttl_ms: 300_000,
-            blob_cache_bytes: 0,
-            rule: Rule::Everyone,
-            load_hints: HashMap::new(),
-            notify_changes: false,
-            prompts: false,
-        }
-    }
-}
 
 /// Configures a [`SkillsServer`]. Every switch has a default that suits a
 /// server meant for today's clients.
@@ -75,7 +23,7 @@ pub struct SkillsServerBuilder {
     settings: Settings,
     /// The folder to serve instead of `skills` in debug builds.
     #[cfg(feature = "watch")]
-    watch_in_debug: Option<std::path::PathBuf>,
+    watch_in_debug: Option<super::reload::Watch>,
 }
 
 impl SkillsServer {
@@ -168,14 +116,14 @@ impl SkillsServerBuilder {
     /// [`SkillsServer`] and [`WithSkills`](super::WithSkills) answer both
     /// methods (the wrapper lists our prompts before the inner handler's);
     /// a handler written with [`delegate_skills!`](crate::delegate_skills)
-    /// calls [`SkillsServer::list_prompts`] and [`SkillsServer::get_prompt`]
-    /// from its own.
+    /// gets them with `delegate_skills!(skills, prompts)`.
     ///
     /// ```
+    /// # use skills_runtime::server::Caller;
     /// # use skills_runtime::{Skills, SkillsServer};
     /// # static SKILLS: Skills = Skills::empty();
     /// let server = SkillsServer::builder(SKILLS.clone()).prompts(true).build();
-    /// assert!(server.capabilities().prompts.is_some());
+    /// assert!(server.config(&Caller::anonymous()).capabilities.prompts.is_some());
     /// ```
     pub fn prompts(mut self, on: bool) -> Self {
         self.settings.prompts = on;
@@ -312,20 +260,21 @@ impl SkillsServerBuilder {
         self
     }
 
-    /// In debug builds, serve the folder `dir` instead of the embedded set
-    /// and reload it on every change ([`SkillsServer::watch`], with the
-    /// rules the set was embedded with); in release builds, serve the
-    /// embedded set and watch nothing. The one line that lets an author edit
-    /// skills without rebuilding, while the binary they ship stays
-    /// self-contained:
+    /// In debug builds, serve what `watch` names (the folder the set was
+    /// embedded from, usually) instead of the embedded set, and reload it on
+    /// every change ([`SkillsServer::watch`]; without
+    /// [`options`](super::Watch::options), with the rules the set was
+    /// embedded with); in release builds, serve the embedded set and watch
+    /// nothing. The one line that lets an author edit skills without
+    /// rebuilding, while the binary they ship stays self-contained:
     ///
     /// ```no_run
-    /// use skills_runtime::{Skills, SkillsServer, embed_skills};
+    /// use skills_runtime::{Skills, SkillsServer, Watch, embed_skills};
     ///
     /// static SKILLS: Skills = embed_skills!("skills");
     ///
     /// let server = SkillsServer::builder(SKILLS.clone())
-    ///     .watch_in_debug(concat!(env!("CARGO_MANIFEST_DIR"), "/skills"))
+    ///     .watch_in_debug(Watch::folder(concat!(env!("CARGO_MANIFEST_DIR"), "/skills")))
     ///     .build();
     /// ```
     ///
@@ -337,9 +286,9 @@ impl SkillsServerBuilder {
     /// its handle. While the folder does not load, the embedded set (then
     /// the last good one) is served and the problems are logged.
     #[cfg(feature = "watch")]
-    pub fn watch_in_debug(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+    pub fn watch_in_debug(mut self, watch: super::reload::Watch) -> Self {
         if cfg!(debug_assertions) {
-            self.watch_in_debug = Some(dir.into());
+            self.watch_in_debug = Some(watch);
         }
         self
     }
@@ -383,7 +332,10 @@ impl SkillsServerBuilder {
             (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         };
         #[cfg(feature = "watch")]
-        let options = super::watch::embedded_options(&self.skills);
+        let embedded = self
+            .skills
+            .embed_options()
+            .map(skills_core::EmbedOptions::to_options);
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
         let server = SkillsServer {
             shared: Arc::new(Shared {
@@ -398,8 +350,8 @@ impl SkillsServerBuilder {
             }),
         };
         #[cfg(feature = "watch")]
-        if let Some(dir) = self.watch_in_debug {
-            server.keep_watching(dir, options);
+        if let Some(watch) = self.watch_in_debug {
+            server.keep_watching(watch, embedded);
         }
         server
     }

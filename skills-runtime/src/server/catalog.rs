@@ -13,7 +13,7 @@ use crate::Skill;
 
 /// What one caller may see of the set served right now: the skills it owns,
 /// the teasers of the skills it may buy, and the fingerprint of what it
-/// owns. Built by [`SkillsServer::view_for`] from a [`Caller`], so an HTTP
+/// owns. Built by [`SkillsServer::view`] from a [`Caller`], so an HTTP
 /// route answers from the same policy and the same snapshot as MCP.
 ///
 /// ```
@@ -39,7 +39,7 @@ use crate::Skill;
 /// request.extensions_mut().insert(Learner("learner-a"));
 /// let (parts, ()) = request.into_parts();
 ///
-/// let view = server.view_for(&Caller::from_http(&parts));
+/// let view = server.view(&Caller::from_http(&parts));
 /// let names: Vec<&str> = view.owned().map(|skill| skill.name()).collect();
 /// assert_eq!(names, ["stock-audit"]);
 /// assert!(view.owned_skill("stock-audit").is_some());
@@ -62,7 +62,7 @@ impl SkillsServer {
     /// What `caller` may see of the set served right now: for HTTP routes,
     /// built from the request head with [`Caller::from_http`]. Asks the
     /// access policy about every skill once.
-    pub fn view_for(&self, caller: &Caller<'_>) -> SkillsView {
+    pub fn view(&self, caller: &Caller<'_>) -> SkillsView {
         let snapshot = self.snapshot();
         let rule = &self.settings().rule;
         let mut locked = Vec::new();

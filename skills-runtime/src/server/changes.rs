@@ -29,9 +29,9 @@ use rmcp::model::{ResourceUpdatedNotificationParam, SubscriptionFilter};
 use rmcp::service::{Peer, RequestContext, SubscriptionSink};
 use tokio::runtime::Handle;
 
-use super::access::Caller;
-use super::builder::Settings;
-use super::sessions::Lists;
+use super::access::{Caller, Rule};
+use super::sessions::{Lists, Sessions};
+use super::settings::Settings;
 use super::snapshot::Snapshot;
 use super::view::View;
 use crate::Digest;
@@ -95,36 +95,25 @@ impl Session {
     }
 }
 
-/// Removes its stream from the registries when the listen request ends.
-pub(super) struct StreamGuard {
-    shared: Arc<super::Shared>,
-    id: u64,
-    /// Its place among the views told of list changes, if it asked.
-    view: Option<u64>,
-}
-
-impl Drop for StreamGuard {
-    fn drop(&mut self) {
-        self.shared.listeners.lock().streams.remove(&self.id);
-        if let Some(view) = self.view {
-            self.shared.sessions.forget(view);
-        }
-    }
-}
-
 impl Listeners {
     fn lock(&self) -> std::sync::MutexGuard<'_, Registry> {
         self.registry.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Registers a listen stream that accepted `ours` (the part of its
-    /// filter this server answers); it stays until the guard drops.
+    /// filter this server answers), and its view with `sessions` when it
+    /// asked for list changes: the stream's id, and its view's id. The
+    /// caller removes both when the stream ends ([`close_stream`](Self::close_stream),
+    /// [`Sessions::forget`]).
     pub(super) fn open_stream(
-        shared: &Arc<super::Shared>,
+        &self,
+        sessions: &Sessions,
+        current: impl Fn() -> Arc<Snapshot>,
+        rule: &Rule,
         sink: SubscriptionSink,
         context: RequestContext<RoleServer>,
         ours: &SubscriptionFilter,
-    ) -> StreamGuard {
+    ) -> (u64, Option<u64>) {
         let stream = Stream {
             sink,
             context,
@@ -136,23 +125,24 @@ impl Listeners {
             uris: ours.resource_subscriptions.clone().unwrap_or_default(),
         };
         let view = (stream.lists.resources || stream.lists.prompts).then(|| {
-            shared.sessions.register_stream(
+            sessions.register_stream(
                 stream.sink.clone(),
                 stream.context.clone(),
-                || super::current(shared),
-                &shared.settings.rule,
+                current,
+                rule,
                 stream.lists,
             )
         });
-        let mut registry = shared.listeners.lock();
+        let mut registry = self.lock();
         let id = registry.next_stream;
         registry.next_stream += 1;
         registry.streams.insert(id, stream);
-        StreamGuard {
-            shared: shared.clone(),
-            id,
-            view,
-        }
+        (id, view)
+    }
+
+    /// Forgets the listen stream `id` ([`open_stream`](Self::open_stream)).
+    pub(super) fn close_stream(&self, id: u64) {
+        self.lock().streams.remove(&id);
     }
 
     /// Adds `uri` to the subscriptions of the session `context` belongs to.

@@ -15,7 +15,7 @@ impl SkillsServer {
     /// `None` when the reference is not in the `skill://` namespace; `-32602`
     /// naming the URI when it is, but is not one of our templates (or is the
     /// template of a skill the caller does not own).
-    pub fn complete(
+    pub(crate) fn complete(
         &self,
         request: &CompleteRequestParams,
         context: &RequestContext<RoleServer>,

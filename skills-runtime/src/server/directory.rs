@@ -19,7 +19,7 @@ impl SkillsServer {
     /// `data`. Paginated like the listings: a cursor not issued for this
     /// directory of the current set, or one past its end, is `-32602` with
     /// the cursor in `data`.
-    pub fn read_resource_directory(
+    pub(crate) fn read_resource_directory(
         &self,
         request: ReadResourceDirectoryRequestParams,
         context: &RequestContext<RoleServer>,

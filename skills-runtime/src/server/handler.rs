@@ -23,7 +23,7 @@ use super::{Caller, SkillsServer, wire};
 
 impl ServerHandler for SkillsServer {
     fn get_info(&self) -> ServerConfig {
-        self.server_config()
+        self.config(&Caller::anonymous())
     }
 
     async fn initialize(
@@ -32,8 +32,9 @@ impl ServerHandler for SkillsServer {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
-        let result = self.negotiate_initialize(&request)?;
-        Ok(self.config_for(result, &context))
+        let mut result = self.negotiate_initialize(&request)?;
+        result.instructions = self.instructions(&Caller::from_mcp(&context));
+        Ok(result)
     }
 
     async fn discover(
@@ -42,7 +43,7 @@ impl ServerHandler for SkillsServer {
     ) -> Result<DiscoverResult, ErrorData> {
         Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.server_config_for(&Caller::from_mcp(&context)),
+            self.config(&Caller::from_mcp(&context)),
         ))
     }
 
@@ -51,25 +52,10 @@ impl ServerHandler for SkillsServer {
     }
 
     // list_skills, get_skill, read_resource, read_resource_directory,
-    // list_resources, list_resource_templates and complete: the inherent
-    // methods, through the same macro users write.
-    crate::delegate_skills!();
-
-    async fn list_prompts(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        SkillsServer::list_prompts(self, request, &context)
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        SkillsServer::get_prompt(self, &request, &context).map(Into::into)
-    }
+    // list_resources, list_resource_templates, complete, the change
+    // notices' methods, list_prompts and get_prompt: through the same macro
+    // users write.
+    crate::delegate_skills!(, prompts);
 
     async fn list_tools(
         &self,
@@ -108,15 +94,16 @@ impl ServerHandler for SkillsServer {
     }
 }
 
-/// Adds skills to an existing `ServerHandler` in one line:
+/// An existing `ServerHandler` that serves skills too, built in one line
+/// with [`SkillsServer::wrap`]:
 ///
 /// ```
-/// use skills_runtime::{Skills, SkillsServer, WithSkills};
+/// use skills_runtime::{Skills, SkillsServer};
 /// # static SKILLS: Skills = Skills::empty(); // embed_skills!("skills") in a real crate
 /// # #[derive(Clone, Default)]
 /// # struct MyServer;
 /// # impl rmcp::ServerHandler for MyServer {}
-/// let server = WithSkills::new(MyServer::default(), SkillsServer::new(SKILLS.clone()));
+/// let server = SkillsServer::new(SKILLS.clone()).wrap(MyServer::default());
 /// # let _ = server;
 /// ```
 ///
@@ -132,7 +119,7 @@ impl ServerHandler for SkillsServer {
 ///
 /// Change notices are merged too: `resources/subscribe` of a `skill://` URI
 /// is ours when the skills server [notifies
-/// changes](SkillsServer::notifies_changes), and a 2026-07-28
+/// changes](super::SkillsServerBuilder::notify_changes), and a 2026-07-28
 /// `subscriptions/listen` stream accepts what either handler accepts, each
 /// sending its own notices through it.
 #[derive(Debug, Clone)]
@@ -141,12 +128,28 @@ pub struct WithSkills<H> {
     skills: SkillsServer,
 }
 
-impl<H: ServerHandler> WithSkills<H> {
-    /// Wraps `inner` so that it also serves `skills`.
-    pub fn new(inner: H, skills: SkillsServer) -> Self {
-        Self { inner, skills }
+impl SkillsServer {
+    /// `inner`, your own `ServerHandler`, serving these skills too: the
+    /// one line that adds skills to an existing server (see [`WithSkills`]).
+    ///
+    /// ```
+    /// use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty(); // embed_skills!("skills") in a real crate
+    /// # #[derive(Clone, Default)]
+    /// # struct MyServer;
+    /// # impl rmcp::ServerHandler for MyServer {}
+    /// let server = SkillsServer::new(SKILLS.clone()).wrap(MyServer::default());
+    /// # let _ = server;
+    /// ```
+    pub fn wrap<H: ServerHandler>(self, inner: H) -> WithSkills<H> {
+        WithSkills {
+            inner,
+            skills: self,
+        }
     }
+}
 
+impl<H: ServerHandler> WithSkills<H> {
     /// The wrapped handler.
     pub fn inner(&self) -> &H {
         &self.inner
@@ -164,7 +167,7 @@ impl<H: ServerHandler> WithSkills<H> {
         self.skills.add_capabilities(&mut config.capabilities);
         let instructions = self
             .skills
-            .instructions_after_for(config.instructions.as_deref(), caller);
+            .instructions_after(config.instructions.as_deref(), caller);
         config.instructions = (!instructions.is_empty()).then_some(instructions);
         if config.server_info == rmcp::model::Implementation::from_build_env() {
             config.server_info = self.skills.server_info();

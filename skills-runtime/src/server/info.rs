@@ -1,30 +1,28 @@
 //! What the server says about itself in `initialize` and `server/discover`:
 //! capabilities, name and version, and the instructions naming the skills.
 
-use rmcp::RoleServer;
 use rmcp::model::{Implementation, JsonObject, ServerCapabilities, ServerConfig};
-use rmcp::service::RequestContext;
 
 use super::instructions::{self, Named};
 use super::{Caller, SkillsServer};
 
 impl SkillsServer {
     /// The capabilities this server needs: `resources` (with `listChanged`
-    /// and `subscribe` when it [notifies changes](Self::notifies_changes)),
-    /// the skills extension with `directoryRead`, `completions` for the
-    /// FastMCP file templates, `tools` for the fallback tool, and `prompts`
-    /// when it [serves prompts](super::SkillsServerBuilder::prompts).
-    pub fn capabilities(&self) -> ServerCapabilities {
+    /// and `subscribe` when it notifies changes), the skills extension with
+    /// `directoryRead`, `completions` for the FastMCP file templates, `tools`
+    /// for the fallback tool, and `prompts` when it [serves
+    /// prompts](super::SkillsServerBuilder::prompts).
+    pub(crate) fn capabilities(&self) -> ServerCapabilities {
         let mut capabilities = ServerCapabilities::default();
         self.add_capabilities(&mut capabilities);
         capabilities
     }
 
     /// Adds what this server needs to `capabilities`, keeping what is there.
-    /// A server that [notifies changes](Self::notifies_changes) also
-    /// advertises `resources.listChanged` and `resources.subscribe` (and
+    /// A server that notifies changes also advertises
+    /// `resources.listChanged` and `resources.subscribe` (and
     /// `prompts.listChanged`, when it serves prompts).
-    pub fn add_capabilities(&self, capabilities: &mut ServerCapabilities) {
+    pub(crate) fn add_capabilities(&self, capabilities: &mut ServerCapabilities) {
         let resources = capabilities.resources.get_or_insert_with(Default::default);
         if self.notifies_changes() {
             resources.list_changed = Some(true);
@@ -52,41 +50,45 @@ impl SkillsServer {
     }
 
     /// The server's name and version: as configured, else the crate that
-    /// embedded the skills (`CARGO_PKG_NAME`/`CARGO_PKG_VERSION`), never the
-    /// SDK's. Fixed when the server is built, so [`replace`](Self::replace)
-    /// with a set loaded at run time keeps it.
-    pub fn server_info(&self) -> Implementation {
+    /// embedded the skills, never the SDK's. Fixed when the server is built.
+    pub(crate) fn server_info(&self) -> Implementation {
         self.shared.server_info.clone()
     }
 
-    /// Instructions naming each skill and when to load it, after the
-    /// author's own, within the configured budget. Overflow rule: full
-    /// descriptions if they fit; else every description shortened to an equal
-    /// share (at least 40 characters); else URIs only, as many as fit, then a
-    /// line saying how many more there are. Under an access policy these are
-    /// the instructions of a caller nothing is known about
-    /// ([`Caller::anonymous`]): usually no skill is named. Sessions get their
-    /// own, [`instructions_for`](Self::instructions_for) their caller. The
-    /// policy's answers for that caller are kept until the set is replaced or
-    /// [`refresh_views`](Self::refresh_views) is called, since rmcp asks for
-    /// the server's info on every `skills/*` request.
-    pub fn instructions(&self) -> String {
-        self.instructions_for(&Caller::anonymous())
+    /// The instructions `caller` is given: your own (set with
+    /// [`SkillsServerBuilder::instructions`](super::SkillsServerBuilder::instructions)),
+    /// then each skill `caller` owns and when to load it, within the
+    /// configured budget; `None` when there is nothing to say (no
+    /// instructions of yours, no skill this caller owns).
+    ///
+    /// Overflow rule: full descriptions if they fit; else every description
+    /// shortened to an equal share (at least 40 characters); else URIs
+    /// only, as many as fit, then a line saying how many more there are.
+    /// Built once per owned set, not per caller, and kept until the set is
+    /// replaced or [`refresh_views`](Self::refresh_views) is called.
+    ///
+    /// Without an access policy every caller gets the same; under one,
+    /// [`Caller::anonymous`] gets what a caller nothing is known about owns
+    /// (usually no skill), and an MCP request's caller is
+    /// [`Caller::from_mcp`]`(&context)`:
+    ///
+    /// ```
+    /// # use skills_runtime::server::Caller;
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// let server = SkillsServer::builder(SKILLS.clone()).instructions("Ask before ordering.").build();
+    /// let instructions = server.instructions(&Caller::anonymous());
+    /// assert_eq!(instructions.as_deref(), Some("Ask before ordering."));
+    /// ```
+    pub fn instructions(&self, caller: &Caller<'_>) -> Option<String> {
+        let instructions = self.instructions_after(self.settings().instructions.as_deref(), caller);
+        (!instructions.is_empty()).then_some(instructions)
     }
 
-    /// The instructions for `caller`: the author's own, then the skills
-    /// `caller` owns and no other. Built once per owned set, not per caller.
-    pub fn instructions_for(&self, caller: &Caller<'_>) -> String {
-        self.instructions_after_for(self.settings().instructions.as_deref(), caller)
-    }
-
-    /// The instructions with `own` in front of the skills block.
-    pub fn instructions_after(&self, own: Option<&str>) -> String {
-        self.instructions_after_for(own, &Caller::anonymous())
-    }
-
-    /// The instructions for `caller`, with `own` in front of the skills block.
-    pub fn instructions_after_for(&self, own: Option<&str>, caller: &Caller<'_>) -> String {
+    /// The instructions for `caller`, with `own` in front of the skills
+    /// block (what [`WithSkills`](super::WithSkills) merges into the inner
+    /// handler's); empty when there is nothing to say.
+    pub(crate) fn instructions_after(&self, own: Option<&str>, caller: &Caller<'_>) -> String {
         let view = self.caller_view(*caller);
         let visible = view.visible();
         let settings = self.settings();
@@ -107,40 +109,35 @@ impl SkillsServer {
         })
     }
 
-    /// The complete `initialize`/`server/discover` answer of a server that
-    /// serves only skills, for a caller nothing is known about.
-    pub fn server_config(&self) -> ServerConfig {
-        self.server_config_for(&Caller::anonymous())
-    }
-
-    /// The complete `initialize`/`server/discover` answer for `caller`,
-    /// whose instructions name the skills it owns.
-    pub fn server_config_for(&self, caller: &Caller<'_>) -> ServerConfig {
-        let instructions = self.instructions_for(caller);
-        let config = ServerConfig::new(self.capabilities()).with_server_info(self.server_info());
-        if instructions.is_empty() {
-            config
-        } else {
-            config.with_instructions(instructions)
-        }
-    }
-
-    /// `config` (a handler's `get_info` answer, or its `initialize` result)
-    /// with the instructions of the caller of `context`: the author's own
-    /// (set with [`SkillsServerBuilder::instructions`]), then the skills that
-    /// caller owns. What a handler written with
-    /// [`delegate_skills!`](crate::delegate_skills) answers `initialize` and
-    /// `server/discover` with, so that each session is told its own skills.
+    /// The `initialize`/`server/discover` answer of this server for
+    /// `caller`: the capabilities it needs (`resources`, the skills
+    /// extension, `completions`, `tools` for the fallback tool, `prompts`
+    /// when it [serves prompts](super::SkillsServerBuilder::prompts), and
+    /// `listChanged`/`subscribe` when it notifies changes), its name and
+    /// version (as configured, else the crate that embedded the skills,
+    /// never the SDK's; fixed when the server is built, so a
+    /// [`replace`](Self::replace) keeps it), and the
+    /// [`instructions`](Self::instructions) of `caller`.
     ///
-    /// [`SkillsServerBuilder::instructions`]: super::SkillsServerBuilder::instructions
-    pub fn config_for(
-        &self,
-        mut config: ServerConfig,
-        context: &RequestContext<RoleServer>,
-    ) -> ServerConfig {
-        let instructions = self.instructions_for(&Caller::from_mcp(context));
-        config.instructions = (!instructions.is_empty()).then_some(instructions);
-        config
+    /// A handler that delegates to a `SkillsServer`
+    /// ([`delegate_skills!`](crate::delegate_skills)) starts its `get_info`
+    /// from it and adds its own capabilities:
+    ///
+    /// ```
+    /// # use skills_runtime::server::Caller;
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// let server = SkillsServer::new(SKILLS.clone());
+    /// let mut config = server.config(&Caller::anonymous());
+    /// config.capabilities.tools.get_or_insert_with(Default::default); // your own tools
+    /// assert!(config.capabilities.resources.is_some());
+    /// ```
+    pub fn config(&self, caller: &Caller<'_>) -> ServerConfig {
+        let config = ServerConfig::new(self.capabilities()).with_server_info(self.server_info());
+        match self.instructions(caller) {
+            Some(instructions) => config.with_instructions(instructions),
+            None => config,
+        }
     }
 
     /// The sentence to put in the description of one of your tools that

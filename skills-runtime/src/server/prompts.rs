@@ -18,7 +18,7 @@ use crate::Skill;
 impl SkillsServer {
     /// Whether skills are served as prompts
     /// ([`SkillsServerBuilder::prompts`](super::SkillsServerBuilder::prompts)).
-    pub fn serves_prompts(&self) -> bool {
+    pub(crate) fn serves_prompts(&self) -> bool {
         self.settings().prompts
     }
 
@@ -28,7 +28,7 @@ impl SkillsServer {
     /// a cursor this listing did not issue for the caller's current view is
     /// `-32602` with the cursor in `data`. `-32601` when the server does not
     /// [serve prompts](Self::serves_prompts).
-    pub fn list_prompts(
+    pub(crate) fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
@@ -58,7 +58,7 @@ impl SkillsServer {
     /// with the name in `data`; `-32601` when the server does not
     /// [serve prompts](Self::serves_prompts). Arguments are ignored: the
     /// prompts take none.
-    pub fn get_prompt(
+    pub(crate) fn get_prompt(
         &self,
         request: &GetPromptRequestParams,
         context: &RequestContext<RoleServer>,

@@ -21,7 +21,7 @@ impl SkillsServer {
     /// <path>`), the FastMCP manifests and the legacy index when enabled. Paginated; a cursor this listing
     /// did not issue for the current set, or one past its end, is `-32602`
     /// with the cursor in `data`.
-    pub fn list_resources(
+    pub(crate) fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
@@ -45,7 +45,7 @@ impl SkillsServer {
     /// `resources/templates/list`: FastMCP's `skill://<path>/{path*}` template
     /// for each owned skill, when FastMCP compatibility is on. One page:
     /// any cursor is one this server never issued (`-32602`).
-    pub fn list_resource_templates(
+    pub(crate) fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
@@ -74,7 +74,7 @@ impl SkillsServer {
     /// `_manifest`, or `skill://index.json`. The content's `uri` echoes the
     /// request. Unknown, unlisted, malformed, encoded-slash, dot-segment and
     /// traversal URIs are all `-32602` with the URI in `data`.
-    pub fn read_resource(
+    pub(crate) fn read_resource(
         &self,
         request: &ReadResourceRequestParams,
         context: &RequestContext<RoleServer>,
@@ -144,15 +144,18 @@ impl View<'_> {
         &self,
         canonical: &str,
     ) -> Option<(String, Option<rmcp::model::MetaObject>)> {
-        if self.settings().legacy_index && canonical == compat::INDEX_URI {
+        if self.settings().legacy_index && canonical == crate::protocol::LEGACY_INDEX_URI {
             let owned = self.owned_skills().map(|(_, skill)| skill);
-            return Some((compat::index_json(owned), None));
+            return Some((crate::protocol::index_json(owned), None));
         }
         if self.settings().fastmcp {
             let skill = compat::manifest_owner(self.skills(), canonical)?;
-            return self
-                .owns(skill)
-                .then(|| (compat::manifest_json(skill), wire::executable_meta(skill)));
+            return self.owns(skill).then(|| {
+                (
+                    crate::protocol::manifest_json(skill),
+                    wire::executable_meta(skill),
+                )
+            });
         }
         None
     }

@@ -9,7 +9,7 @@
 //! `notifications/prompts/list_changed`, when the server serves prompts and
 //! the stream asked for it) when the server
 //! [notifies changes](SkillsServer::notifies_changes); and a watcher
-//! ([`SkillsServer::watch_view`], for code of the author's own), which gets
+//! ([`SkillsServer::watch_view`](crate::SkillsServer::watch_view), for code of the author's own), which gets
 //! the new fingerprint through a [`ViewChanges`].
 //!
 //! Each keeps the context its view is computed from: the MCP peer and the
@@ -24,13 +24,12 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::RoleServer;
-use rmcp::model::{NumberOrString, RequestMetaObject};
-use rmcp::service::{NotificationContext, RequestContext, SubscriptionSink};
+use rmcp::service::{RequestContext, SubscriptionSink};
 use tokio::sync::watch;
 
 use super::access::{Caller, Rule};
 use super::snapshot::Snapshot;
-use super::{SkillsServer, view};
+use super::view;
 
 /// Everyone told about changes to their view.
 #[derive(Default)]
@@ -136,7 +135,7 @@ impl Listener {
 }
 
 /// Changes to one caller's view of the skills, from
-/// [`SkillsServer::watch_view`]: what a 2026-07-28 `subscriptions/listen`
+/// [`SkillsServer::watch_view`](crate::SkillsServer::watch_view): what a 2026-07-28 `subscriptions/listen`
 /// handler waits on before sending `notifications/resources/list_changed`.
 /// Dropping it stops the watch.
 #[derive(Debug)]
@@ -146,7 +145,7 @@ pub struct ViewChanges {
 
 impl ViewChanges {
     /// Waits until the caller's view changes (the set was replaced, or
-    /// [`SkillsServer::refresh_views`] found its access changed), and
+    /// [`SkillsServer::refresh_views`](crate::SkillsServer::refresh_views) found its access changed), and
     /// returns the new view's fingerprint; `None` once the server is gone.
     pub async fn changed(&mut self) -> Option<String> {
         self.receiver.changed().await.ok()?;
@@ -186,6 +185,37 @@ impl Sessions {
             ear,
         });
         id
+    }
+
+    /// Registers an initialized session, told on `runtime` with the
+    /// notices `lists` names whenever its view changes.
+    pub(super) fn register_session(
+        &self,
+        context: RequestContext<RoleServer>,
+        current: impl FnOnce() -> Arc<Snapshot>,
+        rule: &Rule,
+        runtime: tokio::runtime::Handle,
+        lists: Lists,
+    ) {
+        self.register(context, current, rule, |_| Ear::Session(runtime, lists));
+    }
+
+    /// Registers a watcher of the view of `context`'s caller.
+    pub(super) fn register_watch(
+        &self,
+        context: RequestContext<RoleServer>,
+        current: impl FnOnce() -> Arc<Snapshot>,
+        rule: &Rule,
+    ) -> ViewChanges {
+        let mut receiver = None;
+        self.register(context, current, rule, |seen| {
+            let (sender, watching) = watch::channel(seen.to_owned());
+            receiver = Some(watching);
+            Ear::Watch(sender)
+        });
+        ViewChanges {
+            receiver: receiver.expect("register builds the ear once"),
+        }
     }
 
     /// Registers a listen stream that accepted `resourcesListChanged` or
@@ -264,134 +294,4 @@ fn fingerprint(snapshot: &Snapshot, rule: &Rule, context: &RequestContext<RoleSe
     view::resolve(snapshot, rule, &Caller::from_mcp(context), |_, _| {})
         .fingerprint()
         .to_owned()
-}
-
-impl SkillsServer {
-    /// Registers an initialized session to be told, with
-    /// `notifications/resources/list_changed` (and
-    /// `notifications/prompts/list_changed` when the server [serves
-    /// prompts](super::SkillsServerBuilder::prompts)), whenever its view of the
-    /// skills changes, when the server
-    /// [notifies changes](Self::notifies_changes): a
-    /// [`replace`](Self::replace) that changes what it owns, or a grant or
-    /// revoke the author reports with [`refresh_views`](Self::refresh_views).
-    /// A session whose view did not change is not told.
-    ///
-    /// `SkillsServer` and [`WithSkills`](super::WithSkills) call this from
-    /// `ServerHandler::on_initialized`; a handler written with
-    /// [`delegate_skills!`](crate::delegate_skills) calls it from its own.
-    /// The view is computed from this notification's context: over
-    /// streamable HTTP, its HTTP request head, with what the auth layer put
-    /// in its extensions. Stateless HTTP has no sessions and nothing to tell.
-    pub fn on_initialized(&self, context: &NotificationContext<RoleServer>) {
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let mut request = RequestContext::new(NumberOrString::Number(0), context.peer.clone());
-        request.extensions = context.extensions.clone();
-        request.meta = RequestMetaObject::default();
-        let lists = Lists {
-            resources: true,
-            prompts: self.serves_prompts(),
-        };
-        self.shared.sessions.register(
-            request,
-            || self.snapshot(),
-            &self.settings().rule,
-            |_| Ear::Session(runtime, lists),
-        );
-    }
-
-    /// Watches the view of the caller of `context` (a 2026-07-28
-    /// `subscriptions/listen` request, say): the returned [`ViewChanges`]
-    /// wakes when what this caller owns changes, by a
-    /// [`replace`](Self::replace) or a [`refresh_views`](Self::refresh_views),
-    /// and never for a change the caller cannot see.
-    ///
-    /// ```no_run
-    /// # use skills_runtime::SkillsServer;
-    /// # async fn listen(server: SkillsServer, context: rmcp::service::SubscriptionContext) {
-    /// let mut changes = server.watch_view(context.request_context());
-    /// loop {
-    ///     tokio::select! {
-    ///         Some(_) = changes.changed() => {
-    ///             let _ = context.sink().notify_resource_list_changed().await;
-    ///         }
-    ///         _ = context.cancelled() => break,
-    ///     }
-    /// }
-    /// # }
-    /// ```
-    pub fn watch_view(&self, context: &RequestContext<RoleServer>) -> ViewChanges {
-        let mut receiver = None;
-        self.shared.sessions.register(
-            context.clone(),
-            || self.snapshot(),
-            &self.settings().rule,
-            |seen| {
-                let (sender, watching) = watch::channel(seen.to_owned());
-                receiver = Some(watching);
-                Ear::Watch(sender)
-            },
-        );
-        ViewChanges {
-            receiver: receiver.expect("register builds the ear once"),
-        }
-    }
-
-    /// Computes every registered session's, listen stream's and watcher's
-    /// view again and tells exactly those whose view changed (sessions and
-    /// streams only when the server [notifies changes](Self::notifies_changes)):
-    /// call it after a grant or a revoke, when the policy reads state that
-    /// changed in place (an `Arc` the auth layer put in the request
-    /// extensions, a shared table). Returns how many were told.
-    /// [`replace`](Self::replace) does this by itself.
-    ///
-    /// When the auth layer resolved entitlements into the request extensions
-    /// as a snapshot, use [`refresh_views_with`](Self::refresh_views_with)
-    /// to resolve them again.
-    pub fn refresh_views(&self) -> usize {
-        self.refresh_views_with(|_| {})
-    }
-
-    /// [`refresh_views`](Self::refresh_views), after `update` rewrote each
-    /// session's HTTP request head, the one its view is computed from: do
-    /// there what your auth layer does per request (learner → owned set),
-    /// so that a grant shows. Sessions without an HTTP request (stdio) are
-    /// computed again as they are.
-    ///
-    /// ```
-    /// # use std::collections::HashSet;
-    /// # use skills_runtime::{Skills, SkillsServer};
-    /// # static SKILLS: Skills = Skills::empty();
-    /// # let server = SkillsServer::new(SKILLS.clone());
-    /// /// What the auth layer put in each request's extensions.
-    /// #[derive(Clone)]
-    /// struct Learner { id: String, owned: HashSet<String> }
-    ///
-    /// // "learner-a" bought "workshops":
-    /// let told = server.refresh_views_with(|request| {
-    ///     if let Some(learner) = request.extensions.get_mut::<Learner>()
-    ///         && learner.id == "learner-a"
-    ///     {
-    ///         learner.owned.insert("workshops".to_owned());
-    ///     }
-    /// });
-    /// # assert_eq!(told, 0);
-    /// ```
-    pub fn refresh_views_with(&self, update: impl FnMut(&mut http::request::Parts)) -> usize {
-        self.snapshot().forget_anonymous();
-        self.shared.sessions.refresh(
-            || self.snapshot(),
-            &self.settings().rule,
-            self.notifies_changes(),
-            update,
-        )
-    }
-
-    /// How many sessions and watchers are registered to be told about
-    /// changes to their view (closed ones are forgotten first).
-    pub fn listeners(&self) -> usize {
-        self.shared.sessions.len()
-    }
 }

@@ -14,7 +14,7 @@ impl SkillsServer {
     /// SEP-2640 `skills/list`: one page of the skills the caller owns, entries never
     /// split. A cursor this listing did not issue for the current set, or one
     /// past its end, is `-32602` with the cursor in `data`.
-    pub fn list_skills(
+    pub(crate) fn list_skills(
         &self,
         request: Option<PaginatedRequestParams>,
         context: &RequestContext<RoleServer>,
@@ -43,7 +43,7 @@ impl SkillsServer {
     /// SEP-2640 `skills/get`: the entry of one skill, listed or not; `-32602`
     /// naming the URI when the caller owns no skill there (locked, absent and
     /// nonexistent skills get the same answer).
-    pub fn get_skill(
+    pub(crate) fn get_skill(
         &self,
         request: GetSkillRequestParams,
         context: &RequestContext<RoleServer>,

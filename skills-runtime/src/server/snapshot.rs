@@ -9,9 +9,9 @@ use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use rmcp::model::{Resource, ResourceTemplate};
 
-use super::builder::Settings;
+use super::settings::Settings;
 use super::visible::{Owned, ViewCache, VisibleSet};
-use super::{compat, wire};
+use super::wire;
 use crate::{Digest, Skill, SkillFile, Skills};
 
 pub(super) struct Snapshot {
@@ -192,7 +192,7 @@ fn skill_resources(skills: &Skills, skill: &Skill, settings: &Settings) -> Vec<R
         skill,
         settings.resource_description(skill),
     )];
-    if settings.fastmcp && skill.file(compat::MANIFEST_SEGMENT).is_none() {
+    if settings.fastmcp && skill.file(crate::protocol::MANIFEST_SEGMENT).is_none() {
         resources.push(wire::manifest_resource(skill));
     }
     if settings.list_supporting_files {

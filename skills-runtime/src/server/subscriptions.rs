@@ -2,6 +2,8 @@
 //! `resources/unsubscribe` on 2025-11-25, one `subscriptions/listen`
 //! stream on 2026-07-28. What it is then told is decided in `changes`.
 
+use std::sync::Arc;
+
 use rmcp::model::{
     SubscribeRequestMethod, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestMethod,
     UnsubscribeRequestParams,
@@ -10,8 +12,9 @@ use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
 
-use super::changes::{Listeners, MAX_SUBSCRIPTIONS, StreamGuard};
-use super::{SkillsServer, wire};
+use super::changes::MAX_SUBSCRIPTIONS;
+use super::skills_server::{Shared, SkillsServer};
+use super::wire;
 
 impl SkillsServer {
     /// The part of a 2026-07-28 `subscriptions/listen` filter this server
@@ -20,7 +23,7 @@ impl SkillsServer {
     /// `resourceSubscriptions` (known or not yet: a file may appear later).
     /// `None`, which leaves `subscriptions/listen` unanswered (`-32601`),
     /// unless the server [notifies changes](Self::notifies_changes).
-    pub fn accepted_subscription_filter(
+    pub(crate) fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
@@ -51,7 +54,7 @@ impl SkillsServer {
     /// when the skills it sees change (if it asked), and
     /// `notifications/resources/updated` for each accepted URI whose bytes
     /// change. rmcp has sent the acknowledgment by the time this runs.
-    pub async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+    pub(crate) async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let _stream = self.open_stream(context.sink(), context.request_context());
         context.cancelled().await;
         Ok(())
@@ -71,12 +74,20 @@ impl SkillsServer {
         if ours == SubscriptionFilter::default() {
             return None;
         }
-        Some(Listeners::open_stream(
-            &self.shared,
+        let shared = &self.shared;
+        let (id, view) = shared.listeners.open_stream(
+            &shared.sessions,
+            || self.snapshot(),
+            &shared.settings.rule,
             sink.clone(),
             context.clone(),
             &ours,
-        ))
+        );
+        Some(StreamGuard {
+            shared: shared.clone(),
+            id,
+            view,
+        })
     }
 
     /// 2025-11-25 `resources/subscribe`: from now on, the session is sent
@@ -85,7 +96,7 @@ impl SkillsServer {
     /// may be subscribed to, served or not. A malformed one is `-32602`
     /// with the URI in `data`; `-32601` unless the server
     /// [notifies changes](Self::notifies_changes).
-    pub fn subscribe(
+    pub(crate) fn subscribe(
         &self,
         request: &SubscribeRequestParams,
         context: &RequestContext<RoleServer>,
@@ -113,7 +124,7 @@ impl SkillsServer {
 
     /// 2025-11-25 `resources/unsubscribe`: no more updates for `uri` to this
     /// session. Unsubscribing from a URI not subscribed to is not an error.
-    pub fn unsubscribe(
+    pub(crate) fn unsubscribe(
         &self,
         request: &UnsubscribeRequestParams,
         context: &RequestContext<RoleServer>,
@@ -123,5 +134,22 @@ impl SkillsServer {
         }
         self.shared.listeners.unsubscribe(&request.uri, context);
         Ok(())
+    }
+}
+
+/// Removes its stream from the registries when the listen request ends.
+pub(super) struct StreamGuard {
+    shared: Arc<Shared>,
+    id: u64,
+    /// Its place among the views told of list changes, if it asked.
+    view: Option<u64>,
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        self.shared.listeners.close_stream(self.id);
+        if let Some(view) = self.view {
+            self.shared.sessions.forget(view);
+        }
     }
 }

@@ -9,9 +9,6 @@ use rmcp::{ErrorData, RoleServer};
 use super::{Caller, SkillsServer, wire};
 use crate::Skill;
 
-/// The tool's default name.
-pub const DEFAULT_NAME: &str = "read_skill";
-
 /// Reads the file the model asked for, from one view of the set. A bad URI
 /// is a tool-level error the model can read and correct, not a protocol
 /// error.
@@ -86,15 +83,15 @@ impl SkillsServer {
 
     /// The fallback tool, for hosts that cannot read resources; empty when
     /// disabled. Its description names the skills every caller owns (all of
-    /// them without a policy); [`tools_for`](Self::tools_for) names a
+    /// them without a policy); `tools_for` names a
     /// caller's own.
-    pub fn tools(&self) -> Vec<Tool> {
+    pub(crate) fn tools(&self) -> Vec<Tool> {
         self.tools_for(&Caller::anonymous())
     }
 
     /// The fallback tool as `caller` sees it: its description names the
     /// skills `caller` owns and no other. Built once per owned set.
-    pub fn tools_for(&self, caller: &Caller<'_>) -> Vec<Tool> {
+    pub(crate) fn tools_for(&self, caller: &Caller<'_>) -> Vec<Tool> {
         let Some(name) = self.settings().tool.as_deref() else {
             return Vec::new();
         };
@@ -108,7 +105,7 @@ impl SkillsServer {
     }
 
     /// Runs the fallback tool; `None` when `request` calls another tool.
-    pub fn call_tool(
+    pub(crate) fn call_tool(
         &self,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,

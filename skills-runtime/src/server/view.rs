@@ -15,7 +15,7 @@ use rmcp::model::{CacheScope, ProtocolVersion};
 
 use super::Offer;
 use super::access::{Access, Caller, Rule};
-use super::builder::Settings;
+use super::settings::Settings;
 use super::snapshot::Snapshot;
 use super::visible::{Owned, VisibleSet};
 use crate::{Skill, Skills};

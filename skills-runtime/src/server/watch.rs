@@ -14,13 +14,13 @@
 //! never followed), the watcher does not follow them either, and the loaded
 //! bytes are held in memory, so what a client reads is what was checked.
 //!
-//! An agent's folders ([`SkillsServer::watch_agent`], [`SkillsServer::watch_roots`])
+//! An agent's folders ([`Watch::agent`], [`Watch::roots`])
 //! are loaded leniently instead: each root skill by skill, merged first-wins
 //! (`skills_core::load_roots`), so one broken skill is refused and reported
 //! while the others are served. Symbolic links right below such a root (a
 //! skill linked from a dotfiles repository) are followed, and watched too.
 //!
-//! Every set goes through [`SkillsServer::try_replace`], so a set the
+//! Every set goes through [`SkillsServer::replace`], so a set the
 //! server's own rules refuse (a gated skill inside one that is not, a file
 //! declared generated that was not added) keeps the last good one served,
 //! with the report in [`WatchHandle::last_report`].
@@ -34,269 +34,49 @@ use std::time::Duration;
 use notify_debouncer_full::notify::event::{MetadataKind, ModifyKind};
 use notify_debouncer_full::notify::{self, EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, DebouncedEvent, Debouncer, RecommendedCache};
-use skills_core::vendor::{Agent, Environment};
 use skills_core::{FrontEnd, Options, Refused, Renderer, Report};
 
-use super::{Shared, SkillsServer};
+use super::reload::{Reload, Signal, Source, Watch, WatchError, WatchHandle};
+use super::skills_server::{Shared, SkillsServer};
 
 /// How long the folder must stay quiet before it is reloaded.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
-/// Watching a skills folder; dropping the handle (or [`stop`](Self::stop))
-/// ends it, and the server keeps serving the last set loaded.
-///
-/// ```no_run
-/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use skills_runtime::{Options, Skills, SkillsServer};
-///
-/// let server = SkillsServer::new(Skills::empty());
-/// let watch = server.watch("skills", Options::default())?;
-/// if let Some(report) = watch.last_report() {
-///     eprintln!("not serving skills/ yet:\n{report}");
-/// }
-/// # Ok(()) }
-/// ```
-#[derive(Debug)]
-pub struct WatchHandle {
-    dirs: Vec<PathBuf>,
-    status: tokio::sync::watch::Receiver<Reload>,
-    stop: mpsc::Sender<Signal>,
-}
-
-/// The outcome of one load of the folder: the first when the watch started
-/// (number 0), then one per settled change.
-#[derive(Debug, Clone)]
-pub struct Reload {
-    number: u64,
-    report: Option<Arc<Report>>,
-    refused: Arc<[Refused]>,
-    changed: bool,
-    skills: usize,
-}
-
-impl Reload {
-    /// 0 for the load when the watch started, then 1, 2, … per reload.
-    pub fn number(&self) -> u64 {
-        self.number
-    }
-
-    /// Why the folder did not load (every problem, with `file:line:col`),
-    /// or why the server refused the set it loaded
-    /// ([`try_replace`](SkillsServer::try_replace)); `None` when it loaded
-    /// and is what the server serves.
-    pub fn report(&self) -> Option<&Report> {
-        self.report.as_deref()
-    }
-
-    /// The skills a lenient load ([`watch_roots`](SkillsServer::watch_roots),
-    /// [`watch_agent`](SkillsServer::watch_agent)) left out, each with the
-    /// errors that refused it; the others are served. Always empty for
-    /// [`watch`](SkillsServer::watch), which loads a folder whole or not at all.
-    pub fn refused(&self) -> &[Refused] {
-        &self.refused
-    }
-
-    /// Whether this load changed the set served.
-    pub fn changed(&self) -> bool {
-        self.changed
-    }
-
-    /// How many skills the server serves after this load.
-    pub fn skills(&self) -> usize {
-        self.skills
-    }
-}
-
-/// The loads of a watched folder as they finish ([`WatchHandle::reloads`]).
-#[derive(Debug)]
-pub struct Reloads {
-    status: tokio::sync::watch::Receiver<Reload>,
-}
-
-impl Reloads {
-    /// Waits for the next load to finish; `None` once the watch has ended.
-    /// Loads that finished before the previous call returned are not
-    /// reported again, but one that finished between two calls is.
-    pub async fn next(&mut self) -> Option<Reload> {
-        self.status.changed().await.ok()?;
-        Some(self.status.borrow_and_update().clone())
-    }
-
-    /// The last load that finished.
-    pub fn latest(&self) -> Reload {
-        self.status.borrow().clone()
-    }
-}
-
-/// Why a folder could not be watched.
-#[derive(Debug)]
-pub struct WatchError {
-    dir: PathBuf,
-    source: notify::Error,
-}
-
-impl std::fmt::Display for WatchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot watch {}: {}", self.dir.display(), self.source)
-    }
-}
-
-impl std::error::Error for WatchError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
-    }
-}
-
-enum Signal {
-    Events(DebounceEventResult),
-    Stop,
-}
-
-impl WatchHandle {
-    /// The folder being watched, made absolute (the first one, for
-    /// [`watch_roots`](SkillsServer::watch_roots)).
-    pub fn dir(&self) -> &Path {
-        self.dirs.first().map_or(Path::new(""), PathBuf::as_path)
-    }
-
-    /// Every folder being watched, made absolute, highest precedence first.
-    pub fn dirs(&self) -> &[PathBuf] {
-        &self.dirs
-    }
-
-    /// Why the folder is not being served right now: every problem of the
-    /// last load, with `file:line:col`, rule and hint. `None` while the
-    /// folder loads cleanly.
-    pub fn last_report(&self) -> Option<Report> {
-        self.status.borrow().report().cloned()
-    }
-
-    /// The last load that finished.
-    pub fn last_reload(&self) -> Reload {
-        self.status.borrow().clone()
-    }
-
-    /// The loads from now on, as they finish.
-    pub fn reloads(&self) -> Reloads {
-        let mut status = self.status.clone();
-        status.mark_unchanged();
-        Reloads { status }
-    }
-
-    /// Stops watching; the server keeps the last set loaded.
-    pub fn stop(self) {}
-}
-
-impl Drop for WatchHandle {
-    fn drop(&mut self) {
-        let _ = self.stop.send(Signal::Stop);
-    }
-}
-
 impl SkillsServer {
-    /// Serves the skills in `dir` and reloads them whenever something in
-    /// it changes, with `options` (the rules `embed_skills!` applies with
-    /// the same options). Loads the folder before returning; while it does
-    /// not load, the server keeps serving what it served before (the set it
-    /// was built with, then the last good one) and says why, on `tracing`
-    /// (every problem with `file:line:col`) and in
-    /// [`WatchHandle::last_report`]. The server [notifies
-    /// changes](Self::notifies_changes) from now on.
+    /// Serves what `watch` names and reloads it whenever something in it
+    /// changes: one folder ([`Watch::folder`]), several roots merged
+    /// ([`Watch::roots`]), or an agent's folders ([`Watch::agent`]), with
+    /// the rules `watch` gives. Loads before returning; while a load fails,
+    /// the server keeps serving what it served before (the set it was built
+    /// with, then the last good one) and says why, on `tracing` (every
+    /// problem with `file:line:col`) and in [`WatchHandle::last_report`].
+    /// The server notifies changes from now on. Dropping the handle ends
+    /// the watch.
     ///
-    /// Symbolic links in the folder are reported and never followed; a
-    /// folder that is deleted is watched for again until it comes back.
     /// `Err` when the OS refuses to watch (too many watches, no such folder
     /// nor parent).
-    pub fn watch(
-        &self,
-        dir: impl Into<PathBuf>,
-        options: Options,
-    ) -> Result<WatchHandle, WatchError> {
-        self.watch_as(Source::Folder(dir.into()), options, &skills_core::Library)
-    }
-
-    /// Serves the skills of several roots merged, highest precedence first,
-    /// and reloads them whenever something in any of them changes: each
-    /// root is loaded skill by skill (`skills_core::load_roots`), so an
-    /// invalid skill is left out and reported ([`Reload::refused`], and on
-    /// `tracing` with `file:line:col`) while the others are served; a skill
-    /// whose name an earlier root already has is left out with a
-    /// `duplicate-name` warning naming both. Roots that do not exist serve
-    /// nothing and are watched for (from their nearest existing folder), so
-    /// a skills folder created later is served as it appears.
-    ///
-    /// For an agent's folders, [`watch_agent`](Self::watch_agent) passes
-    /// its roots and its rule profile.
     ///
     /// ```no_run
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use skills_runtime::{Options, Skills, SkillsServer};
+    /// use skills_runtime::{Options, Skills, SkillsServer, Watch};
     ///
     /// let server = SkillsServer::new(Skills::empty());
-    /// let roots = ["team-skills", "my-skills"];
-    /// let watch = server.watch_roots(roots, Options::claude_code())?;
-    /// for refused in watch.last_reload().refused() {
-    ///     eprintln!("left out {}: {}", refused.folder, refused.errors[0].message);
+    /// let watch = server.watch(Watch::folder("skills").options(Options::default()))?;
+    /// if let Some(report) = watch.last_report() {
+    ///     eprintln!("not serving skills/ yet:\n{report}");
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn watch_roots(
-        &self,
-        roots: impl IntoIterator<Item = impl Into<PathBuf>>,
-        options: Options,
-    ) -> Result<WatchHandle, WatchError> {
-        let roots = roots.into_iter().map(Into::into).collect();
-        self.watch_as(Source::Roots(roots), options, &skills_core::Library)
+    pub fn watch(&self, mut watch: Watch) -> Result<WatchHandle, WatchError> {
+        let (options, front_end) = watch.rules(
+            self.skills()
+                .embed_options()
+                .map(skills_core::EmbedOptions::to_options),
+        );
+        self.watch_as(watch.source, options, front_end)
     }
 
-    /// Serves the skills `agent` reads at user scope (`~/.claude/skills`
-    /// for [`Agent::CLAUDE_CODE`], `$CODEX_HOME/skills`,
-    /// `~/.agents/skills` and `/etc/codex/skills` for [`Agent::CODEX`], …,
-    /// with the agent's overrides read from `env`), live, as
-    /// [`watch_roots`](Self::watch_roots) does, with the agent's rule
-    /// profile ([`Agent::options`]): its users' skills are not refused for
-    /// what the agent itself accepts, and skill folders linked at a root
-    /// (dotfiles) are followed.
-    ///
-    /// ```no_run
-    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use skills_runtime::vendor::{Agent, Environment};
-    /// use skills_runtime::{Skills, SkillsServer};
-    ///
-    /// let server = SkillsServer::new(Skills::empty());
-    /// let _watch = server.watch_agent(&Agent::CLAUDE_CODE, &Environment::from_process())?;
-    /// # Ok(()) }
-    /// ```
-    pub fn watch_agent(&self, agent: &Agent, env: &Environment) -> Result<WatchHandle, WatchError> {
-        self.watch_roots(agent.user_roots(env), agent.options())
-    }
-
-    /// [`watch`](Self::watch), with problems' hints spelling options the
-    /// way `front_end` writes them (a command line's flags, say) instead of
-    /// as [`Options`] fields.
-    pub fn watch_with_front_end(
-        &self,
-        dir: impl Into<PathBuf>,
-        options: Options,
-        front_end: &'static (dyn FrontEnd + Sync),
-    ) -> Result<WatchHandle, WatchError> {
-        self.watch_as(Source::Folder(dir.into()), options, front_end)
-    }
-
-    /// [`watch_roots`](Self::watch_roots), with problems' hints spelling
-    /// options the way `front_end` writes them.
-    pub fn watch_roots_with_front_end(
-        &self,
-        roots: impl IntoIterator<Item = impl Into<PathBuf>>,
-        options: Options,
-        front_end: &'static (dyn FrontEnd + Sync),
-    ) -> Result<WatchHandle, WatchError> {
-        let roots = roots.into_iter().map(Into::into).collect();
-        self.watch_as(Source::Roots(roots), options, front_end)
-    }
-
-    /// [`watch`](Self::watch) or [`watch_roots`](Self::watch_roots), with
-    /// problems' hints spelling options the way `front_end` writes them.
+    /// Starts what `watch` names.
     fn watch_as(
         &self,
         source: Source,
@@ -377,40 +157,16 @@ impl SkillsServer {
         self.shared.watch.get()
     }
 
-    /// Starts the watch the server owns; a folder that cannot be watched is
-    /// logged and the set the server was built with is served.
-    pub(super) fn keep_watching(&self, dir: PathBuf, options: Options) {
-        // The author wrote the options in the macro call: hints say so.
-        match self.watch_as(Source::Folder(dir), options, &skills_core::EmbedMacro) {
+    /// Starts the watch the server owns, with the rules of the set it was
+    /// built with (`embedded`) unless `watch` gives its own; a watch the OS
+    /// refuses is logged and the set the server was built with is served.
+    pub(super) fn keep_watching(&self, mut watch: Watch, embedded: Option<Options>) {
+        let (options, front_end) = watch.rules(embedded);
+        match self.watch_as(watch.source, options, front_end) {
             Ok(handle) => {
                 let _ = self.shared.watch.set(handle);
             }
             Err(error) => tracing::error!(%error, "serving the embedded skills"),
-        }
-    }
-}
-
-/// The rules a set was embedded with, for reloading its folder alike (the
-/// strict defaults for a set that was not embedded).
-pub(super) fn embedded_options(skills: &crate::Skills) -> Options {
-    skills
-        .embed_options()
-        .map_or_else(Options::default, skills_core::EmbedOptions::to_options)
-}
-
-/// What a watch loads.
-enum Source {
-    /// One folder, whole or not at all (the macro's load).
-    Folder(PathBuf),
-    /// Several roots, skill by skill, merged first-wins.
-    Roots(Vec<PathBuf>),
-}
-
-impl Source {
-    fn roots(&self) -> &[PathBuf] {
-        match self {
-            Self::Folder(dir) => std::slice::from_ref(dir),
-            Self::Roots(roots) => roots,
         }
     }
 }
@@ -718,7 +474,7 @@ impl Log {
         let refused: Arc<[Refused]> = outcome.refused.into();
         // The server's own rules (gated skills, generated files) judge the
         // set too: a set it refuses is reported like one that does not load.
-        match outcome.skills.and_then(|skills| server.try_replace(skills)) {
+        match outcome.skills.and_then(|skills| server.replace(skills)) {
             Ok(changed) => {
                 let skills = server.skills().len();
                 if previous.is_some_and(|previous| previous.report.is_some()) {

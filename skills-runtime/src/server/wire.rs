@@ -13,18 +13,8 @@ use rmcp::model::{
 };
 use serde_json::json;
 
-use super::compat;
+use crate::protocol::{self, EXECUTABLE_META_KEY, VERSION_META_KEY};
 use crate::{Skill, SkillFile};
-
-pub use crate::EXECUTABLE_META_KEY;
-
-/// `_meta` key (on a skill entry, and on each `SKILL.md` in
-/// `resources/list`) holding the skill's version, [`Skill::version`]: the
-/// revision over its `{uri, digest, size}` list, so a host can tell a
-/// changed skill without reading it. Under the crate's reverse-DNS prefix,
-/// like [`EXECUTABLE_META_KEY`]; servers before it sent
-/// `skills-runtime/version`.
-pub const VERSION_META_KEY: &str = "io.crates.skills-runtime/version";
 
 /// The SEP-2640 entry of `skill`: its URI, every frontmatter field, and every
 /// file with digest and size.
@@ -113,8 +103,8 @@ pub(super) fn resources_page(items: &[&Resource]) -> ListResourcesResult {
 /// How FastMCP's generated `_manifest` of `skill` appears in `resources/list`.
 pub(super) fn manifest_resource(skill: &Skill) -> Resource {
     Resource::new(
-        compat::manifest_uri(skill),
-        format!("{}/{}", skill.name(), compat::MANIFEST_SEGMENT),
+        protocol::manifest_uri(skill),
+        format!("{}/{}", skill.name(), protocol::MANIFEST_SEGMENT),
     )
     .with_description(format!("File listing for {}", skill.name()))
     .with_mime_type("application/json")
@@ -125,7 +115,7 @@ pub(super) fn manifest_resource(skill: &Skill) -> Resource {
 pub(super) fn index_resource() -> &'static Resource {
     static INDEX: OnceLock<Resource> = OnceLock::new();
     INDEX.get_or_init(|| {
-        Resource::new(compat::INDEX_URI, "skill-index")
+        Resource::new(protocol::LEGACY_INDEX_URI, "skill-index")
             .with_description(
                 "Index of the skills this server provides (agent skills discovery schema 0.2.0)",
             )

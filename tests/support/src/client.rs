@@ -110,7 +110,7 @@ impl ServerHandler for LegacyOnly {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        self.0.list_resources(request, &context)
+        ServerHandler::list_resources(&self.0, request, context).await
     }
 
     async fn list_resource_templates(
@@ -118,7 +118,7 @@ impl ServerHandler for LegacyOnly {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.0.list_resource_templates(request, &context)
+        ServerHandler::list_resource_templates(&self.0, request, context).await
     }
 
     async fn read_resource(
@@ -126,7 +126,7 @@ impl ServerHandler for LegacyOnly {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
-        self.0.read_resource(&request, &context).map(Into::into)
+        ServerHandler::read_resource(&self.0, request, context).await
     }
 }
 

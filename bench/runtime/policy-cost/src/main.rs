@@ -27,7 +27,8 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::{ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::json;
-use skills_runtime::server::Access;
+use skills_runtime::__private::SkillsRequests;
+use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skills, SkillsServer};
 
 /// What the auth layer resolved: the skills the caller owns.
@@ -51,7 +52,7 @@ impl Authenticated {
 
 impl ServerHandler for Authenticated {
     fn get_info(&self) -> ServerConfig {
-        self.skills.server_config()
+        self.skills.config(&Caller::anonymous())
     }
 
     async fn list_skills(
@@ -59,7 +60,7 @@ impl ServerHandler for Authenticated {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        self.skills.list_skills(request, &self.context(context))
+        SkillsRequests::list_skills(&self.skills, request, &self.context(context))
     }
 
     async fn read_resource(
@@ -67,9 +68,7 @@ impl ServerHandler for Authenticated {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.skills
-            .read_resource(&request, &self.context(context))
-            .map(Into::into)
+        SkillsRequests::read_resource(&self.skills, &request, &self.context(context)).map(Into::into)
     }
 }
 

@@ -1,0 +1,142 @@
+//! The names and formats the server and the client agree on: the `_meta`
+//! keys this crate adds to SEP-2640 answers, FastMCP's `_manifest` listing,
+//! and the agent skills discovery index. Both sides import them from here,
+//! so a key cannot drift between what a server sends and what a client reads.
+//!
+//! ```
+//! use skills_runtime::protocol;
+//!
+//! assert_eq!(protocol::EXECUTABLE_META_KEY, "io.crates.skills-runtime/executable");
+//! assert_eq!(protocol::MANIFEST_SEGMENT, "_manifest");
+//! ```
+
+#[cfg(feature = "server")]
+use std::fmt::Write as _;
+
+#[cfg(feature = "server")]
+use crate::Skill;
+
+/// `_meta` key of a SEP-2640 skill entry (and of a `_manifest` read) that
+/// lists the skill's executable files, by path inside the skill. Our own key:
+/// SEP-2640 has none. Servers built on this crate send it; the client
+/// restores the bits from it.
+///
+/// Named under `io.crates.skills-runtime/`, the reverse-DNS form of this
+/// crate's home (`crates.io/crates/skills-runtime`), as MCP's `_meta` rules
+/// ask of a key that is not MCP's own; `io.modelcontextprotocol.skills/` is
+/// reserved for keys the Skills extension defines.
+pub const EXECUTABLE_META_KEY: &str = "io.crates.skills-runtime/executable";
+
+/// The name [`EXECUTABLE_META_KEY`] had before it moved under the crate's
+/// reverse-DNS prefix: the client still reads it from servers that send it.
+pub const LEGACY_EXECUTABLE_META_KEY: &str = "skills-runtime/executable";
+
+/// `_meta` key (on a skill entry, and on each `SKILL.md` in
+/// `resources/list`) holding the skill's version, [`Skill::version`]: the
+/// revision over its `{uri, digest, size}` list, so a host can tell a
+/// changed skill without reading it. Under the crate's reverse-DNS prefix,
+/// like [`EXECUTABLE_META_KEY`]; servers before it sent
+/// `skills-runtime/version`.
+///
+/// [`Skill::version`]: crate::Skill::version
+pub const VERSION_META_KEY: &str = "io.crates.skills-runtime/version";
+
+/// The last path segment FastMCP serves a skill's file listing under
+/// (`skill://<path>/_manifest`).
+pub const MANIFEST_SEGMENT: &str = "_manifest";
+
+/// The URI of Figma's skills index (the pre-v1 draft of SEP-2640), served
+/// when [`legacy_index`](crate::SkillsServerBuilder::legacy_index) is on.
+pub const LEGACY_INDEX_URI: &str = "skill://index.json";
+
+/// The `$schema` of the agent skills discovery index, compared byte for byte by clients.
+pub const INDEX_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+
+/// The URI of `skill`'s FastMCP manifest.
+#[cfg(feature = "server")]
+pub(crate) fn manifest_uri(skill: &Skill) -> String {
+    format!("{}/{MANIFEST_SEGMENT}", skill.root_uri())
+}
+
+/// FastMCP's `_manifest` bytes, exactly as its Python server writes them
+/// (`json.dumps(…, indent=2)`: ASCII-escaped, no trailing newline), so a
+/// client comparing them with FastMCP's output sees no difference.
+#[cfg(feature = "server")]
+pub fn manifest_json(skill: &Skill) -> String {
+    let mut out = String::new();
+    out.push_str("{\n  \"skill\": ");
+    push_python_json_string(&mut out, skill.name());
+    out.push_str(",\n  \"files\": [");
+    for (index, file) in skill.files().iter().enumerate() {
+        out.push_str(if index == 0 { "\n" } else { ",\n" });
+        out.push_str("    {\n      \"path\": ");
+        push_python_json_string(&mut out, file.path());
+        let _ = write!(out, ",\n      \"size\": {},\n      \"hash\": ", file.size());
+        push_python_json_string(&mut out, &file.digest().to_string());
+        out.push_str("\n    }");
+    }
+    out.push_str(if skill.files().is_empty() {
+        "]\n}"
+    } else {
+        "\n  ]\n}"
+    });
+    out
+}
+
+/// A JSON string the way Python's `json.dumps` writes it with `ensure_ascii=True`.
+#[cfg(feature = "server")]
+fn push_python_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c.is_ascii() && !c.is_ascii_control() || c == '\u{7f}' => out.push(c),
+            c => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04x}");
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// Figma's `skill://index.json` ([`LEGACY_INDEX_URI`]): the agent skills
+/// discovery index (schema 0.2.0, [`INDEX_SCHEMA`]) of `skills`, with
+/// `skill://` URLs and SKILL.md digests.
+#[cfg(feature = "server")]
+pub fn index_json<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> String {
+    let entries: Vec<serde_json::Value> = skills
+        .into_iter()
+        .map(|skill| {
+            serde_json::json!({
+                "name": skill.name(),
+                "type": "skill-md",
+                "description": skill.description(),
+                "url": skill.uri(),
+                "digest": skill.skill_md().digest().to_string(),
+            })
+        })
+        .collect();
+    let index = serde_json::json!({ "$schema": INDEX_SCHEMA, "skills": entries });
+    serde_json::to_string_pretty(&index).expect("a JSON value always serializes")
+}
+
+#[cfg(all(test, feature = "server"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_like_python() {
+        let mut out = String::new();
+        push_python_json_string(&mut out, "a\"b\\c\nd\u{1}é😀\u{7f}");
+        assert_eq!(out, "\"a\\\"b\\\\c\\nd\\u0001\\u00e9\\ud83d\\ude00\u{7f}\"");
+    }
+}
