@@ -18,9 +18,11 @@ use skills_runtime::client::{
 use support::Era;
 use support::client::{Methods, skill_methods, tapped};
 
-/// A tree of skills (`name`, `SKILL.md` body, other files) loaded as the
-/// macro would.
-fn tree(test: &str, skills: &[(&str, &str, &[(&str, &str)])]) -> skills_runtime::Skills {
+/// One skill of a test tree: its name, its `SKILL.md` body, its other files.
+type SkillSpec<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
+/// A tree of skills loaded as the macro would.
+fn tree(test: &str, skills: &[SkillSpec<'_>]) -> skills_runtime::Skills {
     let mut files: Vec<(String, String)> = Vec::new();
     for (name, body, others) in skills {
         files.push((
