@@ -290,7 +290,12 @@ mod tests {
         let wider = render(&skills, shortened.description_chars + 1, 4);
         assert!(!budget.fits(&wider.text));
 
-        let tight = ContextBudget::chars(200);
+        // Room for one block at the floor and the line about the others.
+        let one = render(&skills, MIN_DESCRIPTION_CHARS, 1)
+            .text
+            .chars()
+            .count();
+        let tight = ContextBudget::chars(one);
         let fewer = fit(&skills, 300, Some(&tight));
         assert!(tight.fits(&fewer.text), "{}", fewer.text);
         assert_eq!(fewer.description_chars, MIN_DESCRIPTION_CHARS);
