@@ -3,6 +3,7 @@
 //! `load_skill` tool as a model would load them.
 //!
 //! ```sh
+//! cargo run --example catalog --features client-http -- [--approve-all | --approvals FILE] [--budget N | --budget-tokens N] [--load NAME]… -- <server command> [args…]
 //! cargo run --example catalog --features client-http -- [--load NAME]… -- <server command> [args…]
 //! cargo run --example catalog --features client-http -- [--header 'NAME: VALUE']… [--load NAME]… <http URL>
 //! cargo run --example catalog --features client-http -- -- target/debug/examples/stdio_server
@@ -20,21 +21,36 @@
 //! before it loads, and unloading it tells the host which of them no loaded
 //! skill needs any more, so it can disconnect them and scrub the load from
 //! its conversation history (the `history` below).
+//!
+//! And the host's side of trust: with `--approve-all` the approval callback
+//! prints each skill's file set (sizes, digests, what changed since the last
+//! decision) and approves it; with `--approvals FILE` it asks on the terminal
+//! (declining when stdin is not one), remembering decisions in FILE, a JSON
+//! `ApprovalRecord` read at start and written back at the end, so the next
+//! run asks only about skills whose files changed. Without either, the
+//! catalog trusts every skill (the library's default). `--budget N` keeps the
+//! system-prompt text within N characters (`--budget-tokens N`: about N
+//! tokens), shortening descriptions, then leaving skills out.
 
 #[path = "support/header.rs"]
 mod header;
 
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use clap::Parser;
 use serde_json::json;
-use skills_runtime::client::{HostCatalog, LOAD_SKILL, ToolCall, UNLOAD_SKILL, transport};
+use skills_runtime::client::{
+    ApprovalRecord, ApprovalRequest, ApprovalState, ContextBudget, HostCatalog, LOAD_SKILL,
+    ToolCall, UNLOAD_SKILL, transport,
+};
 
 /// Print a skills catalog, then load skills as a model would.
 #[derive(Parser)]
 #[command(
     name = "catalog",
-    override_usage = "catalog [--load NAME]... -- <SERVER COMMAND> [ARGS]...\n       catalog [--header 'NAME: VALUE']... [--load NAME]... <HTTP URL>"
+    override_usage = "catalog [OPTIONS] [--load NAME]... -- <SERVER COMMAND> [ARGS]...\n       catalog [OPTIONS] [--header 'NAME: VALUE']... [--load NAME]... <HTTP URL>"
 )]
 struct Args {
     /// A streamable HTTP server's URL (instead of a command after `--`).
@@ -48,6 +64,20 @@ struct Args {
     /// Load this skill through `load_skill`, as a model would; repeatable.
     #[arg(long = "load", value_name = "NAME")]
     loads: Vec<String>,
+    /// Approve every skill's file set, printing what was approved.
+    #[arg(long, conflicts_with = "approvals")]
+    approve_all: bool,
+    /// Remember approvals in FILE (JSON, read at start, written at the end);
+    /// ask on the terminal about sets it does not hold (declined when stdin
+    /// is not a terminal).
+    #[arg(long, value_name = "FILE")]
+    approvals: Option<PathBuf>,
+    /// Keep the system-prompt text within N characters.
+    #[arg(long, value_name = "N", conflicts_with = "budget_tokens")]
+    budget: Option<usize>,
+    /// Keep the system-prompt text within about N tokens (4 characters each).
+    #[arg(long, value_name = "N")]
+    budget_tokens: Option<usize>,
 }
 
 /// One message of the host's conversation, as far as this example needs.
@@ -83,11 +113,106 @@ fn main() {
     std::process::exit(code);
 }
 
+/// Prints what the approval callback is asked.
+fn show_request(request: &ApprovalRequest) {
+    println!(
+        "   [host] approve `{}` from `{}`? {} files, {} bytes:",
+        request.skill,
+        request.server,
+        request.files.len(),
+        request.total_size()
+    );
+    for file in &request.files {
+        println!(
+            "            {} ({} bytes, {})",
+            file.path, file.size, file.digest
+        );
+    }
+    if let Some(previous) = &request.previous {
+        let was = if previous.approved {
+            "approved"
+        } else {
+            "declined"
+        };
+        println!("          changed since it was {was}:");
+        for file in &previous.added {
+            println!("            added   {}", file.path);
+        }
+        for file in &previous.removed {
+            println!("            removed {}", file.path);
+        }
+        for file in &previous.changed {
+            println!(
+                "            changed {} ({} -> {})",
+                file.after.path, file.before.digest, file.after.digest
+            );
+        }
+    }
+}
+
+/// Asks the user on the terminal; `false` when stdin is not one.
+async fn ask_user(request: ApprovalRequest) -> bool {
+    show_request(&request);
+    if !std::io::stdin().is_terminal() {
+        println!("   [host] stdin is not a terminal: declined (approve it in the approvals file)");
+        return false;
+    }
+    tokio::task::spawn_blocking(|| {
+        print!("   [host] load it for the model? [y/N] ");
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        matches!(answer.trim(), "y" | "Y" | "yes")
+    })
+    .await
+    .unwrap_or(false)
+}
+
 async fn run(args: Args) -> anyhow::Result<i32> {
     // The conversation history the host keeps, shared with the unload hook.
     let history: Arc<Mutex<Vec<Message>>> = Arc::default();
     let scrubbed = history.clone();
-    let catalog = HostCatalog::new()
+    let mut catalog = HostCatalog::new();
+    if args.approve_all {
+        catalog = catalog.on_approval(|request| {
+            show_request(&request);
+            println!("   [host] approved (--approve-all)");
+            async { true }
+        });
+    }
+    if let Some(file) = &args.approvals {
+        let record: ApprovalRecord = match std::fs::read(file) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|error| {
+                anyhow::anyhow!("{} is not an approvals record: {error}", file.display())
+            })?,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => ApprovalRecord::default(),
+            Err(error) => anyhow::bail!("cannot read {}: {error}", file.display()),
+        };
+        catalog = catalog.on_approval(ask_user).with_approvals(record);
+    }
+    if let Some(chars) = args.budget {
+        catalog = catalog.context_budget(ContextBudget::chars(chars));
+    }
+    if let Some(tokens) = args.budget_tokens {
+        catalog = catalog.context_budget(ContextBudget::tokens(tokens));
+    }
+    let code = session(&args, catalog.clone(), history, scrubbed).await?;
+    if let Some(file) = &args.approvals {
+        std::fs::write(file, serde_json::to_vec_pretty(&catalog.approvals())?)
+            .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", file.display()))?;
+        println!("\nApprovals saved in {}", file.display());
+    }
+    Ok(code)
+}
+
+async fn session(
+    args: &Args,
+    catalog: HostCatalog,
+    history: Arc<Mutex<Vec<Message>>>,
+    scrubbed: Arc<Mutex<Vec<Message>>>,
+) -> anyhow::Result<i32> {
+    let catalog = catalog
         .on_dependencies(|request| async move {
             println!(
                 "   [host] `{}` needs the MCP servers {:?}: connecting them (answering true)",
@@ -144,8 +269,18 @@ async fn run(args: Args) -> anyhow::Result<i32> {
     catalog.add_server("skills", client.peer().clone()).await?;
 
     println!("Context blocks for the system prompt:");
-    for block in catalog.context_blocks() {
+    let context = catalog.context();
+    for block in &context.blocks {
         println!("  {block}");
+    }
+    if args.budget.is_some() || args.budget_tokens.is_some() {
+        println!(
+            "  ({} characters in all, descriptions cut to {}; {} skills left out: {:?})",
+            context.text.chars().count(),
+            context.description_chars,
+            context.left_out.len(),
+            context.left_out
+        );
     }
 
     if !args.loads.is_empty() || args.url.is_some() {
@@ -184,8 +319,13 @@ async fn run(args: Args) -> anyhow::Result<i32> {
     };
     show_tools("offered to the model");
 
-    let Some(first) = catalog.skills().into_iter().next() else {
-        println!("\nThe server publishes no skills.");
+    // The first skill offered to the model (a declined one is not).
+    let Some(first) = catalog
+        .skills()
+        .into_iter()
+        .find(|skill| skill.approval != ApprovalState::Declined)
+    else {
+        println!("\nThe server publishes no skills the host has not declined.");
         client.cancel().await?;
         return Ok(0);
     };
@@ -200,7 +340,13 @@ async fn run(args: Args) -> anyhow::Result<i32> {
         skill: first.name.clone(),
     });
     let outcome = catalog.call(&call).await;
-    if first.dependencies.is_empty() && !outcome.is_error {
+    if outcome.is_error {
+        println!("   -> refused: {}", outcome.text);
+        show_tools("after the refusal");
+        client.cancel().await?;
+        return Ok(1);
+    }
+    if first.dependencies.is_empty() {
         println!(
             "   [host] `{}` declares no dependencies: nothing to connect",
             first.name

@@ -1,7 +1,8 @@
 //! `HostCatalog`: skills from several MCP servers, as an LLM host offers
-//! them to a model — short context blocks for the system prompt, and
-//! `load_skill`/`unload_skill` tools that fetch a skill's `SKILL.md` (verified,
-//! in memory) only when the model asks for it.
+//! them to a model — short context blocks for the system prompt, within a
+//! budget, and `load_skill`/`unload_skill` tools that fetch a skill's
+//! `SKILL.md` (verified, in memory) only when the model asks for it and the
+//! host approved the skill's exact file set.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -14,6 +15,10 @@ use rmcp::{ClientHandler, RoleClient};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::approval::{
+    self, ApprovalFile, ApprovalRecord, ApprovalRequest, ApprovalState, RecordedDecision,
+};
+use super::budget::{self, CatalogContext, ContextBudget, Described};
 use super::discover::{self, SkillSummary};
 use super::fetch;
 use super::manifest::{self, SkillManifest};
@@ -89,6 +94,9 @@ pub struct SkillEntry {
     pub dependencies: Vec<String>,
     /// Whether it is loaded.
     pub loaded: bool,
+    /// Where it stands with the host for the files listed now: a declined
+    /// skill is not offered to the model.
+    pub approval: ApprovalState,
 }
 
 /// What the dependency callback is asked before a skill is loaded.
@@ -118,6 +126,7 @@ pub struct UnloadedSkill {
 
 type DependencyHook = Arc<dyn Fn(DependencyRequest) -> BoxFuture<'static, bool> + Send + Sync>;
 type UnloadHook = Arc<dyn Fn(UnloadedSkill) -> BoxFuture<'static, ()> + Send + Sync>;
+type ApprovalHook = Arc<dyn Fn(ApprovalRequest) -> BoxFuture<'static, bool> + Send + Sync>;
 
 /// Skills from several servers, for an LLM host (framework-agnostic; see
 /// the `rig` module for rig agents). Cloning shares the catalog.
@@ -140,6 +149,19 @@ type UnloadHook = Arc<dyn Fn(UnloadedSkill) -> BoxFuture<'static, ()> + Send + S
 ///   [`on_unload`](Self::on_unload) hears which of them no loaded skill
 ///   needs any more, so the host can disconnect them and scrub the load
 ///   from its history.
+/// - Approval ([`on_approval`](Self::on_approval)): nothing of a skill is
+///   read for the model until the host approved its exact file set (every
+///   file's URI, size and digest). A decision is remembered per set and asked
+///   again when the set changes; a loaded skill whose set changes on a
+///   re-listing is unloaded, with the callbacks, so changed content is never
+///   used silently. [`approvals`](Self::approvals) and
+///   [`with_approvals`](Self::with_approvals) save and restore decisions.
+///   **Without a callback the catalog trusts every skill**, as it always
+///   has (see `on_approval` for why that is the default).
+/// - Budget ([`context_budget`](Self::context_budget)): the system-prompt
+///   text stays within a size the host sets; descriptions are shortened
+///   first, then skills are left out, and the text says how many and that
+///   `load_skill` takes any name.
 #[derive(Clone, Default)]
 pub struct HostCatalog {
     shared: Arc<Shared>,
@@ -155,7 +177,9 @@ struct Shared {
 struct Hooks {
     dependencies: Option<DependencyHook>,
     unload: Option<UnloadHook>,
+    approval: Option<ApprovalHook>,
     description_chars: Option<usize>,
+    budget: Option<ContextBudget>,
 }
 
 #[derive(Default)]
@@ -163,11 +187,16 @@ struct CatalogState {
     servers: BTreeMap<String, ServerSkills>,
     /// (server label, skill URI) → what was loaded.
     loaded: BTreeMap<(String, String), Loaded>,
+    /// (server label, skill URI) → the host's latest decision.
+    approvals: BTreeMap<(String, String), RecordedDecision>,
 }
 
 struct ServerSkills {
     peer: Peer<RoleClient>,
     skills: Vec<SkillSummary>,
+    /// Skill URI → its file set, from its listing entry (SEP servers; a
+    /// legacy server's set is known only from `_manifest`, at load time).
+    sets: BTreeMap<String, Vec<ApprovalFile>>,
     /// The task following a 2026-07-28 `subscriptions/listen`, stopped
     /// when the server is removed or replaced.
     follower: Option<tokio::task::AbortHandle>,
@@ -184,6 +213,21 @@ impl Drop for ServerSkills {
 #[derive(Clone)]
 struct Loaded {
     dependencies: Vec<String>,
+    /// The file set it was loaded (and approved) with.
+    files: Vec<ApprovalFile>,
+}
+
+/// The file sets of a listing's entries, each from its entry when the entry
+/// is valid (a bad entry is refused when it is loaded).
+fn sets_of(skills: &[SkillSummary]) -> BTreeMap<String, Vec<ApprovalFile>> {
+    skills
+        .iter()
+        .filter_map(|skill| {
+            let entry = skill.entry.as_ref()?;
+            let manifest = manifest::from_entry(entry).ok()?;
+            Some((skill.uri.clone(), approval::files_of(&manifest)))
+        })
+        .collect()
 }
 
 impl fmt::Debug for HostCatalog {
@@ -256,6 +300,77 @@ impl HostCatalog {
         self
     }
 
+    /// Keeps the system-prompt text ([`preamble`](Self::preamble),
+    /// [`context`](Self::context)) within `budget`: descriptions are cut
+    /// shorter, down to [`MIN_DESCRIPTION_CHARS`](super::MIN_DESCRIPTION_CHARS),
+    /// then skills are left out from the end of the name order, and the text
+    /// says how many were left out and that `load_skill` takes any name (its
+    /// `skillName` enum still lists every skill offered). A budget too small
+    /// for even that one line gives an empty text.
+    pub fn context_budget(self, budget: ContextBudget) -> Self {
+        self.shared
+            .hooks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .budget = Some(budget);
+        self
+    }
+
+    /// Asks `hook` before a skill is loaded for the model, with the skill's
+    /// exact file set (name, server, every file's path, URI, size and
+    /// digest) and what changed since the last decision about it; `false`
+    /// declines.
+    ///
+    /// - Asked at the first `load_skill` of a set, before any file of the
+    ///   skill is read (SEP-2640: no file is fetched to list or approve a
+    ///   skill). On SEP servers the set is the listing entry the model chose
+    ///   from; on legacy servers, the skill's `_manifest`.
+    /// - Remembered per set: the same set is not asked about again. A set
+    ///   that changes (a `list_changed` whose listing alters a digest, adds
+    ///   or removes a file) is asked about again, with the differences; a
+    ///   loaded skill whose set changed is unloaded. What is read is checked
+    ///   against the approved digests, so bytes that changed after approval
+    ///   are refused, never loaded.
+    /// - A declined set is remembered too: the skill is left out of the
+    ///   context blocks and `load_skill`'s names, and a load of it is refused
+    ///   without a request ([`ClientError::NotApproved`]), until its set
+    ///   changes or [`with_approvals`](Self::with_approvals) gives back a
+    ///   record that approves it.
+    ///
+    /// Without a hook, every skill is trusted: the catalog cannot ask a user
+    /// itself, it already verifies every byte against the listing (integrity
+    /// is never switched off), and refusing every load by default would break
+    /// each host that does not set a hook with nothing to show why at compile
+    /// time. A host that offers skills from servers its user did not choose
+    /// should set one: consent is the host's duty under SEP-2640, and only
+    /// its UI can ask.
+    pub fn on_approval<F, Fut>(self, hook: F) -> Self
+    where
+        F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = bool> + Send + 'static,
+    {
+        self.shared
+            .hooks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .approval = Some(Arc::new(move |request| Box::pin(hook(request))));
+        self
+    }
+
+    /// Gives back decisions saved from [`approvals`](Self::approvals) (in an
+    /// earlier session, say), replacing those held. Consulted only with an
+    /// approval hook ([`on_approval`](Self::on_approval)): a decision applies
+    /// while the skill's file set is exactly the one recorded.
+    pub fn with_approvals(self, record: ApprovalRecord) -> Self {
+        self.state().approvals = record.into_map();
+        self
+    }
+
+    /// Every decision the host made (or gave back), to save: it is `serde`.
+    pub fn approvals(&self) -> ApprovalRecord {
+        ApprovalRecord::from_map(&self.state().approvals)
+    }
+
     /// Adds (or replaces) the server `label` and lists its skills; returns
     /// how many it publishes. Only listing requests are sent.
     pub async fn add_server(
@@ -266,6 +381,7 @@ impl HostCatalog {
         let label = label.into();
         let skills = peer.discover_skills().await?;
         let count = skills.len();
+        let sets = sets_of(&skills);
         let follower = self.listen(&label, &peer);
         let before = {
             let mut state = self.state();
@@ -275,6 +391,7 @@ impl HostCatalog {
                 ServerSkills {
                     peer,
                     skills,
+                    sets,
                     follower,
                 },
             );
@@ -285,7 +402,8 @@ impl HostCatalog {
     }
 
     /// Lists the server `label`'s skills again (after a `list_changed`);
-    /// loaded skills it no longer publishes are unloaded, with the callbacks.
+    /// loaded skills it no longer publishes, or whose file set changed, are
+    /// unloaded, with the callbacks.
     pub async fn refresh(&self, label: &str) -> Result<(), ClientError> {
         let Some(peer) = self
             .state()
@@ -296,11 +414,13 @@ impl HostCatalog {
             return Ok(());
         };
         let skills = peer.discover_skills().await?;
+        let sets = sets_of(&skills);
         let before = {
             let mut state = self.state();
             let before = display_names(&state);
             if let Some(server) = state.servers.get_mut(label) {
                 server.skills = skills;
+                server.sets = sets;
             }
             before
         };
@@ -384,15 +504,37 @@ impl HostCatalog {
 
     /// Every skill offered, sorted by name.
     pub fn skills(&self) -> Vec<SkillEntry> {
+        let asks = self.hooks().approval.is_some();
         let state = self.state();
         let names = display_names(&state);
         let mut entries: Vec<SkillEntry> = state
             .servers
             .iter()
             .flat_map(|(label, server)| {
-                server.skills.iter().map(|skill| {
+                let state = &state;
+                let names = &names;
+                server.skills.iter().map(move |skill| {
                     let key = (label.clone(), skill.uri.clone());
                     let loaded = state.loaded.get(&key);
+                    let approval = if !asks {
+                        ApprovalState::Approved
+                    } else {
+                        // A loaded skill's set is the one approved; otherwise
+                        // the listing's, when the listing says.
+                        let set = loaded
+                            .map(|loaded| &loaded.files)
+                            .or_else(|| server.sets.get(&skill.uri));
+                        match (state.approvals.get(&key), set) {
+                            (Some(decision), Some(set)) if decision.files == *set => {
+                                if decision.approved {
+                                    ApprovalState::Approved
+                                } else {
+                                    ApprovalState::Declined
+                                }
+                            }
+                            _ => ApprovalState::Pending,
+                        }
+                    };
                     SkillEntry {
                         name: names.get(&key).cloned().unwrap_or_default(),
                         server: label.clone(),
@@ -402,6 +544,7 @@ impl HostCatalog {
                             .map(|loaded| loaded.dependencies.clone())
                             .unwrap_or_else(|| skill.dependencies()),
                         loaded: loaded.is_some(),
+                        approval,
                     }
                 })
             })
@@ -410,44 +553,51 @@ impl HostCatalog {
         entries
     }
 
-    /// One short text per skill for the system prompt:
-    /// `name: description (requires: a, b)`.
-    pub fn context_blocks(&self) -> Vec<String> {
-        let chars = self
-            .hooks()
-            .description_chars
-            .unwrap_or(DEFAULT_DESCRIPTION_CHARS);
-        self.skills()
-            .into_iter()
-            .map(|skill| {
-                let mut block = format!("{}: {}", skill.name, shorten(&skill.description, chars));
-                if !skill.dependencies.is_empty() {
-                    block.push_str(&format!(" (requires: {})", skill.dependencies.join(", ")));
-                }
-                block
-            })
-            .collect()
+    /// The skills offered to the model: every skill but those the host
+    /// declined.
+    fn offered(&self) -> Vec<SkillEntry> {
+        let mut skills = self.skills();
+        skills.retain(|skill| skill.approval != ApprovalState::Declined);
+        skills
     }
 
-    /// The context blocks as one preamble section.
+    /// The text for the system prompt and what the budget did to it: one
+    /// block per skill offered, `name: description (requires: a, b)`, the
+    /// description cut at a word to [`DEFAULT_DESCRIPTION_CHARS`] (or
+    /// [`description_chars`](Self::description_chars)), all within the
+    /// [`context_budget`](Self::context_budget) if one is set.
+    pub fn context(&self) -> CatalogContext {
+        let hooks = self.hooks();
+        let chars = hooks.description_chars.unwrap_or(DEFAULT_DESCRIPTION_CHARS);
+        let skills = self.offered();
+        let described: Vec<Described<'_>> = skills
+            .iter()
+            .map(|skill| Described {
+                name: &skill.name,
+                description: &skill.description,
+                dependencies: &skill.dependencies,
+            })
+            .collect();
+        budget::fit(&described, chars, hooks.budget.as_ref())
+    }
+
+    /// One short text per skill for the system prompt:
+    /// `name: description (requires: a, b)` — the blocks of
+    /// [`context`](Self::context), so only those the budget left in.
+    pub fn context_blocks(&self) -> Vec<String> {
+        self.context().blocks
+    }
+
+    /// The context blocks as one preamble section (the text of
+    /// [`context`](Self::context)), within the budget if one is set.
     pub fn preamble(&self) -> String {
-        let blocks = self.context_blocks();
-        if blocks.is_empty() {
-            return String::new();
-        }
-        let mut text = format!("Skills you can load with `{LOAD_SKILL}` when a task needs one:\n");
-        for block in blocks {
-            text.push_str("- ");
-            text.push_str(&block);
-            text.push('\n');
-        }
-        text
+        self.context().text
     }
 
     /// The tools to offer now: `load_skill` while there are skills,
     /// `unload_skill` while one is loaded.
     pub fn tools(&self) -> Vec<ToolDefinition> {
-        let skills = self.skills();
+        let skills = self.offered();
         let mut tools = Vec::new();
         if !skills.is_empty() {
             let names: Vec<&str> = skills.iter().map(|skill| skill.name.as_str()).collect();
@@ -526,10 +676,13 @@ impl HostCatalog {
         }
     }
 
-    /// Loads the skill `name`: reads its `SKILL.md` and nothing else
-    /// (verified in memory against the listing entry: size, digest and
-    /// advertised frontmatter; on a legacy server, its `_manifest`), asks the
-    /// dependency callback, and returns the text with a postscript.
+    /// Loads the skill `name`: asks the approval callback about its file set
+    /// (unless that exact set was decided on before), reads its `SKILL.md`
+    /// and nothing else (verified in memory against the approved set, the
+    /// listing entry: size, digest and advertised frontmatter; on a legacy
+    /// server, its `_manifest`), asks the dependency callback, and returns
+    /// the text with a postscript. A set the host declines is refused with
+    /// [`ClientError::NotApproved`] before any file is read.
     pub async fn load_skill(&self, name: &str) -> Result<String, ClientError> {
         let (key, display, peer, summary) = {
             let state = self.state();
@@ -559,6 +712,10 @@ impl HostCatalog {
             Some(entry) => manifest::from_entry(entry)?,
             None => manifest::ask_manifest(&peer, &summary, timeout).await?,
         };
+        let files = approval::files_of(&manifest);
+        self.approve(&key, &display, &summary, &files).await?;
+        // Read with the manifest just approved: bytes that changed since do
+        // not match its digests and are refused.
         let text = read_skill_md(&peer, &manifest, timeout).await?;
         let (frontmatter, _findings) = fetch::check_skill_md(&manifest, text.as_bytes())?;
         let dependencies = discover::dependencies_of(frontmatter.get("dependencies"));
@@ -577,10 +734,72 @@ impl HostCatalog {
                 )));
             }
         }
-        self.state().loaded.insert(key, Loaded { dependencies });
+        self.state().loaded.insert(
+            key,
+            Loaded {
+                dependencies,
+                files,
+            },
+        );
         Ok(format!(
             "{text}\n\n---\nWhen you no longer need this skill, call `{UNLOAD_SKILL}` with \"{display}\" to free its context and release any MCP servers that were connected for it."
         ))
+    }
+
+    /// Checks that the host approved exactly `files` for the skill `key`,
+    /// asking the approval callback when that set was never decided on.
+    async fn approve(
+        &self,
+        key: &(String, String),
+        display: &str,
+        summary: &SkillSummary,
+        files: &[ApprovalFile],
+    ) -> Result<(), ClientError> {
+        let Some(hook) = self.hooks().approval else {
+            return Ok(()); // No callback: every skill is trusted.
+        };
+        let not_approved = || ClientError::NotApproved {
+            skill: display.to_owned(),
+            server: key.0.clone(),
+        };
+        let previous = {
+            let state = self.state();
+            match state.approvals.get(key) {
+                Some(decision) if decision.files == files => {
+                    return if decision.approved {
+                        Ok(())
+                    } else {
+                        Err(not_approved())
+                    };
+                }
+                Some(decision) => Some(approval::previous(decision, files)),
+                None => None,
+            }
+        };
+        let request = ApprovalRequest {
+            skill: display.to_owned(),
+            server: key.0.clone(),
+            uri: summary.uri.clone(),
+            description: summary.description.clone(),
+            files: files.to_vec(),
+            previous,
+        };
+        let approved = hook(request).await;
+        self.state().approvals.insert(
+            key.clone(),
+            RecordedDecision::new(
+                key.0.clone(),
+                key.1.clone(),
+                summary.name.clone(),
+                approved,
+                files.to_vec(),
+            ),
+        );
+        if approved {
+            Ok(())
+        } else {
+            Err(not_approved())
+        }
     }
 
     /// Unloads the skill `name` and tells the unload callback which
@@ -601,7 +820,8 @@ impl HostCatalog {
         Ok(unloaded)
     }
 
-    /// Unloads skills of `label` that its server no longer lists, named as
+    /// Unloads skills of `label` that its server no longer lists, or whose
+    /// listed file set is no longer the one loaded (and approved), named as
     /// they were in `before`.
     async fn drop_vanished(&self, label: &str, before: &BTreeMap<(String, String), String>) {
         let unloaded = {
@@ -617,11 +837,18 @@ impl HostCatalog {
                         .collect()
                 })
                 .unwrap_or_default();
+            let sets = state.servers.get(label).map(|server| &server.sets);
             let gone: Vec<(String, String)> = state
                 .loaded
-                .keys()
-                .filter(|(server, uri)| server == label && !listed.contains(uri))
-                .cloned()
+                .iter()
+                .filter(|((server, uri), loaded)| {
+                    server == label
+                        && (!listed.contains(uri)
+                            || sets
+                                .and_then(|sets| sets.get(uri))
+                                .is_some_and(|set| *set != loaded.files))
+                })
+                .map(|(key, _)| key.clone())
                 .collect();
             gone.iter()
                 .map(|key| unload_locked(&mut state, key, before.get(key).cloned()))
@@ -690,20 +917,6 @@ fn display_names(state: &CatalogState) -> BTreeMap<(String, String), String> {
     names
 }
 
-/// `text` cut to `chars` characters at a word boundary, with `…`.
-fn shorten(text: &str, chars: usize) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() <= chars {
-        return text;
-    }
-    let cut: String = text.chars().take(chars.saturating_sub(1)).collect();
-    let cut = match cut.rfind(' ') {
-        Some(space) if space > cut.len() / 2 => &cut[..space],
-        _ => cut.as_str(),
-    };
-    format!("{}…", cut.trim_end_matches([',', ';', ':', '.', ' ']))
-}
-
 async fn read_skill_md(
     peer: &Peer<RoleClient>,
     manifest: &SkillManifest,
@@ -737,24 +950,5 @@ impl ClientHandler for CatalogFollower {
         tokio::spawn(async move {
             let _ = catalog.refresh(&label).await;
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn descriptions_are_cut_at_a_word() {
-        assert_eq!(shorten("short", 10), "short");
-        assert_eq!(shorten("one two three four", 12), "one two…");
-        assert_eq!(shorten("a\n  b", 10), "a b");
-        assert_eq!(shorten("abcdefghijkl", 5), "abcd…");
-        assert!(
-            shorten(&"word ".repeat(200), DEFAULT_DESCRIPTION_CHARS)
-                .chars()
-                .count()
-                <= DEFAULT_DESCRIPTION_CHARS
-        );
     }
 }

@@ -84,6 +84,15 @@ pub enum ClientError {
         /// skills-core's report (`file:line:col: rule: message`).
         report: String,
     },
+    /// The host has not approved the skill's file set
+    /// ([`HostCatalog::on_approval`](crate::client::HostCatalog::on_approval)):
+    /// it was not loaded, and none of its files were read.
+    NotApproved {
+        /// The skill (its name for the model).
+        skill: String,
+        /// The label of its server.
+        server: String,
+    },
     /// Writing into the folder failed.
     Folder(crate::folder::FolderError),
     /// A usage mistake (a malformed header, say).
@@ -135,6 +144,10 @@ impl fmt::Display for ClientError {
             Self::Rules { uri, report } => {
                 write!(f, "{uri}: breaks the Agent Skills rules (strict): {report}")
             }
+            Self::NotApproved { skill, server } => write!(
+                f,
+                "`{skill}` (from `{server}`) is not approved by the host, so it was not loaded and none of its files were read; do not retry it unless the user approves it"
+            ),
             Self::Folder(error) => write!(f, "{error}"),
             Self::Usage(reason) => f.write_str(reason),
         }

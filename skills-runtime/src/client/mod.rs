@@ -36,11 +36,15 @@
 //! ```
 //!
 //! [`HostCatalog`] is the other half: a framework-agnostic catalog that
-//! turns skills from several servers into context blocks and
-//! `load_skill`/`unload_skill` tools for an LLM host.
+//! turns skills from several servers into context blocks (within a
+//! [`ContextBudget`]) and `load_skill`/`unload_skill` tools for an LLM host,
+//! loading nothing until the host approved a skill's exact file set
+//! ([`HostCatalog::on_approval`], [`ApprovalRecord`]).
 
+mod approval;
 mod ask;
 mod blob;
+mod budget;
 mod catalog;
 mod discover;
 mod error;
@@ -58,6 +62,11 @@ use std::path::Path;
 use rmcp::RoleClient;
 use rmcp::service::Peer;
 
+pub use approval::{
+    ApprovalFile, ApprovalRecord, ApprovalRequest, ApprovalState, ChangedFile, PreviousDecision,
+    RecordedDecision,
+};
+pub use budget::{CatalogContext, ContextBudget, MIN_DESCRIPTION_CHARS};
 pub use catalog::{
     CallOutcome, CatalogFollower, DEFAULT_DESCRIPTION_CHARS, DependencyRequest, HostCatalog,
     LOAD_SKILL, SkillEntry, ToolCall, ToolDefinition, UNLOAD_SKILL, UnloadedSkill,

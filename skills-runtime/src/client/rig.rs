@@ -2,13 +2,26 @@
 //! preamble, `load_skill` and `unload_skill` as rig tools on a shared
 //! [`ToolServerHandle`], kept in step with the catalog — `unload_skill`
 //! is registered while a skill is loaded and removed after the last unload,
-//! and `load_skill`'s enum of names follows the servers' listings.
+//! and `load_skill`'s enum of names follows the servers' listings and the
+//! host's approvals (a skill the host declines leaves it after the refused
+//! call).
+//!
+//! The catalog's approval callback and context budget apply as they are:
+//! the preamble is the budgeted text, and a `load_skill` of a skill whose
+//! file set the host has not approved fails as a rig tool error, with
+//! nothing read.
 //!
 //! ```no_run
 //! use rig_agent::AgentBuilder;
-//! use skills_runtime::client::{HostCatalog, rig::RigSkills};
+//! use skills_runtime::client::{ContextBudget, HostCatalog, rig::RigSkills};
 //!
 //! # async fn run(model: rig_core::DynModel<rig_core::operation::Completion>, catalog: HostCatalog) -> Result<(), Box<dyn std::error::Error>> {
+//! let catalog = catalog
+//!     .on_approval(|request| async move {
+//!         // Show request.files (sizes, digests) and request.previous to the user.
+//!         request.server == "larder"
+//!     })
+//!     .context_budget(ContextBudget::tokens(500));
 //! let skills = RigSkills::new(catalog);
 //! let agent = AgentBuilder::new(model)
 //!     .preamble(format!("You run a kitchen.\n\n{}", skills.preamble()))
@@ -61,7 +74,8 @@ impl RigSkills {
         &self.catalog
     }
 
-    /// The catalog's context blocks as a preamble section.
+    /// The catalog's context blocks as a preamble section, within the
+    /// catalog's [`context_budget`](HostCatalog::context_budget) if it has one.
     pub fn preamble(&self) -> String {
         self.catalog.preamble()
     }
@@ -117,8 +131,8 @@ pub struct SkillArgs {
     pub skill_name: String,
 }
 
-/// What the model is told when a call fails (an unknown skill, a refused
-/// dependency, a file that did not verify).
+/// What the model is told when a call fails (an unknown skill, a skill the
+/// host has not approved, a refused dependency, a file that did not verify).
 #[derive(Debug)]
 pub struct SkillToolError(String);
 
