@@ -6,9 +6,13 @@
 fn main() {
     println!("cargo::rerun-if-changed=skills");
     // The integration tests (tests/, in the repository only) embed the
-    // repository's example skills and the course platform's; neither folder
-    // exists in the published package.
-    for tree in ["../skills", "../examples/course-platform/skills"] {
+    // repository's example skills, the course platform's and the fixture
+    // corpus (tests/well_known.rs); none of them exists in the published package.
+    for tree in [
+        "../skills",
+        "../examples/course-platform/skills",
+        "../tests/fixtures/corpus",
+    ] {
         if std::path::Path::new(tree).is_dir() {
             println!("cargo::rerun-if-changed={tree}");
         }

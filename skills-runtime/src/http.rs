@@ -121,6 +121,32 @@
 //! of its body; a matching `If-None-Match` gets `304 Not Modified`.
 //! They accept the same `Host` names as `/mcp` ([`SkillsRouter::allowed_hosts`]).
 //! [`SkillsRouter::catalog`] turns the routes off.
+//!
+//! # The well-known skills index
+//!
+//! Installers that read a site's skills index (Agent Skills Discovery
+//! 0.2.0, such as `npx skills add https://your.host`) find it at
+//! `GET /.well-known/agent-skills/index.json` ([`WELL_KNOWN_PATH`](crate::protocol::WELL_KNOWN_PATH)), next to
+//! `/mcp` and inside the same layers:
+//!
+//! - the index is `{"$schema": INDEX_SCHEMA, "skills": [{name, type,
+//!   description, url, digest}]}`: one entry per skill the caller owns, in
+//!   path order, from the same snapshot and policy as MCP;
+//! - a skill that is a lone `SKILL.md` is `"type": "skill-md"` at
+//!   `{name}/SKILL.md`; any other is `"type": "archive"` at
+//!   `{name}.tar.gz`, its whole folder (`url` is relative to the index, and
+//!   `digest` is the `sha256:` of the bytes served there);
+//! - archives are built once per snapshot, when first asked for, and are
+//!   byte-identical on every replica of the same build: entries in path
+//!   order, mode `0755` or `0644` from the recorded executable bit, time
+//!   [`ARCHIVE_MTIME`](crate::protocol::ARCHIVE_MTIME), owner 0 without names, no time in the gzip header;
+//! - a locked, absent or nonexistent skill's URLs all get the catalog's
+//!   one `404`; ETags (the digest) and `Cache-Control` are those of `GET
+//!   /skills`.
+//!
+//! [`SkillsRouter::well_known`] turns the routes off;
+//! [`SkillsRouter::well_known_routes`] gives them alone, to nest under a
+//! path that carries a grant for installers that send no header.
 
 use std::future::Future;
 use std::io::Write as _;
@@ -138,6 +164,9 @@ use tokio::net::{TcpListener, ToSocketAddrs};
 use crate::SkillsServer;
 
 mod catalog;
+mod well_known;
+
+pub(crate) use well_known::Artifact;
 
 pub use catalog::CATALOG_PATH;
 
@@ -158,6 +187,7 @@ pub struct SkillsRouter<H = SkillsServer> {
     handler: H,
     config: StreamableHttpServerConfig,
     catalog: bool,
+    well_known: bool,
 }
 
 impl SkillsRouter {
@@ -169,6 +199,7 @@ impl SkillsRouter {
             skills,
             config: StreamableHttpServerConfig::default(),
             catalog: true,
+            well_known: true,
         }
     }
 }
@@ -185,6 +216,7 @@ impl<H> SkillsRouter<H> {
             handler,
             config: self.config,
             catalog: self.catalog,
+            well_known: self.well_known,
         }
     }
 
@@ -250,6 +282,47 @@ impl<H> SkillsRouter<H> {
         self
     }
 
+    /// Mount the well-known skills index (Agent Skills Discovery 0.2.0) at
+    /// [`WELL_KNOWN_PATH`](crate::protocol::WELL_KNOWN_PATH)`/`[`INDEX_FILE`](crate::protocol::INDEX_FILE) and each skill's artifact next
+    /// to it (default: on), for installers such as `npx skills add
+    /// https://your.host`. Turn it off for a server whose skills are for MCP
+    /// clients only, or that answers those paths itself (see the [module
+    /// documentation](self#the-well-known-skills-index)).
+    pub fn well_known(mut self, on: bool) -> Self {
+        self.well_known = on;
+        self
+    }
+
+    /// The well-known index and its artifacts alone, with this router's
+    /// `Host` check, to nest under a prefix outside your auth layer: a path
+    /// that carries a grant (`/install/{grant}`) for installers that cannot
+    /// send a header. Artifact URLs are relative to the index, so they
+    /// resolve under the prefix. A layer of yours on the nested router
+    /// resolves the grant into the request's extensions, where the access
+    /// policy finds it.
+    ///
+    /// ```
+    /// # use skills_runtime::http::SkillsRouter;
+    /// # use skills_runtime::{Skills, SkillsServer};
+    /// # static SKILLS: Skills = Skills::empty();
+    /// let skills = SkillsRouter::new(SkillsServer::new(SKILLS.clone())).well_known(false);
+    /// let router: axum::Router = skills
+    ///     .clone()
+    ///     .build()
+    ///     // .layer(your_auth_layer)
+    ///     .nest("/install/{grant}", skills.well_known_routes());
+    /// # let _ = router;
+    /// ```
+    pub fn well_known_routes<S>(&self) -> axum::Router<S>
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        well_known::routes(
+            self.skills.clone(),
+            self.config.allowed_hosts.clone().into(),
+        )
+    }
+
     /// The skills server the routes of this router answer from.
     pub fn skills(&self) -> &SkillsServer {
         &self.skills
@@ -258,7 +331,8 @@ impl<H> SkillsRouter<H> {
 
 impl<H: ServerHandler + Clone> SkillsRouter<H> {
     /// The router: MCP at [`MCP_PATH`], the catalog routes at
-    /// [`CATALOG_PATH`] (unless [turned off](Self::catalog)). Add your routes and layers to it,
+    /// [`CATALOG_PATH`] (unless [turned off](Self::catalog)), the
+    /// well-known index at [`WELL_KNOWN_PATH`](crate::protocol::WELL_KNOWN_PATH) (unless [turned off](Self::well_known)). Add your routes and layers to it,
     /// then [`serve`] it. Generic over the router's state, so it merges into
     /// a router of yours that has one.
     pub fn build<S>(self) -> axum::Router<S>
@@ -266,18 +340,20 @@ impl<H: ServerHandler + Clone> SkillsRouter<H> {
         S: Clone + Send + Sync + 'static,
     {
         let handler = self.handler;
-        let allowed_hosts = self.config.allowed_hosts.clone();
+        let allowed_hosts: Arc<[String]> = self.config.allowed_hosts.clone().into();
         let mcp = StreamableHttpService::new(
             move || Ok(handler.clone()),
             Arc::new(LocalSessionManager::default()),
             self.config,
         );
-        let router = axum::Router::new().nest_service(MCP_PATH, mcp);
+        let mut router = axum::Router::new().nest_service(MCP_PATH, mcp);
         if self.catalog {
-            router.merge(catalog::routes(self.skills, allowed_hosts))
-        } else {
-            router
+            router = router.merge(catalog::routes(self.skills.clone(), allowed_hosts.clone()));
         }
+        if self.well_known {
+            router = router.merge(well_known::routes(self.skills, allowed_hosts));
+        }
+        router
     }
 }
 
@@ -288,6 +364,7 @@ impl<H> std::fmt::Debug for SkillsRouter<H> {
             .field("stateless", &!self.config.legacy_session_mode)
             .field("allowed_hosts", &self.config.allowed_hosts)
             .field("catalog", &self.catalog)
+            .field("well_known", &self.well_known)
             .finish_non_exhaustive()
     }
 }

@@ -52,6 +52,28 @@ pub const LEGACY_INDEX_URI: &str = "skill://index.json";
 /// The `$schema` of the agent skills discovery index, compared byte for byte by clients.
 pub const INDEX_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
+/// Where the index and the artifacts are mounted: the folder of Agent
+/// Skills Discovery 0.2.0. (Clients fall back to `/.well-known/skills`, the
+/// 0.1.0 folder, only when this one has no index.)
+pub const WELL_KNOWN_PATH: &str = "/.well-known/agent-skills";
+
+/// The index's file name in [`WELL_KNOWN_PATH`].
+pub const INDEX_FILE: &str = "index.json";
+
+/// An entry's `type` for a skill served as its lone `SKILL.md`.
+pub const TYPE_SKILL_MD: &str = "skill-md";
+
+/// An entry's `type` for a skill served as its whole folder in one archive.
+pub const TYPE_ARCHIVE: &str = "archive";
+
+/// What an archive's URL ends with after the skill's name.
+pub const ARCHIVE_SUFFIX: &str = ".tar.gz";
+
+/// The modification time of every entry of an archive (1980-01-01T00:00:00Z,
+/// the epoch of zip files): fixed, so that the same files give the same
+/// bytes, and not 0, which some `tar` programs warn about.
+pub const ARCHIVE_MTIME: u64 = 315_532_800;
+
 /// The URI of `skill`'s FastMCP manifest.
 #[cfg(feature = "server")]
 pub(crate) fn manifest_uri(skill: &Skill) -> String {

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -273,6 +273,35 @@ pub async fn authenticate(State(auth): State<Auth>, mut request: Request, next: 
             }
         },
     }
+}
+
+/// Where installers that send no header (the `skills` CLI on npm: `npx
+/// skills add URL`) read a learner's well-known skills index: the bearer
+/// token rides in the path, `/install/{token}/.well-known/agent-skills/index.json`.
+pub const INSTALL_PATH: &str = "/install/{token}";
+
+/// For [`INSTALL_PATH`]: the token the path carries, handed to
+/// [`authenticate`] as the bearer token it checks (a request that also
+/// sends a header keeps the path's token). The token then sits in URLs,
+/// proxy logs and the `skills-lock.json` the CLI writes: mint a short one
+/// for installing (`token LEARNER --ttl 600`).
+pub async fn token_from_path(
+    Path(params): Path<HashMap<String, String>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let value = params
+        .get("token")
+        .and_then(|token| HeaderValue::from_str(&format!("Bearer {token}")).ok());
+    match value {
+        Some(value) => {
+            request.headers_mut().insert(header::AUTHORIZATION, value);
+        }
+        None => {
+            request.headers_mut().remove(header::AUTHORIZATION);
+        }
+    }
+    next.run(request).await
 }
 
 /// The token of an `Authorization: Bearer …` header (the scheme is

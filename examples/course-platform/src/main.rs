@@ -93,7 +93,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve /mcp, /skills, /api and the public /.well-known/oauth-protected-resource.
+    /// Serve /mcp, /skills, /api, the well-known skills index (at
+    /// /.well-known/agent-skills with a bearer header, at
+    /// /install/TOKEN/.well-known/agent-skills for installers that send
+    /// none) and the public /.well-known/oauth-protected-resource.
     ///
     /// Prints one line, `listening http://ADDR`, on stdout once it accepts
     /// connections; its log goes to stderr.
@@ -305,13 +308,24 @@ async fn platform_for(
         verifier: Arc::new(verifier),
         db,
     };
-    Ok(SkillsRouter::new(skills.clone())
+    let router = SkillsRouter::new(skills.clone())
         .handler(skills.wrap(tools))
         .stateless(stateless)
-        .allowed_hosts(allowed_hosts)
+        .allowed_hosts(allowed_hosts);
+    // Installers send no header: the learner's well-known index again, under
+    // a path that carries the token, outside the header-only layer.
+    let install = router
+        .well_known_routes()
+        .layer(middleware::from_fn_with_state(
+            auth.clone(),
+            auth::authenticate,
+        ))
+        .layer(middleware::from_fn(auth::token_from_path));
+    Ok(router
         .build()
         .nest("/api", api)
         .layer(middleware::from_fn_with_state(auth, auth::authenticate))
+        .nest(auth::INSTALL_PATH, install)
         .merge(auth::well_known(metadata)))
 }
 

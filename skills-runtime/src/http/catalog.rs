@@ -35,11 +35,10 @@ pub(super) const NOT_FOUND_BODY: &str =
 
 /// `GET /skills` and `GET /skills/{name}`, answered from `skills`, for
 /// requests whose `Host` is one of `allowed_hosts` (any, when empty).
-pub(super) fn routes<S>(skills: SkillsServer, allowed_hosts: Vec<String>) -> axum::Router<S>
+pub(super) fn routes<S>(skills: SkillsServer, allowed: Arc<[String]>) -> axum::Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
-    let allowed: Arc<[String]> = allowed_hosts.into();
     axum::Router::new()
         .route(CATALOG_PATH, get(list))
         .route(&format!("{}/{{name}}", CATALOG_PATH), get(one))
@@ -49,7 +48,7 @@ where
 
 /// Refuses a request whose `Host` the server does not answer to, as rmcp
 /// refuses it on `/mcp`: `400` without a readable one, `403` for another name.
-async fn check_host(
+pub(super) async fn check_host(
     State(allowed): State<Arc<[String]>>,
     request: Request,
     next: Next,
@@ -101,7 +100,7 @@ async fn list(State(skills): State<SkillsServer>, request: Request) -> Response 
     // Teasers are not part of the view's fingerprint (an offer may change
     // alone), so the ETag is the digest of the very bytes sent.
     let etag = rmcp::model::sha256_digest(&body);
-    answer(&parts.headers, &view, &etag, body)
+    answer(&parts.headers, &view, &etag, JSON, Body::from(body))
 }
 
 /// `GET /skills/{name}`: an owned skill's files, or the one 404.
@@ -116,7 +115,13 @@ async fn one(
         return not_found(&view);
     };
     let body = serde_json::to_vec(&skill_json(skill)).unwrap_or_default();
-    answer(&parts.headers, &view, skill.version(), body)
+    answer(
+        &parts.headers,
+        &view,
+        skill.version(),
+        JSON,
+        Body::from(body),
+    )
 }
 
 /// The catalog: each owned skill with its file count and total size, each
@@ -171,17 +176,27 @@ fn skill_json(skill: &crate::Skill) -> Value {
     })
 }
 
-/// `200` with `body`, or `304` when the client's `If-None-Match` already
-/// names `tag`; either way with the ETag and the cache policy of `view`.
-fn answer(request: &HeaderMap, view: &SkillsView, tag: &str, body: Vec<u8>) -> Response {
+/// The content type of the catalog's answers.
+const JSON: &str = "application/json";
+
+/// `200` with `body` of `content_type`, or `304` when the client's
+/// `If-None-Match` already names `tag`; either way with the ETag and the
+/// cache policy of `view`.
+pub(super) fn answer(
+    request: &HeaderMap,
+    view: &SkillsView,
+    tag: &str,
+    content_type: &'static str,
+    body: Body,
+) -> Response {
     let etag = format!("\"{tag}\"");
     let mut response = if matches_etag(request, &etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let mut response = Response::new(Body::from(body));
+        let mut response = Response::new(body);
         response
             .headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         response
     };
     let headers = response.headers_mut();
@@ -194,7 +209,7 @@ fn answer(request: &HeaderMap, view: &SkillsView, tag: &str, body: Vec<u8>) -> R
 
 /// The one answer for a skill the caller does not own: same status, headers
 /// and bytes whatever the name.
-fn not_found(view: &SkillsView) -> Response {
+pub(super) fn not_found(view: &SkillsView) -> Response {
     let mut response = (StatusCode::NOT_FOUND, NOT_FOUND_BODY).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

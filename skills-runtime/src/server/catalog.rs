@@ -126,6 +126,18 @@ impl SkillsView {
         self.visible.owns(index).then(|| self.snapshot.entry(index))
     }
 
+    /// The well-known artifact of `skill` (one of [`owned`](Self::owned)),
+    /// built once per snapshot.
+    #[cfg(feature = "http")]
+    pub(crate) fn artifact(&self, skill: &Skill) -> Option<&crate::http::Artifact> {
+        let index = self.snapshot.skills.position(skill.path())?;
+        if self.visible.owns(index) {
+            self.snapshot.artifact(index)
+        } else {
+            None
+        }
+    }
+
     /// The fingerprint of what the caller owns: `sha256:` over the owned
     /// skills' URIs and versions, as a set of exactly those skills would
     /// have. It changes when, and only when, something the caller owns

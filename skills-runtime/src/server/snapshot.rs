@@ -46,6 +46,11 @@ pub(super) struct Snapshot {
     /// files are encoded on each read.
     blobs: RwLock<Blobs>,
     blob_budget: usize,
+    /// Each skill's artifact in the well-known index (its lone `SKILL.md`,
+    /// or its folder as a `.tar.gz`), in set order, built the first time
+    /// the index or the artifact is asked for: once per snapshot.
+    #[cfg(feature = "http")]
+    artifacts: Box<[OnceLock<Option<crate::http::Artifact>>]>,
 }
 
 /// Binary files already base64-encoded, and how many bytes they take.
@@ -65,6 +70,8 @@ impl Snapshot {
             views: ViewCache::default(),
             anonymous: RwLock::default(),
             locked_not_gated: (0..skills.len()).map(|_| AtomicBool::new(false)).collect(),
+            #[cfg(feature = "http")]
+            artifacts: (0..skills.len()).map(|_| OnceLock::new()).collect(),
             skills,
             blobs: RwLock::default(),
             blob_budget,
@@ -98,6 +105,14 @@ impl Snapshot {
                 .collect()
         });
         &templates[index]
+    }
+
+    /// The well-known artifact of the skill at `index`, built on first use.
+    #[cfg(feature = "http")]
+    pub(super) fn artifact(&self, index: usize) -> Option<&crate::http::Artifact> {
+        self.artifacts[index]
+            .get_or_init(|| crate::http::Artifact::of(&self.skills.skills()[index]))
+            .as_ref()
     }
 
     /// The view of a caller who owns every skill.
