@@ -166,8 +166,6 @@ use crate::SkillsServer;
 mod catalog;
 mod well_known;
 
-pub(crate) use well_known::Artifact;
-
 pub use catalog::CATALOG_PATH;
 
 /// Where [`SkillsRouter::build`] mounts MCP's streamable HTTP endpoint.

@@ -16,9 +16,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
-use skills_runtime::http::{
-    ARCHIVE_MTIME, DISCOVERY_SCHEMA, Listener, SkillsRouter, TYPE_ARCHIVE, TYPE_SKILL_MD,
-};
+use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::protocol::{ARCHIVE_MTIME, INDEX_SCHEMA, TYPE_ARCHIVE, TYPE_SKILL_MD};
 use skills_runtime::server::{Access, Offer};
 use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
@@ -158,7 +157,7 @@ async fn check_index(base: &str, expected: &[&Skill]) -> BTreeMap<String, Vec<u8
     let index = answer.json();
     let keys: Vec<&String> = index.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["$schema", "skills"]);
-    assert_eq!(index["$schema"], DISCOVERY_SCHEMA);
+    assert_eq!(index["$schema"], INDEX_SCHEMA);
     let entries = index["skills"].as_array().unwrap();
     let names: Vec<&str> = entries
         .iter()
@@ -297,7 +296,7 @@ async fn archives_are_byte_identical_from_two_snapshots_and_two_routers() {
         &[],
     )
     .await;
-    server.replace(FIXTURES.clone());
+    server.replace(FIXTURES.clone()).unwrap();
     let after = get(
         &format!("{base}/.well-known/agent-skills/tide-log.tar.gz"),
         &[],
@@ -468,11 +467,13 @@ async fn etags_revalidate_the_index_and_the_artifacts() {
         .filter(|skill| skill.name() != "tide-log")
         .cloned()
         .collect();
-    server.replace(Skills::from_parts(
-        fewer.into(),
-        "sha256:fewer".into(),
-        None,
-    ));
+    server
+        .replace(Skills::from_parts(
+            fewer.into(),
+            "sha256:fewer".into(),
+            None,
+        ))
+        .unwrap();
     let changed = get(&index_url, &[("if-none-match", &etag)]).await;
     assert_eq!(changed.status, 200);
     assert_ne!(changed.header("etag"), Some(etag.as_str()));

@@ -129,7 +129,7 @@ impl SkillsView {
     /// The well-known artifact of `skill` (one of [`owned`](Self::owned)),
     /// built once per snapshot.
     #[cfg(feature = "http")]
-    pub(crate) fn artifact(&self, skill: &Skill) -> Option<&crate::http::Artifact> {
+    pub(crate) fn artifact(&self, skill: &Skill) -> Option<&super::artifact::Artifact> {
         let index = self.snapshot.skills.position(skill.path())?;
         if self.visible.owns(index) {
             self.snapshot.artifact(index)

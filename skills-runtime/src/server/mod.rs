@@ -43,9 +43,12 @@
 // same view for plain HTTP routes; `sessions` tells each session and listen
 // stream when its view changes, `changes` tells subscribers when a file's
 // bytes change (`subscriptions` is how clients ask); `watch` reloads a
-// folder; `handler` plugs all of it into `ServerHandler`.
+// folder; `handler` plugs all of it into `ServerHandler`; `artifact` is a
+// skill as the well-known index serves it, held by the snapshot.
 
 mod access;
+#[cfg(feature = "http")]
+mod artifact;
 mod builder;
 mod catalog;
 mod changes;
@@ -78,6 +81,8 @@ mod watch;
 mod wire;
 
 pub use access::{Access, AccessPolicy, Caller, Offer};
+#[cfg(feature = "http")]
+pub(crate) use artifact::{Artifact, Kind};
 pub use builder::SkillsServerBuilder;
 pub use catalog::SkillsView;
 #[doc(hidden)]

@@ -50,7 +50,7 @@ pub(super) struct Snapshot {
     /// or its folder as a `.tar.gz`), in set order, built the first time
     /// the index or the artifact is asked for: once per snapshot.
     #[cfg(feature = "http")]
-    artifacts: Box<[OnceLock<Option<crate::http::Artifact>>]>,
+    artifacts: Box<[OnceLock<Option<super::artifact::Artifact>>]>,
 }
 
 /// Binary files already base64-encoded, and how many bytes they take.
@@ -109,9 +109,9 @@ impl Snapshot {
 
     /// The well-known artifact of the skill at `index`, built on first use.
     #[cfg(feature = "http")]
-    pub(super) fn artifact(&self, index: usize) -> Option<&crate::http::Artifact> {
+    pub(super) fn artifact(&self, index: usize) -> Option<&super::artifact::Artifact> {
         self.artifacts[index]
-            .get_or_init(|| crate::http::Artifact::of(&self.skills.skills()[index]))
+            .get_or_init(|| super::artifact::Artifact::of(&self.skills.skills()[index]))
             .as_ref()
     }
 
