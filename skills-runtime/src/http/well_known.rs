@@ -106,21 +106,10 @@ async fn archive(
     Path(params): Path<HashMap<String, String>>,
     request: Request,
 ) -> Response {
-    let (parts, _) = request.into_parts();
-    let view = skills.view(&Caller::from_http(&parts));
     let name = params
         .get("file")
         .and_then(|file| file.strip_suffix(ARCHIVE_SUFFIX));
-    match name.and_then(|name| owned_artifact(&view, name)) {
-        Some((_, artifact)) if artifact.kind == Kind::Archive => answer(
-            &parts.headers,
-            &view,
-            artifact.digest(),
-            ARCHIVE_CONTENT_TYPE,
-            Body::from(artifact.bytes().clone()),
-        ),
-        _ => not_found(&view),
-    }
+    artifact(&skills, request, name, Kind::Archive, ARCHIVE_CONTENT_TYPE)
 }
 
 /// `GET /.well-known/agent-skills/{name}/SKILL.md`: an owned lone
@@ -130,17 +119,27 @@ async fn skill_md(
     Path(params): Path<HashMap<String, String>>,
     request: Request,
 ) -> Response {
+    let name = params.get("skill").map(String::as_str);
+    artifact(&skills, request, name, Kind::SkillMd, SKILL_MD_CONTENT_TYPE)
+}
+
+/// The artifact of the caller's skill `name` when it is served as `kind`,
+/// else the one 404 (so a locked or absent skill answers like none).
+fn artifact(
+    skills: &SkillsServer,
+    request: Request,
+    name: Option<&str>,
+    kind: Kind,
+    content_type: &'static str,
+) -> Response {
     let (parts, _) = request.into_parts();
     let view = skills.view(&Caller::from_http(&parts));
-    let found = params
-        .get("skill")
-        .and_then(|name| owned_artifact(&view, name));
-    match found {
-        Some((_, artifact)) if artifact.kind == Kind::SkillMd => answer(
+    match name.and_then(|name| owned_artifact(&view, name)) {
+        Some((_, artifact)) if artifact.kind == kind => answer(
             &parts.headers,
             &view,
             artifact.digest(),
-            SKILL_MD_CONTENT_TYPE,
+            content_type,
             Body::from(artifact.bytes().clone()),
         ),
         _ => not_found(&view),
