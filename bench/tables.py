@@ -89,6 +89,15 @@ def ratios(rows, key, value, a, b, group="round", field="case"):
     return [d[a] / d[b] for _, d in sorted(by.items()) if a in d and b in d and d[b]]
 
 
+def measured(value, row):
+    """Whether a row holds what `value` reads (rows of older runs lack the newer fields)."""
+    try:
+        value(row)
+        return True
+    except KeyError:
+        return False
+
+
 def ratio_cell(rs, nd=2, bold=True):
     m = num(statistics.median(rs), nd)
     return f"{'**' + m + '**' if bold else m} ({num(min(rs), nd)}–{num(max(rs), nd)})"
@@ -211,6 +220,10 @@ ready = lambda r: r["ready_ms"]
 rss = lambda r: r["server_peak_rss_kb"] / 1024
 rps = lambda r: r["req_per_s"]
 cpu = lambda r: r["server_cpu_ms_per_1k_req"]
+# The load client's own CPU for the timed reads (issue 23: a server whose answers cost the client
+# more is not faster on a shared machine, whatever its own CPU).
+client_cpu = lambda r: r["client_cpu_s"] / r["n"] * 1e6
+p99 = lambda r: r["lat_ms"]["p99"]
 
 
 def runtime_table(phase, cases, with_discover, with_reads_rss):
@@ -222,12 +235,18 @@ def runtime_table(phase, cases, with_discover, with_reads_rss):
         if with_discover:
             row.append(med([ready(r) for r in s], 1))
         row.append(med([rss(r) for r in s], 1))
-        row += [cell([rps(r) for r in t], 0), med([cpu(r) for r in t], 0)] if t else ["–", "–"]
+        if t:
+            row += [cell([rps(r) for r in t], 0), med([cpu(r) for r in t], 0),
+                    med([client_cpu(r) for r in t], 0) if all("client_cpu_s" in r for r in t) else "–",
+                    med([p99(r) for r in t], 2) if all("lat_ms" in r for r in t) else "–"]
+        else:
+            row += ["–"] * 4
         if with_reads_rss:
             row.append(med([rss(r) for r in t], 1) if t else "–")
         out.append(row)
     head = ["server", "first `skills/list`, ms"] + (["`server/discover` answered, ms"] if with_discover else []) + \
-        ["memory after start-up, MiB", "reads/s, 16 in flight", "server CPU per 1k reads, ms"] + \
+        ["memory after start-up, MiB", "reads/s, 16 in flight", "server CPU per 1k reads, ms",
+         "client CPU per 1k reads, ms", "p99 per read at 16 in flight, ms"] + \
         (["peak RSS after the reads, MiB"] if with_reads_rss else [])
     return md(head, out) + f"\n\n{len({r['round'] for r in st})} start-up rounds and " \
         f"{len({r['round'] for r in tp})} throughput rounds; median (min–max)."
@@ -258,24 +277,51 @@ def _():
     def row(label, target, src, f, base, ok):
         cells = []
         for phase, ours, twin in cols:
-            rs = ratios(src[phase], None, f, ours, base or twin)
+            rs = ratios([r for r in src[phase] if measured(f, r)], None, f, ours, base or twin)
             if not rs:
                 cells.append("–")
             elif ok is None:
                 cells.append(f"**{statistics.median(rs):.2f}**")
             else:
                 nd = 1 if statistics.median(rs) >= 10 else 2
-                cells.append(f"{ratio_cell(rs, nd)}, {'met' if ok(statistics.median(rs)) else 'not met'}")
+                met = ok(statistics.median(rs), phase) if ok.__code__.co_argcount == 2 else ok(statistics.median(rs))
+                cells.append(f"{ratio_cell(rs, nd)}, {'met' if met else 'not met'}")
         return [label, target, *cells]
 
     out = [row("first `skills/list` ÷ no-skills floor", "≤ 1.5", st, first, "rmcp-empty-dir", lambda x: x <= 1.5),
            row("first `skills/list` ÷ SkillCatalog", "(≈ 1/7 expected)", st, first, None, None),
-           row("reads/s ÷ SkillCatalog", "≥ 1", tp, rps, None, lambda x: x >= 1.0),
+           # Issue 23 asks 1.05 over stdio; over HTTP both servers sit on the same hyper/axum stack.
+           row("reads/s ÷ SkillCatalog", "≥ 1.05 (stdio), ≥ 1 (HTTP)", tp, rps, None,
+               lambda x, phase: x >= (1.05 if phase == "stdio" else 1.0)),
+           row("client CPU per read ÷ SkillCatalog", "≤ 1", tp, client_cpu, None, lambda x: x <= 1.0),
+           row("p99 per read at 16 in flight ÷ SkillCatalog", "≤ 1.0", tp, p99, None, lambda x: x <= 1.0),
            row("reads/s ÷ FastMCP", "≥ 10", tp, rps, "fastmcp", lambda x: x >= 10),
            row("memory after start-up ÷ SkillCatalog", "< 1", st, rss, None, lambda x: x < 1)]
     return md(["figure", "target", "stdio", "HTTP, default", "HTTP, stateless"], out) + \
         "\n\nSkillCatalog is the twin run the same way: over HTTP, default with TCP_NODELAY for ours " \
         "(our example sets it) and stateless for ours `--stateless`."
+
+
+@table("runtime-client-cost", f"{RT}/stdio/client-cost.jsonl")
+def _():
+    rows = jsonl(f"{RT}/stdio/client-cost.jsonl")
+    labels = {"ours": "**ours**", "rmcp": "rmcp SkillCatalog"}
+    out = []
+    for case in dict.fromkeys(r["case"] for r in rows):
+        rs = of(rows, case=case)
+        label = labels.get(case, f"ours at {case.removeprefix('ours-')} (before `stdio_pipes`)")
+        v = lambda key, nd: cell([r[key] for r in rs], nd)
+        out.append([label, v("req_per_s", 0), v("client_cpu_us_per_req", 1),
+                    "1" if case == "rmcp" else ratio_cell(ratios(rows, None, lambda r: r["client_cpu_us_per_req"], case, "rmcp")),
+                    v("context_switches_per_req", 2), v("read_calls_per_req", 2), v("scheduling_us_per_req", 1),
+                    v("copying_us_per_req", 1), v("parsing_us_per_req", 1)])
+    return md(["server (stdio, 16 in flight)", "reads/s", "client CPU per read, µs", "÷ SkillCatalog",
+               "client context switches per read", "client `read` calls per read", "of it scheduling, µs",
+               "copying, µs", "parsing, µs"], out) + \
+        f"\n\n{len({r['round'] for r in rows})} interleaved rounds, perf attached to the client's threads for " \
+        f"{rows[0]['window_s']:g} s of each; median (min–max). Scheduling: `finish_task_switch` and the " \
+        "interrupt-restore points where cpu-clock samples land after a wake-up; copying: the kernel's pipe " \
+        "copy and the client's `memcpy`; parsing: serde_json's scan."
 
 
 @table("runtime-scale", *(f"{RT}/scale-s{n}/{f}.jsonl" for n in (10, 100, 1000) for f in ("startup", "tput")))
