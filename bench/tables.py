@@ -446,7 +446,8 @@ TIMINGS = "bench/cold-build/results/timings.jsonl"
 COLD_LABELS = {"quickstart": "the Quickstart with the blanket build-override (the README's until 2026-12-01)",
                "quickstart-no-override": "the Quickstart without build-override (the README's now)",
                "hello": "rmcp stdio hello-world (same rmcp and tokio lines)",
-               "quickstart-narrow-override": "the Quickstart, override narrowed to the macro's crates"}
+               "quickstart-narrow-override": "the Quickstart, override narrowed to the macro's crates",
+               "demo": "`cargo build --example demo` in a clone (the README's run command)"}
 
 
 def cold_series():
