@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::{Skill, SkillFile};
+use crate::{Skill, SkillFile};
 use crate::{SKILL_MD, digest, uri};
 
 /// What a skill whose `SKILL.md` and files passed the rules is made of.

@@ -51,21 +51,16 @@
 #![warn(missing_docs)]
 
 mod diagnostic;
-mod embed_options;
-pub mod mime;
-mod model;
 pub mod names;
-pub mod relpath;
 mod render;
 pub mod root;
 mod rules;
 mod servable;
-pub mod uri;
+mod tables;
 pub mod vendor;
 
 #[cfg(feature = "load")]
 mod checked;
-pub mod digest;
 #[cfg(feature = "load")]
 mod fields;
 #[cfg(feature = "load")]
@@ -98,8 +93,6 @@ mod syntax;
 mod walk;
 
 pub use diagnostic::{Diagnostic, Fix, Position, Report};
-pub use digest::{Digest, DigestSyntaxError, fingerprint_input};
-pub use embed_options::EmbedOptions;
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
@@ -108,7 +101,6 @@ pub use generated::add_files;
 pub use listing::{Listing, listing};
 #[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_listed, load_roots};
-pub use model::{MergeError, Skill, SkillFile, Skills};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
 #[cfg(feature = "load")]
@@ -116,6 +108,10 @@ pub use render::Renderer;
 pub use render::{EmbedMacro, FrontEnd, Library};
 pub use rules::{OptionHint, Rule, Severity};
 pub use servable::check_servable;
+pub use tables::{
+    Digest, DigestSyntaxError, EmbedOptions, MergeError, Skill, SkillFile, Skills, digest, fingerprint_input,
+    mime, relpath, uri,
+};
 #[cfg(feature = "load")]
 pub use skill_md::{
     InspectedSkillMd, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext,

@@ -24,7 +24,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report};
 use crate::digest::Digest;
 use crate::layout::{self, Found};
 use crate::listing::{self, Listing};
-use crate::model::{Skill, SkillFile, Skills};
+use crate::{Skill, SkillFile, Skills};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
 use crate::rules::{Rule, Severity};
