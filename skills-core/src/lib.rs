@@ -56,7 +56,8 @@ mod render;
 pub mod root;
 mod rules;
 mod servable;
-mod tables;
+pub mod digest;
+pub mod mime;
 pub mod vendor;
 
 #[cfg(feature = "load")]
@@ -108,18 +109,15 @@ pub use render::Renderer;
 pub use render::{EmbedMacro, FrontEnd, Library};
 pub use rules::{OptionHint, Rule, Severity};
 pub use servable::check_servable;
-pub use tables::{
-    Digest, DigestSyntaxError, EmbedOptions, MergeError, Skill, SkillFile, Skills, digest, fingerprint_input,
-    mime, relpath, uri,
+pub use skills_tables::{
+    Digest, DigestSyntaxError, EMPTY_FINGERPRINT, EmbedOptions, MergeError, SKILL_MD, Skill,
+    SkillFile, Skills, fingerprint_input, relpath, uri,
 };
 #[cfg(feature = "load")]
 pub use skill_md::{
     InspectedSkillMd, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext,
     estimate_tokens, inspect_skill_md, parse_skill_md,
 };
-
-/// The file that makes a folder a skill.
-pub const SKILL_MD: &str = "SKILL.md";
 
 /// How the description `skills new` writes begins. A `description` that
 /// still begins so gets the `placeholder-description` warning: models pick a
@@ -139,7 +137,3 @@ pub const MAX_FILE_BYTES: u64 = 12 * 1024 * 1024;
 
 /// Longest path of a file inside its skill, in characters (fast-agent's limit).
 pub const MAX_PATH_CHARS: usize = 1024;
-
-/// The fingerprint of a set with no skills: `sha256:` of the empty string.
-pub const EMPTY_FINGERPRINT: &str =
-    "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";

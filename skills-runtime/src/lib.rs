@@ -211,7 +211,7 @@ pub mod __private {
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;
-    pub use ::skills_core::{EmbedOptions, Skill, SkillFile, Skills};
+    pub use ::skills_tables::{EmbedOptions, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
     pub use ::std::borrow::Cow;
 }

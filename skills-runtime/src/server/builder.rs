@@ -335,7 +335,7 @@ impl SkillsServerBuilder {
         let embedded = self
             .skills
             .embed_options()
-            .map(skills_core::EmbedOptions::to_options);
+            .map(skills_core::Options::from);
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
         let server = SkillsServer {
             shared: Arc::new(Shared {

@@ -16,7 +16,7 @@ use std::fmt;
 use crate::digest::Digest;
 
 /// A set of validated skills: what `embed_skills!` produces, and what
-/// [`load`](crate::load()) builds at run time.
+/// skills-core's loader builds at run time.
 ///
 /// Skills are ordered by [`Skill::path`]; lookups are binary searches over
 /// tables sorted at build time.
@@ -62,7 +62,7 @@ enum Content {
 
 impl Skills {
     /// Builds a set from its parts (the loader and `embedded` do); use
-    /// [`load`](crate::load()) to build a set at run time.
+    /// skills-core's loader to build a set at run time.
     ///
     /// `skills` must be sorted by path, each with its files sorted by path;
     /// the loader guarantees both.
@@ -151,14 +151,14 @@ impl Skills {
     /// the root, like `platform/references/api.md`) that were not there when
     /// the set was built and have not been added since: the program adds
     /// them at start-up with `add_files` (feature `load`), and a server
-    /// refuses to serve the set while any is missing ([`crate::check_servable`]).
+    /// refuses to serve the set while any is missing (skills-core's `check_servable`).
     pub fn pending_files(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.pending.iter().map(|path| path.as_ref())
     }
 
     /// The options of the `embed_skills!` call that produced the set
     /// (`None` for a set loaded at run time): what a loader reading the same
-    /// folder needs to apply the same rules ([`EmbedOptions::to_options`](crate::EmbedOptions::to_options)).
+    /// folder needs to apply the same rules (skills-core's `Options::from`).
     pub fn embed_options(&self) -> Option<&crate::EmbedOptions> {
         self.embed_options.as_ref()
     }
@@ -309,13 +309,13 @@ impl Skills {
     /// merges the packs it depends on, its own set first:
     ///
     /// ```
-    /// use skills_core::Skills;
+    /// use skills_tables::Skills;
     /// # let (own, pdf_pack, billing_pack) = (Skills::empty(), Skills::empty(), Skills::empty());
     /// // static SKILLS: Skills = embed_skills!("skills");   // the server's own
     /// // use pdf_pack::SKILLS as PDF; use billing_pack::SKILLS as BILLING;
     /// let all = Skills::merge([&own, &pdf_pack, &billing_pack])?;
     /// # assert!(all.is_empty());
-    /// # Ok::<(), skills_core::MergeError>(())
+    /// # Ok::<(), skills_tables::MergeError>(())
     /// ```
     ///
     /// Hosts key skills by name and URIs name a skill by its path, so two
@@ -704,7 +704,7 @@ impl SkillFile {
     ///
     /// ```
     /// # use std::borrow::Cow;
-    /// # use skills_core::SkillFile;
+    /// # use skills_tables::SkillFile;
     /// let file = SkillFile::embedded_text("notes.md", "# Notes", &[0; 32], false);
     /// assert!(matches!(file.static_text(), Some(Cow::Borrowed("# Notes"))));
     /// ```
