@@ -1,7 +1,43 @@
-//! Digests: everything of [`skills_tables::digest`] (file digests, set
-//! fingerprints), and a skill's revision, which only the loader computes.
+//! Digest step: `sha256:` digests of files, revisions of skills and
+//! fingerprints of sets. Defined once here; the macro, run-time loads and
+//! the tests all call these. The [`Digest`] type and [`fingerprint_input`]
+//! are skills-tables' (re-exported here), which hashes nothing.
+
+#[cfg(any(not(feature = "fast-digest"), test))]
+use sha2::{Digest as _, Sha256};
 
 pub use skills_tables::digest::*;
+
+/// The SHA-256 of `bytes`.
+///
+/// With the `fast-digest` feature (which `embed_skills!` turns on for the
+/// compiler's copy of this crate) it is ring's assembly, whose speed does not
+/// depend on the profile the caller was compiled with; otherwise sha2's.
+/// Both give the same digest.
+pub fn of(bytes: &[u8]) -> Digest {
+    #[cfg(feature = "fast-digest")]
+    {
+        let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+        let mut out = [0; 32];
+        out.copy_from_slice(digest.as_ref());
+        Digest::from_bytes(out)
+    }
+    #[cfg(not(feature = "fast-digest"))]
+    {
+        Digest::from_bytes(Sha256::digest(bytes).into())
+    }
+}
+
+/// `sha256:` followed by 64 lowercase hex digits (SEP-2640 §Skill Entries).
+pub fn sha256(bytes: &[u8]) -> String {
+    of(bytes).to_string()
+}
+
+/// A set's fingerprint: `sha256:` over [`fingerprint_input`] of each
+/// skill's `uri` and revision.
+pub fn fingerprint<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    sha256(fingerprint_input(skills).as_bytes())
+}
 
 #[cfg(feature = "load")]
 /// A skill's revision, as fast-agent computes it (`McpRegistrySkill.revision`
@@ -72,10 +108,33 @@ fn json_string(out: &mut String, text: &str) {
     out.push('"');
 }
 
-#[cfg(all(test, feature = "load"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
+    #[test]
+    fn digests_are_prefixed_lowercase_hex() {
+        assert_eq!(
+            sha256(b""),
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(sha256(b"abc").len(), 71);
+    }
+
+    /// Whichever implementation `of` uses (ring with `fast-digest`), it
+    /// agrees with sha2 on every length around the block and padding
+    /// boundaries, and on a multi-block input.
+    #[test]
+    fn digests_agree_with_sha2() {
+        let data: Vec<u8> = (0..70_000u32).map(|i| (i * 31 % 251) as u8).collect();
+        let lengths = (0..=200).chain([1000, 4096, 65_535, 65_536, 70_000]);
+        for len in lengths {
+            let expected: [u8; 32] = Sha256::digest(&data[..len]).into();
+            assert_eq!(of(&data[..len]).as_bytes(), &expected, "length {len}");
+        }
+    }
+
+    #[cfg(feature = "load")]
     /// The JSON written by hand is `serde_json`'s, byte for byte, whatever
     /// a URI holds (it is percent-encoded ASCII in practice).
     #[test]
@@ -101,6 +160,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "load")]
     #[test]
     fn revision_matches_fast_agents_formula() {
         // json.dumps(sorted([{"uri","digest","size"}], key=uri), sort_keys=True, separators=(",",":"))

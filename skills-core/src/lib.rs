@@ -39,25 +39,29 @@
 //!   installs to);
 //! - [`relpath`], [`uri`], [`mime`], [`digest`]: paths, URIs, types, hashes.
 //!
-//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`],
-//! [`relpath`], [`root`], [`vendor`] and the name and path checks of
-//! [`names`] need nothing but SHA-256 ([`digest`], for the fingerprint of
-//! sets merged with [`Skills::merge`]). Loading (feature `load`, on by
-//! default) adds the YAML parser, Unicode normalization (for
-//! [`names::fold_case`]), the snippet renderer and everything that reads
-//! skills.
+//! The model ([`Skills`], [`Skill`], [`SkillFile`], [`EmbedOptions`]) and
+//! what its methods need ([`relpath`], [`uri`], [`mime`], [`digest`]) live in
+//! the leaf crate skills-tables and are re-exported here (this crate adds
+//! only the loader's helpers to [`mime`] and [`digest`]): a binary that only
+//! embeds skills then links that small crate, not this one's rules and their
+//! debug info; that crate hashes nothing. They, [`root`], [`vendor`] and the
+//! name and path checks of [`names`] need nothing but SHA-256 (for the
+//! fingerprint of sets merged with [`merge_skills`]). Loading (feature `load`, on by default) adds the
+//! YAML parser, Unicode normalization (for [`names::fold_case`]), the snippet
+//! renderer and everything that reads skills.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod diagnostic;
+pub mod digest;
+mod merge;
+pub mod mime;
 pub mod names;
 mod render;
 pub mod root;
 mod rules;
 mod servable;
-pub mod digest;
-pub mod mime;
 pub mod vendor;
 
 #[cfg(feature = "load")]
@@ -102,6 +106,7 @@ pub use generated::add_files;
 pub use listing::{Listing, listing};
 #[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_listed, load_roots};
+pub use merge::{MergeError, merge_skills};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
 #[cfg(feature = "load")]
@@ -109,14 +114,14 @@ pub use render::Renderer;
 pub use render::{EmbedMacro, FrontEnd, Library};
 pub use rules::{OptionHint, Rule, Severity};
 pub use servable::check_servable;
-pub use skills_tables::{
-    Digest, DigestSyntaxError, EMPTY_FINGERPRINT, EmbedOptions, MergeError, SKILL_MD, Skill,
-    SkillFile, Skills, fingerprint_input, relpath, uri,
-};
 #[cfg(feature = "load")]
 pub use skill_md::{
     InspectedSkillMd, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext,
     estimate_tokens, inspect_skill_md, parse_skill_md,
+};
+pub use skills_tables::{
+    Digest, DigestSyntaxError, EMPTY_FINGERPRINT, EmbedOptions, SKILL_MD, Skill, SkillFile, Skills,
+    fingerprint_input, relpath, uri,
 };
 
 /// How the description `skills new` writes begins. A `description` that

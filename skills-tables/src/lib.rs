@@ -13,8 +13,11 @@
 //! (`<[T]>::get`, iterator adapters, `drop_in_place`) with the loader and
 //! the rules, so one call reached nearly every unit of the crate and its
 //! debug info. Here, what such a binary links is this crate at most.
-//! Keep it a leaf: it depends on nothing of the workspace, and nothing here
-//! parses, validates or reads files.
+//! Keep it a leaf with no dependencies: nothing here parses, validates,
+//! reads files or hashes (merging sets, which hashes, is
+//! `skills_core::merge_skills`). Under Cargo's dev profile a crate reuses
+//! the generic instances its dependencies export, so a dependency here
+//! (sha2 was one) is linked into every embed-only binary.
 //!
 //! [skills-runtime]: https://docs.rs/skills-runtime
 
@@ -30,7 +33,7 @@ pub mod uri;
 
 pub use digest::{Digest, DigestSyntaxError, fingerprint_input};
 pub use embed_options::EmbedOptions;
-pub use model::{MergeError, Skill, SkillFile, Skills};
+pub use model::{Skill, SkillFile, Skills};
 
 /// The file that makes a folder a skill.
 pub const SKILL_MD: &str = "SKILL.md";
