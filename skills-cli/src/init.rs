@@ -180,7 +180,7 @@ pub fn run(args: &InitArgs) -> Outcome {
             }
         }
         None if library => steps.advise(format!(
-            "src/lib.rs: paste `pub static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!(\"{skills}\");` (a pack other crates serve, merged with `Skills::merge`)"
+            "src/lib.rs: paste `pub static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!(\"{skills}\");` (a pack other crates serve, merged with `skills_runtime::merge_skills`)"
         )),
         None => steps.advise(format!(
             "src/main.rs: paste `static SKILLS: skills_runtime::Skills = skills_runtime::embed_skills!(\"{skills}\");` and serve it (README, Quickstart)"

@@ -5,8 +5,8 @@
 
 use std::borrow::Cow;
 
-use crate::model::{Skill, SkillFile};
 use crate::{SKILL_MD, digest, uri};
+use crate::{Skill, SkillFile};
 
 /// What a skill whose `SKILL.md` and files passed the rules is made of.
 pub(crate) struct CheckedSkill {

@@ -39,33 +39,33 @@
 //!   installs to);
 //! - [`relpath`], [`uri`], [`mime`], [`digest`]: paths, URIs, types, hashes.
 //!
-//! The model ([`Skills`], [`Skill`], [`SkillFile`]), [`uri`], [`mime`],
-//! [`relpath`], [`root`], [`vendor`] and the name and path checks of
-//! [`names`] need nothing but SHA-256 ([`digest`], for the fingerprint of
-//! sets merged with [`Skills::merge`]). Loading (feature `load`, on by
-//! default) adds the YAML parser, Unicode normalization (for
-//! [`names::fold_case`]), the snippet renderer and everything that reads
-//! skills.
+//! The model ([`Skills`], [`Skill`], [`SkillFile`], [`EmbedOptions`]) and
+//! what its methods need ([`relpath`], [`uri`], [`mime`], [`digest`]) live in
+//! the leaf crate skills-tables and are re-exported here (this crate adds
+//! only the loader's helpers to [`mime`] and [`digest`]): a binary that only
+//! embeds skills then links that small crate, not this one's rules and their
+//! debug info; that crate hashes nothing. They, [`root`], [`vendor`] and the
+//! name and path checks of [`names`] need nothing but SHA-256 (for the
+//! fingerprint of sets merged with [`merge_skills`]). Loading (feature `load`, on by default) adds the
+//! YAML parser, Unicode normalization (for [`names::fold_case`]), the snippet
+//! renderer and everything that reads skills.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod diagnostic;
-mod embed_options;
+pub mod digest;
+mod merge;
 pub mod mime;
-mod model;
 pub mod names;
-pub mod relpath;
 mod render;
 pub mod root;
 mod rules;
 mod servable;
-pub mod uri;
 pub mod vendor;
 
 #[cfg(feature = "load")]
 mod checked;
-pub mod digest;
 #[cfg(feature = "load")]
 mod fields;
 #[cfg(feature = "load")]
@@ -98,8 +98,6 @@ mod syntax;
 mod walk;
 
 pub use diagnostic::{Diagnostic, Fix, Position, Report};
-pub use digest::{Digest, DigestSyntaxError, fingerprint_input};
-pub use embed_options::EmbedOptions;
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
@@ -108,7 +106,7 @@ pub use generated::add_files;
 pub use listing::{Listing, listing};
 #[cfg(feature = "load")]
 pub use load::{Lenient, Loaded, Refused, load, load_lenient, load_listed, load_roots};
-pub use model::{MergeError, Skill, SkillFile, Skills};
+pub use merge::{MergeError, merge_skills};
 #[cfg(feature = "load")]
 pub use options::{CLAUDE_CODE_FIELDS, Options};
 #[cfg(feature = "load")]
@@ -121,9 +119,10 @@ pub use skill_md::{
     InspectedSkillMd, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, SkillMd, SkillMdContext,
     estimate_tokens, inspect_skill_md, parse_skill_md,
 };
-
-/// The file that makes a folder a skill.
-pub const SKILL_MD: &str = "SKILL.md";
+pub use skills_tables::{
+    Digest, DigestSyntaxError, EMPTY_FINGERPRINT, EmbedOptions, SKILL_MD, Skill, SkillFile, Skills,
+    fingerprint_input, relpath, uri,
+};
 
 /// How the description `skills new` writes begins. A `description` that
 /// still begins so gets the `placeholder-description` warning: models pick a
@@ -143,7 +142,3 @@ pub const MAX_FILE_BYTES: u64 = 12 * 1024 * 1024;
 
 /// Longest path of a file inside its skill, in characters (fast-agent's limit).
 pub const MAX_PATH_CHARS: usize = 1024;
-
-/// The fingerprint of a set with no skills: `sha256:` of the empty string.
-pub const EMPTY_FINGERPRINT: &str =
-    "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";

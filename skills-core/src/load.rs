@@ -24,7 +24,6 @@ use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report};
 use crate::digest::Digest;
 use crate::layout::{self, Found};
 use crate::listing::{self, Listing};
-use crate::model::{Skill, SkillFile, Skills};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
 use crate::rules::{Rule, Severity};
@@ -33,6 +32,7 @@ use crate::walk::{self, Entry, Kind};
 use crate::{
     MAX_FILE_BYTES, SKILL_MD, digest, gate, generated, links, mime, relpath, secrets, servable,
 };
+use crate::{Skill, SkillFile, Skills};
 
 /// A loaded set: the skills, where each file came from on disk, and the
 /// warnings (what the specification only recommends) found on the way.

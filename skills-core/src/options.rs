@@ -112,6 +112,32 @@ impl Default for Options {
     }
 }
 
+/// The loader's options that apply the same rules as the `embed_skills!`
+/// call that recorded `embedded` ([`Skills::embed_options`](crate::Skills::embed_options)):
+/// what a live reload of the same folder needs.
+///
+/// ```
+/// use skills_core::{EmbedOptions, Options};
+///
+/// static EMBEDDED: EmbedOptions = EmbedOptions::new(&["dependencies"], false, &[], &["courses/*"], &[]);
+/// let options = Options::from(&EMBEDDED);
+/// assert_eq!(options.allow_fields, ["dependencies"]);
+/// assert!(!options.check_links);
+/// assert_eq!(options.gated, ["courses/*"]);
+/// ```
+impl From<&crate::EmbedOptions> for Options {
+    fn from(embedded: &crate::EmbedOptions) -> Self {
+        Self {
+            allow_fields: embedded.allow_fields().map(str::to_owned).collect(),
+            check_links: embedded.check_links(),
+            allow_secrets_in: embedded.allow_secrets_in().map(str::to_owned).collect(),
+            gated: embedded.gated().map(str::to_owned).collect(),
+            generated: embedded.generated().map(str::to_owned).collect(),
+            ..Self::default()
+        }
+    }
+}
+
 impl Options {
     /// The strict rules (the same as [`Options::default`]).
     pub fn strict() -> Self {

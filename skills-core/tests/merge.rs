@@ -1,10 +1,10 @@
 //! Skill packs: sets from several crates merged into one for a server
-//! (`Skills::merge`), and the clashes that must stop it at start-up.
+//! (`merge_skills`), and the clashes that must stop it at start-up.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use skills_core::{Options, Skill, Skills, load};
+use skills_core::{Options, Skill, Skills, load, merge_skills};
 
 /// A fresh folder holding one skill per `(path, name)`.
 fn tree(name: &str, skills: &[(&str, &str)]) -> PathBuf {
@@ -54,7 +54,7 @@ fn packs_merge_into_one_sorted_set_with_the_fingerprint_of_one_tree() {
     );
     let own_set = pack(&loaded(&own), "larder", "1.2.0");
     let pdf_set = pack(&loaded(&pdf), "pdf-pack", "0.3.1");
-    let merged = Skills::merge([&own_set, &pdf_set]).unwrap();
+    let merged = merge_skills([&own_set, &pdf_set]).unwrap();
     assert_eq!(
         paths(&merged),
         ["acme/pdf-fill", "pdf-forms", "stock-audit"]
@@ -69,11 +69,11 @@ fn packs_merge_into_one_sorted_set_with_the_fingerprint_of_one_tree() {
     assert_eq!(merged.package(), Some(("larder", "1.2.0")));
     // Merging nothing, or one set, changes nothing a client sees.
     assert_eq!(
-        Skills::merge([]).unwrap().fingerprint(),
+        merge_skills([]).unwrap().fingerprint(),
         Skills::empty().fingerprint()
     );
     assert_eq!(
-        Skills::merge([&pdf_set]).unwrap().fingerprint(),
+        merge_skills([&pdf_set]).unwrap().fingerprint(),
         pdf_set.fingerprint()
     );
     for root in [own, pdf, both] {
@@ -87,7 +87,7 @@ fn a_name_clash_names_both_packs() {
     let second = tree("clash-b", &[("tools/pdf", "pdf")]);
     let a = pack(&loaded(&first), "pdf-pack", "0.3.1");
     let b = pack(&loaded(&second), "office-pack", "2.0.0");
-    let error = Skills::merge([&a, &b]).unwrap_err();
+    let error = merge_skills([&a, &b]).unwrap_err();
     assert_eq!(
         error.to_string(),
         "two packs provide a skill named `pdf`: the pack `pdf-pack` 0.3.1 (at `pdf`) and the pack `office-pack` 2.0.0 (at `tools/pdf`); hosts key skills by name, so rename one of them or leave one pack out"
@@ -95,7 +95,7 @@ fn a_name_clash_names_both_packs() {
     assert_eq!((error.first_name(), error.second_name()), ("pdf", "pdf"));
     // A set loaded at run time has no crate: it is named by its position.
     let unnamed = loaded(&second);
-    let error = Skills::merge([&a, &unnamed]).unwrap_err();
+    let error = merge_skills([&a, &unnamed]).unwrap_err();
     assert!(
         error.to_string().contains("and set 2 (no crate recorded)"),
         "{error}"
@@ -112,7 +112,7 @@ fn a_skill_inside_another_packs_skill_is_refused() {
     let a = pack(&loaded(&outer), "acme-pack", "1.0.0");
     let b = pack(&loaded(&inner), "refunds-pack", "1.0.0");
     for order in [[&a, &b], [&b, &a]] {
-        let error = Skills::merge(order).unwrap_err();
+        let error = merge_skills(order).unwrap_err();
         assert_eq!(
             error.to_string(),
             "the skill `acme/refunds` of the pack `refunds-pack` 1.0.0 lies inside the folder of the skill `acme` of the pack `acme-pack` 1.0.0, so their URIs would overlap; move one of them"

@@ -123,7 +123,7 @@
 //! A library crate can ship skills for other servers
 //! (`pub static SKILLS: Skills = embed_skills!("skills");`, depending on this
 //! crate without default features); a server serves its own and several
-//! packs as one set with [`Skills::merge`], which fails at start-up, naming
+//! packs as one set with [`merge_skills`], which fails at start-up, naming
 //! both crates, when two packs hold a skill of the same name.
 //!
 //! # Features
@@ -133,7 +133,7 @@
 //!
 //! | feature | implies | what it adds | when to turn it on |
 //! | --- | --- | --- | --- |
-//! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](Skills::merge)) |
+//! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](merge_skills)) |
 //! | `load` | – | the `load` module (the loader, its rules and diagnostics, the renderer, `vendor`), with `load`, `Options`, `Report` and `add_files` at the root: a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
 //! | `watch` | `load`, `server` | `SkillsServer::watch(Watch::…)` (a folder, several roots, an agent's folders) and `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
 //! | `http` | `server` | the `http` module: MCP's streamable HTTP transport on an axum `Router` you extend, the `GET /skills` catalog routes, the well-known skills index with its archives (`npx skills add`), and `serve`, which prints the one `listening` line | you serve over HTTP (replicas, bearer tokens, per-user skills) |
@@ -155,7 +155,8 @@
 #![warn(missing_docs)]
 
 pub use skills_core::{
-    Digest, EmbedOptions, Report, SKILL_MD, Skill, SkillFile, Skills, check_servable, mime, uri,
+    Digest, EmbedOptions, MergeError, Report, SKILL_MD, Skill, SkillFile, Skills, check_servable,
+    merge_skills, mime, uri,
 };
 
 #[cfg(feature = "server")]
@@ -211,7 +212,7 @@ pub mod __private {
     pub use ::core::{assert, compile_error, env, include_bytes, option_env};
     #[cfg(feature = "server")]
     pub use ::rmcp;
-    pub use ::skills_core::{EmbedOptions, Skill, SkillFile, Skills};
     pub use ::skills_macros::embed_skills_impl;
+    pub use ::skills_tables::{EmbedOptions, Skill, SkillFile, Skills};
     pub use ::std::borrow::Cow;
 }

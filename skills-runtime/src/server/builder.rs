@@ -332,10 +332,7 @@ impl SkillsServerBuilder {
             (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         };
         #[cfg(feature = "watch")]
-        let embedded = self
-            .skills
-            .embed_options()
-            .map(skills_core::EmbedOptions::to_options);
+        let embedded = self.skills.embed_options().map(skills_core::Options::from);
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
         let server = SkillsServer {
             shared: Arc::new(Shared {

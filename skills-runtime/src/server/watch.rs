@@ -71,7 +71,7 @@ impl SkillsServer {
         let (options, front_end) = watch.rules(
             self.skills()
                 .embed_options()
-                .map(skills_core::EmbedOptions::to_options),
+                .map(skills_core::Options::from),
         );
         self.watch_as(watch.source, options, front_end)
     }

@@ -11,12 +11,11 @@
 //! in the binary than with `include_dir!`.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use crate::digest::Digest;
 
 /// A set of validated skills: what `embed_skills!` produces, and what
-/// [`load`](crate::load()) builds at run time.
+/// skills-core's loader builds at run time.
 ///
 /// Skills are ordered by [`Skill::path`]; lookups are binary searches over
 /// tables sorted at build time.
@@ -62,7 +61,7 @@ enum Content {
 
 impl Skills {
     /// Builds a set from its parts (the loader and `embedded` do); use
-    /// [`load`](crate::load()) to build a set at run time.
+    /// skills-core's loader to build a set at run time.
     ///
     /// `skills` must be sorted by path, each with its files sorted by path;
     /// the loader guarantees both.
@@ -151,14 +150,14 @@ impl Skills {
     /// the root, like `platform/references/api.md`) that were not there when
     /// the set was built and have not been added since: the program adds
     /// them at start-up with `add_files` (feature `load`), and a server
-    /// refuses to serve the set while any is missing ([`crate::check_servable`]).
+    /// refuses to serve the set while any is missing (skills-core's `check_servable`).
     pub fn pending_files(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.pending.iter().map(|path| path.as_ref())
     }
 
     /// The options of the `embed_skills!` call that produced the set
     /// (`None` for a set loaded at run time): what a loader reading the same
-    /// folder needs to apply the same rules ([`EmbedOptions::to_options`](crate::EmbedOptions::to_options)).
+    /// folder needs to apply the same rules (skills-core's `Options::from`).
     pub fn embed_options(&self) -> Option<&crate::EmbedOptions> {
         self.embed_options.as_ref()
     }
@@ -299,136 +298,6 @@ impl Skills {
         found
     }
 }
-
-impl Skills {
-    /// One set holding the skills of several: what a server that serves the
-    /// packs of several crates builds at start-up.
-    ///
-    /// A crate ships a pack as a public static
-    /// (`pub static SKILLS: Skills = embed_skills!("skills");`); a server
-    /// merges the packs it depends on, its own set first:
-    ///
-    /// ```
-    /// use skills_core::Skills;
-    /// # let (own, pdf_pack, billing_pack) = (Skills::empty(), Skills::empty(), Skills::empty());
-    /// // static SKILLS: Skills = embed_skills!("skills");   // the server's own
-    /// // use pdf_pack::SKILLS as PDF; use billing_pack::SKILLS as BILLING;
-    /// let all = Skills::merge([&own, &pdf_pack, &billing_pack])?;
-    /// # assert!(all.is_empty());
-    /// # Ok::<(), skills_core::MergeError>(())
-    /// ```
-    ///
-    /// Hosts key skills by name and URIs name a skill by its path, so two
-    /// sets may not share a skill name or path, nor hold one skill inside
-    /// another's folder: the error names both skills and the crates (name
-    /// and version) whose packs hold them. Nothing is read or hashed again;
-    /// the merged set borrows nothing new, and its fingerprint is the one a
-    /// single set holding every skill would have. It introduces itself as
-    /// the first set's crate ([`package`](Self::package)).
-    pub fn merge<'s>(sets: impl IntoIterator<Item = &'s Skills>) -> Result<Skills, MergeError> {
-        let sets: Vec<&Skills> = sets.into_iter().collect();
-        let mut merged: Vec<(usize, &Skill)> = Vec::new();
-        for (index, set) in sets.iter().enumerate() {
-            for skill in set.skills() {
-                let clash = merged.iter().find(|(_, other)| {
-                    other.name() == skill.name()
-                        || crate::relpath::is_within(other.path(), skill.path())
-                        || crate::relpath::is_within(skill.path(), other.path())
-                });
-                if let Some((first, other)) = clash {
-                    return Err(MergeError {
-                        skills: Box::new([
-                            PackSkill::new(sets[*first], *first, other),
-                            PackSkill::new(set, index, skill),
-                        ]),
-                    });
-                }
-                merged.push((index, skill));
-            }
-        }
-        let mut skills: Vec<Skill> = merged.into_iter().map(|(_, skill)| skill.clone()).collect();
-        skills.sort_by(|a, b| a.path().cmp(b.path()));
-        let fingerprint =
-            crate::digest::fingerprint(skills.iter().map(|skill| (skill.uri(), skill.version())));
-        let package = sets.first().and_then(|set| set.package.clone());
-        Ok(Self::from_parts(
-            Cow::Owned(skills),
-            Cow::Owned(fingerprint),
-            package,
-        ))
-    }
-}
-
-/// Two sets given to [`Skills::merge`] that cannot be served together: a
-/// skill name (or path) both hold, or a skill of one inside a skill's
-/// folder of the other. Its [`Display`](fmt::Display) names both skills
-/// and the packs they come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MergeError {
-    /// The skill of the earlier set, then the later one (boxed: errors stay small).
-    skills: Box<[PackSkill; 2]>,
-}
-
-/// A skill in one of the sets given to [`Skills::merge`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct PackSkill {
-    /// `` `pdf-pack` 0.2.0 ``, or the set's position when no crate is recorded.
-    pack: String,
-    name: String,
-    path: String,
-}
-
-impl PackSkill {
-    fn new(set: &Skills, index: usize, skill: &Skill) -> Self {
-        let pack = match set.package() {
-            Some((name, version)) => format!("the pack `{name}` {version}"),
-            None => format!("set {} (no crate recorded)", index + 1),
-        };
-        Self {
-            pack,
-            name: skill.name().to_owned(),
-            path: skill.path().to_owned(),
-        }
-    }
-}
-
-impl MergeError {
-    /// The name of the skill in the earlier set.
-    pub fn first_name(&self) -> &str {
-        &self.skills[0].name
-    }
-
-    /// The name of the skill in the later set.
-    pub fn second_name(&self) -> &str {
-        &self.skills[1].name
-    }
-}
-
-impl fmt::Display for MergeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [first, second] = &*self.skills;
-        if first.name == second.name {
-            write!(
-                f,
-                "two packs provide a skill named `{}`: {} (at `{}`) and {} (at `{}`); hosts key skills by name, so rename one of them or leave one pack out",
-                first.name, first.pack, first.path, second.pack, second.path
-            )
-        } else {
-            let (outer, inner) = if crate::relpath::is_within(&second.path, &first.path) {
-                (first, second)
-            } else {
-                (second, first)
-            };
-            write!(
-                f,
-                "the skill `{}` of {} lies inside the folder of the skill `{}` of {}, so their URIs would overlap; move one of them",
-                inner.path, inner.pack, outer.path, outer.pack
-            )
-        }
-    }
-}
-
-impl std::error::Error for MergeError {}
 
 impl Default for Skills {
     fn default() -> Self {
@@ -704,7 +573,7 @@ impl SkillFile {
     ///
     /// ```
     /// # use std::borrow::Cow;
-    /// # use skills_core::SkillFile;
+    /// # use skills_tables::SkillFile;
     /// let file = SkillFile::embedded_text("notes.md", "# Notes", &[0; 32], false);
     /// assert!(matches!(file.static_text(), Some(Cow::Borrowed("# Notes"))));
     /// ```

@@ -1,7 +1,8 @@
 //! The options `embed_skills!` was called with, recorded in the set it
 //! produced, so that code reading the same folder at run time (a live
 //! reload in debug builds) applies the same rules without the author
-//! repeating them. No path is recorded: the tables stay the same on every
+//! repeating them (skills-core's `Options::from` turns them into the
+//! loader's options). No path is recorded: the tables stay the same on every
 //! machine, and the caller names the folder.
 
 use std::borrow::Cow;
@@ -10,16 +11,10 @@ use std::borrow::Cow;
 /// ([`Skills::embed_options`](crate::Skills::embed_options)).
 ///
 /// ```
-/// use skills_core::EmbedOptions;
+/// use skills_tables::EmbedOptions;
 ///
 /// static OPTIONS: EmbedOptions = EmbedOptions::new(&["dependencies"], false, &[], &["courses/*"], &[]);
 /// assert_eq!(OPTIONS.allow_fields().collect::<Vec<_>>(), ["dependencies"]);
-/// # #[cfg(feature = "load")] {
-/// let options = OPTIONS.to_options();
-/// assert_eq!(options.allow_fields, ["dependencies"]);
-/// assert!(!options.check_links);
-/// assert_eq!(options.gated, ["courses/*"]);
-/// # }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EmbedOptions {
@@ -72,18 +67,5 @@ impl EmbedOptions {
     /// Files (relative to the root) the program adds at start-up.
     pub fn generated(&self) -> impl Iterator<Item = &str> + '_ {
         self.generated.iter().copied()
-    }
-
-    /// The loader's [`Options`](crate::Options) that apply the same rules.
-    #[cfg(feature = "load")]
-    pub fn to_options(&self) -> crate::Options {
-        crate::Options {
-            allow_fields: self.allow_fields().map(str::to_owned).collect(),
-            check_links: self.check_links,
-            allow_secrets_in: self.allow_secrets_in().map(str::to_owned).collect(),
-            gated: self.gated().map(str::to_owned).collect(),
-            generated: self.generated().map(str::to_owned).collect(),
-            ..crate::Options::default()
-        }
     }
 }

@@ -9,7 +9,7 @@
 //! the answers agree everywhere.
 //!
 //! ```
-//! use skills_core::relpath;
+//! use skills_tables::relpath;
 //!
 //! assert!(relpath::is_within("pdf/references/api.md", "pdf"));
 //! assert!(!relpath::is_within("pdf-forms/SKILL.md", "pdf"));
@@ -41,7 +41,7 @@ pub fn is_below(path: &str, folder: &str) -> bool {
 /// `path` relative to `folder`, when it lies below it (`""` when it is `folder`).
 ///
 /// ```
-/// use skills_core::relpath::strip_folder;
+/// use skills_tables::relpath::strip_folder;
 ///
 /// assert_eq!(strip_folder("pdf/references/api.md", "pdf"), Some("references/api.md"));
 /// assert_eq!(strip_folder("pdf/SKILL.md", ""), Some("pdf/SKILL.md"));
@@ -82,8 +82,8 @@ pub fn join(folder: &str, child: &str) -> String {
 
 /// The file on disk that `path` (relative, `/`-separated) names under
 /// `root`, one segment at a time so that the platform's separator is used.
-/// `path` is trusted: check foreign paths with
-/// [`names::check_path`](crate::names::check_path) first.
+/// `path` is trusted: check foreign paths with skills-core's
+/// `names::check_path` first.
 pub fn on_disk(root: &Path, path: &str) -> PathBuf {
     let mut out = root.to_path_buf();
     for segment in path.split('/').filter(|segment| !segment.is_empty()) {
