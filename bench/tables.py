@@ -639,6 +639,30 @@ def _():
         f"{reps} rounds for the final commit, 3 for the others. 1-minute load at the start of each series: {loads}."
 
 
+# The model types in a crate of their own (issue 21, target 1): main before it, and two runs of the
+# commit that made skills-tables dependency-free. Ran under load (other sessions' builds): the
+# rounds interleave embed and include_dir, so the ratios hold; the absolute seconds do not.
+TABLES_SPLIT = [("skills-tables-main", "before (d153349)"), ("skills-tables-1", "skills-tables (37c42e7), run 1"),
+                ("skills-tables-2", "run 2")]
+
+
+@table("build-skills-tables", *(f"{LEVERS}/{d}/{f}" for d, _ in TABLES_SPLIT for f in ("build.jsonl", "series.jsonl")))
+def _():
+    rows = {d: lever_rows(d) for d, _ in TABLES_SPLIT}
+    out = []
+    for tree in ("real", "s10"):
+        for mode in ("touch", "clean"):
+            cells = [ratio_cell(cpu_ratios(rows[d], tree, mode), bold=(d != TABLES_SPLIT[0][0])) for d, _ in TABLES_SPLIT]
+            last = [statistics.median(cpu_ratios(rows[d], tree, mode)) for d, _ in TABLES_SPLIT[1:]]
+            misses = sorted({round((x / 1.25 - 1) * 100) for x in last})
+            verdict = "met" if max(last) <= 1.25 else f"missed by {'–'.join(map(str, misses))}%"
+            out.append([tree, mode, *cells, verdict])
+    loads = "; ".join(f"{label} {series_load(d)}" for d, label in TABLES_SPLIT)
+    return md(["tree", "mode", *(label for _, label in TABLES_SPLIT), "target ≤ 1.25"], out) + \
+        "\n\nembed ÷ include_dir, CPU time of the crate's rustc, median of 5 per-round ratios (min–max). " \
+        f"1-minute load at the start of each series (other sessions building): {loads}."
+
+
 # callgrind.py's rows: instructions of one rebuild per commit, tree, mode and crate.
 CALLGRIND_BUILD = f"{LEVERS}/callgrind.jsonl"
 
