@@ -3,7 +3,7 @@
 
 usage: python3 bench/build-time/profile.py [--scratch DIR] [--trees real,s1000] [--reps 5] [--no-wait] [--crates COPY]
 
-1. Builds bench/build-time/macro-profile (its own workspace) twice: plain dev (opt-level 0, what
+1. Builds bench/build-time/macro-profile (a member of bench/Cargo.toml's workspace) twice: plain dev (opt-level 0, what
    the macro runs as by default) and with CARGO_PROFILE_DEV_OPT_LEVEL=3 (what
    `[profile.dev.build-override] opt-level = 3` gives the macro), and runs it on each tree:
    skills_core::load and its phases (with a warm read cache too; read, sha256, is_text, secrets, the rest = YAML + field and
@@ -48,13 +48,20 @@ def main():
         if harness.exists():
             shutil.rmtree(harness)
         shutil.copytree(HERE / "macro-profile", harness, ignore=shutil.ignore_patterns("target", "Cargo.lock"))
+        # A workspace of its own in the copy (whose bench/ may predate bench/Cargo.toml), starting
+        # from this tree's bench/Cargo.lock: Cargo keeps its versions and drops what it does not use.
+        with open(harness / "Cargo.toml", "a") as f:
+            f.write("\n[workspace]\n")
+        shutil.copy(HERE.parent / "Cargo.lock", harness / "Cargo.lock")
     scratch = Path(a.scratch).resolve()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     bins = {}
     for prof, extra in (("dev", {}), ("opt3", {"CARGO_PROFILE_DEV_OPT_LEVEL": "3"})):
         env = dict(os.environ, CARGO_TARGET_DIR=str(scratch / f"target-profile-{prof}"), **extra)
-        subprocess.run(["cargo", "build", "--quiet"], cwd=harness, env=env, check=True)
+        # In this tree, a member of bench/Cargo.toml's workspace: `--locked` to bench/Cargo.lock.
+        locked = ["--locked"] if crates == run.REPO else []
+        subprocess.run(["cargo", "build", "--quiet", *locked, "-p", "macro-profile"], cwd=harness, env=env, check=True)
         bins[prof] = scratch / f"target-profile-{prof}" / "debug" / "macro-profile"
     rows = []
     for name in a.trees.split(","):

@@ -34,6 +34,8 @@ for side in before after; do
         git -C "$REPO" archive "$commit" | tar -x -C "$WORK/$side"
         echo "$commit" >"$WORK/$side/.commit"
     fi
+    # The member's own manifest: a snapshot before bench/Cargo.toml held sync-bench in a workspace
+    # (and lock) of its own there; cargo finds whichever workspace the snapshot has.
     CARGO_TARGET_DIR="$WORK/bench-target" \
         cargo build --release --quiet --manifest-path "$WORK/$side/bench/client/sync-bench/Cargo.toml"
     cp "$WORK/bench-target/release/sync-bench" "$WORK/sync-bench-$side"

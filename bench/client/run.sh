@@ -30,7 +30,7 @@ bash "$REPO/tests/e2e/clients/setup.sh" >/dev/null
 SKILLS_CORPUS="$CORPUS" CARGO_TARGET_DIR="$WORK/ours-target" \
     cargo build --release --quiet --manifest-path "$REPO/Cargo.toml" -p skills-e2e --bin skills-test-server
 CARGO_TARGET_DIR="$WORK/bench-target" \
-    cargo build --release --quiet --manifest-path "$HERE/sync-bench/Cargo.toml"
+    cargo build --release --quiet --locked --manifest-path "$REPO/bench/Cargo.toml" -p sync-bench
 BENCH="$WORK/bench-target/release/sync-bench"
 OURS=("$WORK/ours-target/release/skills-test-server" --tree corpus)
 FASTMCP=("$VENVS/py311/bin/python" "$REPO/tests/e2e/clients/fastmcp_server.py" sep "$CORPUS")

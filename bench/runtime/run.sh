@@ -14,8 +14,9 @@
 #   setup  ../shared/bench/peers/setup.sh (venvs, peers, load-client, the valid corpus copy
 #          $VCORPUS/skills of ../shared/corpus/real), then release builds of our stdio_server and
 #          http_server examples with SKILLS_DIR=$VCORPUS/skills (separate CARGO_TARGET_DIR), the
-#          http-load client (this workspace, -p http-load) and the rmcp-skillcatalog-http peer
-#          (bench/runtime/http-load's own workspace), and the synthetic scale trees (gen-synthetic.py, N skills x
+#          http-load client (the repository's workspace, -p http-load) and the
+#          rmcp-skillcatalog-http peer (the benchmark tools' workspace, bench/Cargo.toml, -p
+#          rmcp-skillcatalog-http), and the synthetic scale trees (gen-synthetic.py, N skills x
 #          $SCALE_FILES files x $SCALE_BYTES B, seed 1) with one build of ours per tree.
 #          Our binaries are copied to $WORK/bin/ours-{stdio,http}-<tree> (the tree is compiled in).
 #          Unless RMCP_PATCHED=0, also ours-rmcp-patched-{stdio,http}-real: the same examples built
@@ -146,7 +147,7 @@ if [[ " $ONLY " == *" setup "* ]]; then
     bash "$PEERS/setup.sh"
   build_ours real "$S"
   CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet --manifest-path "$REPO/Cargo.toml" -p http-load
-  (cd "$HERE/http-load" && CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet)
+  CARGO_TARGET_DIR="$HTTP_TARGET" cargo build --release --quiet --locked --manifest-path "$REPO/bench/Cargo.toml" -p rmcp-skillcatalog-http
   if [ "$RMCP_PATCHED" = 1 ]; then build_ours_rmcp_patched real "$S"; fi
   for n in $SCALE_TREES; do
     t="$WORK/trees/s$n"

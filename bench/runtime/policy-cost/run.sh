@@ -16,7 +16,7 @@ TARGET="${TARGET:-/tmp/bench-runtime/policy-target}"
 SKILLS="${SKILLS:-1000}"; ROUNDS="${ROUNDS:-7}"; REQUESTS="${REQUESTS:-2000}"
 LOAD_MAX="${LOAD_MAX:-0.6}"
 
-(cd "$HERE" && CARGO_TARGET_DIR="$TARGET" cargo build --release --quiet)
+CARGO_TARGET_DIR="$TARGET" cargo build --release --quiet --locked --manifest-path "$HERE/../../Cargo.toml" -p policy-cost
 if [ -z "${NO_WAIT:-}" ]; then
     for _ in $(seq 1 90); do
         load=$(cut -d' ' -f1 /proc/loadavg)

@@ -922,10 +922,7 @@ async fn read_skill_md(
     manifest: &SkillManifest,
     timeout: std::time::Duration,
 ) -> Result<String, ClientError> {
-    let file = manifest.skill_md().ok_or_else(|| ClientError::Entry {
-        uri: manifest.uri.clone(),
-        reason: "the manifest lists no SKILL.md".into(),
-    })?;
+    let file = manifest.skill_md().ok_or_else(|| manifest.no_skill_md())?;
     let bytes = fetch::read_verified(peer, file, timeout).await?;
     String::from_utf8(bytes).map_err(|_| ClientError::Integrity {
         uri: file.uri.clone(),

@@ -160,10 +160,7 @@ pub(crate) async fn fetch_manifest(
     // that failed verification). Other skills go on in parallel.
     let skill_md = manifest
         .skill_md()
-        .ok_or_else(|| ClientError::Entry {
-            uri: manifest.uri.clone(),
-            reason: "the manifest lists no SKILL.md".into(),
-        })?
+        .ok_or_else(|| manifest.no_skill_md())?
         .clone();
     let skill_md_bytes = read_verified(peer, &skill_md, options.timeout).await?;
     let (frontmatter, findings) = check_skill_md(&manifest, &skill_md_bytes)?;

@@ -74,6 +74,22 @@ impl SkillManifest {
         self.files.iter().find(|file| file.path == SKILL_MD)
     }
 
+    /// The refusal when no file of the manifest is `SKILL.md`, naming the
+    /// listing it came from: a `skills/list` or `skills/get` entry's
+    /// `resources`, or a legacy server's `_manifest`.
+    pub(crate) fn no_skill_md(&self) -> ClientError {
+        let reason = match self.source {
+            Source::Sep => {
+                "the skill's `resources` (in its `skills/list` or `skills/get` entry) hold no SKILL.md"
+            }
+            Source::Legacy => "the skill's `_manifest` lists no SKILL.md",
+        };
+        ClientError::Entry {
+            uri: self.uri.clone(),
+            reason: reason.into(),
+        }
+    }
+
     /// Whether the file at `path` is executable.
     pub fn is_executable(&self, path: &str) -> bool {
         self.executable.iter().any(|executable| executable == path)
@@ -396,4 +412,32 @@ fn finish(
         source,
         frontmatter,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn without_skill_md(source: Source) -> SkillManifest {
+        SkillManifest {
+            uri: "skill://notes/SKILL.md".into(),
+            path: "notes".into(),
+            name: "notes".into(),
+            version: String::new(),
+            files: Vec::new(),
+            executable: Vec::new(),
+            source,
+            frontmatter: None,
+        }
+    }
+
+    #[test]
+    fn the_refusal_names_the_listing_that_lacks_skill_md() {
+        let sep = without_skill_md(Source::Sep).no_skill_md().to_string();
+        assert!(sep.contains("`skills/list` or `skills/get`"), "{sep}");
+        assert!(!sep.contains("_manifest"), "{sep}");
+        let legacy = without_skill_md(Source::Legacy).no_skill_md().to_string();
+        assert!(legacy.contains("`_manifest` lists no SKILL.md"), "{legacy}");
+        assert!(!legacy.contains("skills/list"), "{legacy}");
+    }
 }
