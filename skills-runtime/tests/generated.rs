@@ -8,7 +8,8 @@ use skills_test_support as support;
 
 use serde_json::json;
 use skills_core::Rule;
-use skills_runtime::{Options, Skills, SkillsServer, add_files};
+use skills_runtime::load::{Options, add_files};
+use skills_runtime::{Skills, SkillsServer};
 use support::{ERAS, raw};
 
 const PLATFORM: &str = "---\nname: platform\ndescription: How the platform works. Use before the first search or execute call.\n---\n# Platform\n\nThe routes are in [the API reference](references/api.md).\n";
