@@ -29,13 +29,7 @@ fn replica(name: &str) -> Skills {
             support::skill_md(&format!("s{n}"), "Another skill. Use when testing."),
         ));
     }
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(path, text)| (path.as_str(), text.as_str()))
-        .collect();
-    skills_core::load(&support::tree(name, &borrowed), &options())
-        .unwrap_or_else(|report| panic!("{report}"))
-        .into_skills()
+    support::skills_of(name, &files, &options())
 }
 
 /// What the server renders at start-up from its own routes.

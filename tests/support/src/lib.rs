@@ -4,7 +4,9 @@
 //! ([`hostile`]), live-reload waits ([`live`]), the requests that name one
 //! skill ([`probes`]), the repository's programs as built executables
 //! ([`examples`]) and what a test needs from outside the repository
-//! ([`needs`]), and a throwaway PostgreSQL cluster ([`postgres`]).
+//! ([`needs`]), a throwaway PostgreSQL cluster ([`postgres`]), child
+//! processes with time limits ([`process`]) and nginx in front of replicas
+//! ([`nginx`]).
 #![allow(dead_code)] // Each test binary uses a different part.
 
 pub mod client;
@@ -12,8 +14,10 @@ pub mod examples;
 pub mod hostile;
 pub mod live;
 pub mod needs;
+pub mod nginx;
 pub mod postgres;
 pub mod probes;
+pub mod process;
 
 #[allow(unused_imports)] // Each test binary uses a different part.
 pub use live::skill_md;
@@ -178,14 +182,14 @@ async fn send(write: &mut (impl AsyncWriteExt + Unpin), message: &Value) {
 }
 
 /// Writes `files` (path → content) under a fresh temporary folder.
-pub fn tree(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+pub fn tree(name: &str, files: &[(impl AsRef<str>, impl AsRef<str>)]) -> std::path::PathBuf {
     let root =
         std::env::temp_dir().join(format!("skills-runtime-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     for (path, content) in files {
-        let path = root.join(path);
+        let path = root.join(path.as_ref());
         std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
-        std::fs::write(path, content).expect("write");
+        std::fs::write(path, content.as_ref()).expect("write");
     }
     root
 }
@@ -193,6 +197,22 @@ pub fn tree(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
 /// Loads a tree at run time through the same code the macro runs.
 pub fn load(root: &Path) -> skills_runtime::Skills {
     skills_core::load(root, &skills_core::Options::default())
+        .unwrap_or_else(|report| panic!("{report}"))
+        .into_skills()
+}
+
+/// The skills of `files` (path → content) with `options`: written as a
+/// [`tree`], loaded as the macro would (any error panics with the report),
+/// and the folder removed again.
+pub fn skills_of(
+    name: &str,
+    files: &[(impl AsRef<str>, impl AsRef<str>)],
+    options: &skills_core::Options,
+) -> skills_runtime::Skills {
+    let root = tree(name, files);
+    let loaded = skills_core::load(&root, options);
+    let _ = std::fs::remove_dir_all(&root);
+    loaded
         .unwrap_or_else(|report| panic!("{report}"))
         .into_skills()
 }
