@@ -106,6 +106,13 @@ pub fn manifest_json(skill: &Skill) -> String {
 }
 
 /// A JSON string the way Python's `json.dumps` writes it with `ensure_ascii=True`.
+///
+/// Not skills-core's `json_string` (digest.rs), on purpose: the revision
+/// it writes only ever holds ASCII (digests, percent-encoded URIs) and runs
+/// for every file inside the macro, so it keeps `serde_json`'s escapes and a
+/// fast path; the manifest holds raw file paths and names, which may be
+/// non-ASCII, and must match FastMCP's Python output byte for byte, so it
+/// needs `ensure_ascii`'s UTF-16 escapes, which the revision never does.
 #[cfg(feature = "server")]
 fn push_python_json_string(out: &mut String, text: &str) {
     out.push('"');
