@@ -182,14 +182,14 @@ async fn send(write: &mut (impl AsyncWriteExt + Unpin), message: &Value) {
 }
 
 /// Writes `files` (path → content) under a fresh temporary folder.
-pub fn tree(name: &str, files: &[(impl AsRef<str>, impl AsRef<str>)]) -> std::path::PathBuf {
+pub fn tree(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
     let root =
         std::env::temp_dir().join(format!("skills-runtime-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     for (path, content) in files {
-        let path = root.join(path.as_ref());
+        let path = root.join(path);
         std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
-        std::fs::write(path, content.as_ref()).expect("write");
+        std::fs::write(path, content).expect("write");
     }
     root
 }
@@ -209,7 +209,11 @@ pub fn skills_of(
     files: &[(impl AsRef<str>, impl AsRef<str>)],
     options: &skills_core::Options,
 ) -> skills_runtime::Skills {
-    let root = tree(name, files);
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, content)| (path.as_ref(), content.as_ref()))
+        .collect();
+    let root = tree(name, &borrowed);
     let loaded = skills_core::load(&root, options);
     let _ = std::fs::remove_dir_all(&root);
     loaded

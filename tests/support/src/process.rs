@@ -2,7 +2,7 @@
 //! first line ([`Listening`]), a program run to its end within a time limit
 //! ([`run`]), and a guard that stops a process when dropped ([`Running`]).
 
-use std::io::{BufRead as _, BufReader, Read as _};
+use std::io::{BufRead as _, BufReader};
 use std::process::{Child, ChildStdout, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
