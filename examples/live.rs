@@ -11,16 +11,13 @@
 //! The client's view goes to stdout; the library's own log (what loaded,
 //! what did not and why) goes to stderr through `tracing`.
 
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use clap::Parser;
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
-use skills_runtime::{Options, Skills, SkillsServer, Watch};
-use tracing_subscriber::filter::{LevelFilter as Level, Targets};
-use tracing_subscriber::layer::SubscriberExt as _;
-use tracing_subscriber::util::SubscriberInitExt as _;
+use skills_runtime::load::Options;
+use skills_runtime::{Skills, SkillsServer, Watch};
 
 /// Serve a skills folder with live reload and print what a listening client is told.
 #[derive(Parser)]
@@ -33,16 +30,9 @@ struct Arguments {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    // The library's log at `info`, rmcp's only when something goes wrong.
-    let log = tracing_subscriber::fmt::layer()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_target(false)
-        .without_time();
-    let filter = Targets::new()
-        .with_target("skills_runtime", Level::INFO)
-        .with_default(Level::WARN);
-    tracing_subscriber::registry().with(log).with(filter).init();
+    // The library's log at `info` (`RUST_LOG` changes it), rmcp's only when
+    // something goes wrong; no other crate here logs through `tracing`.
+    skills_runtime::logging::stderr().bare().init();
     let arguments = Arguments::parse();
 
     let server = SkillsServer::new(Skills::empty());

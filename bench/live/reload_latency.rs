@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
-use skills_runtime::{Options, Skills, SkillsServer, Watch};
+use skills_runtime::load::Options;
+use skills_runtime::{Skills, SkillsServer, Watch};
 
 struct Args {
     edits: usize,
@@ -79,7 +80,7 @@ async fn main() {
     match &args.tree {
         Some(tree) => {
             copy_tree(tree, &root);
-            let loaded = skills_runtime::load(&root, &Options::default())
+            let loaded = skills_runtime::load::load(&root, &Options::default())
                 .unwrap_or_else(|report| panic!("{report}"));
             for skill in loaded.skills().skills() {
                 names.push(skill.path().to_owned());

@@ -75,6 +75,12 @@ pub fn revision<'a>(files: impl IntoIterator<Item = (&'a str, &'a str, u64)>) ->
 #[cfg(feature = "load")]
 /// `text` as `serde_json` writes a string: quoted, with `"`, `\\` and
 /// control characters escaped as it escapes them.
+///
+/// Not the runtime's Python-style writer (`protocol.rs`, FastMCP's
+/// `_manifest`), on purpose: the revision's strings are always ASCII, so
+/// `ensure_ascii`'s UTF-16 escapes would never apply here, and this runs for
+/// every file inside the macro, where the fast path matters; the manifest
+/// holds raw paths, which may not be ASCII.
 fn json_string(out: &mut String, text: &str) {
     out.push('"');
     let bytes = text.as_bytes();

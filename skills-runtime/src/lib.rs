@@ -134,7 +134,7 @@
 //! | feature | implies | what it adds | when to turn it on |
 //! | --- | --- | --- | --- |
 //! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](merge_skills)) |
-//! | `load` | – | the `load` module (the loader, its rules and diagnostics, the renderer, `vendor`), with `load`, `Options`, `Report` and `add_files` at the root: a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
+//! | `load` | – | the `load` module (`load::load`, `load::Options`, `load::add_files`, the rules and diagnostics, the renderer, `load::vendor`): a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
 //! | `watch` | `load`, `server` | `SkillsServer::watch(Watch::…)` (a folder, several roots, an agent's folders) and `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
 //! | `http` | `server` | the `http` module: MCP's streamable HTTP transport on an axum `Router` you extend, the `GET /skills` catalog routes, the well-known skills index with its archives (`npx skills add`), and `serve`, which prints the one `listening` line | you serve over HTTP (replicas, bearer tokens, per-user skills) |
 //! | `folder` | `load` | the `folder` module: skills written into a folder with a record per skill, an atomic swap and six states | you write skills to disk yourself; `client` and `install` use it |
@@ -189,14 +189,6 @@ pub mod testing;
 
 #[cfg(feature = "server")]
 pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
-/// The folders each agent reads skills from (feature `load`): serve them
-/// with `SkillsServer::watch(Watch::agent(…))` (feature `watch`).
-#[cfg(feature = "load")]
-pub use skills_core::vendor;
-/// Loading a folder at run time (feature `load`): the same rules and
-/// messages as `embed_skills!`; the rest of the loader is in [`load`](mod@load).
-#[cfg(feature = "load")]
-pub use skills_core::{Diagnostic, Loaded, Options, Refused, Rule, add_files, load};
 #[cfg(feature = "load")]
 pub mod load;
 

@@ -11,7 +11,8 @@
 //! - the rules one by one, for code that holds bytes or paths rather than a
 //!   folder: [`parse_skill_md`], [`inspect_skill_md`] and the path and name
 //!   rules of [`names`];
-//! - what they report: [`Report`], [`Diagnostic`] with its [`Rule`] and
+//! - what they report: a [`Report`](crate::Report) (at the crate's root,
+//!   since serving refuses a set with one too), [`Diagnostic`] with its [`Rule`] and
 //!   [`Severity`], the option that would accept a refusal ([`OptionHint`]),
 //!   mechanical fixes ([`Fix`]), and the one [`Renderer`] that prints them
 //!   the way rustc does, with options spelled by a [`FrontEnd`] ([`Library`]
@@ -32,11 +33,13 @@
 //!
 //! Everything here is skills-core's, re-exported: skills-core is internal to
 //! this crate (semver-exempt, pinned exactly), so name these paths, not its.
+//! The crate's root holds none of them: loading is named only here
+//! (`skills_runtime::load::load`, `skills_runtime::load::Options`, …).
 
 pub use skills_core::{
     CLAUDE_CODE_FIELDS, Diagnostic, EmbedMacro, Fix, FrontEnd, InspectedSkillMd, Lenient, Library,
     Loaded, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, OptionHint, Options,
-    PLACEHOLDER_DESCRIPTION, Position, Refused, Renderer, Report, Rule, SPEC_FIELDS, Severity,
-    SkillMd, SkillMdContext, add_files, estimate_tokens, inspect_skill_md, load, load_lenient,
-    load_roots, names, parse_skill_md, root, vendor,
+    PLACEHOLDER_DESCRIPTION, Position, Refused, Renderer, Rule, SPEC_FIELDS, Severity, SkillMd,
+    SkillMdContext, add_files, estimate_tokens, inspect_skill_md, load, load_lenient, load_roots,
+    names, parse_skill_md, root, vendor,
 };

@@ -18,7 +18,7 @@
 /// Warnings (what the specification only recommends: a `SKILL.md` over 500
 /// lines or about 5,000 tokens, references nested more than one level deep)
 /// never fail the build, and the macro cannot show them: on stable Rust a
-/// procedural macro can only emit errors. `skills_runtime::load()` (feature
+/// procedural macro can only emit errors. `skills_runtime::load::load()` (feature
 /// `load`) returns them in `Loaded::warnings`, for tools that print them.
 ///
 /// Options, after the folder: `allow_fields = ["…"]` (extra top-level

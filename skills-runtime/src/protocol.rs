@@ -105,7 +105,36 @@ pub fn manifest_json(skill: &Skill) -> String {
     out
 }
 
+/// FastMCP's `_manifest` as a client reads it ([`manifest_json`] writes
+/// it): indented by FastMCP and this crate, compact by SkillsDotNet. Only
+/// the fields a client verifies; the skill's name comes from its URI.
+#[cfg(feature = "client")]
+#[derive(serde::Deserialize)]
+pub(crate) struct ManifestListing {
+    /// Every file of the skill, `SKILL.md` included.
+    pub(crate) files: Vec<ManifestListingFile>,
+}
+
+/// One file of a [`ManifestListing`].
+#[cfg(feature = "client")]
+#[derive(serde::Deserialize)]
+pub(crate) struct ManifestListingFile {
+    /// Relative to the skill's folder, `/`-separated.
+    pub(crate) path: String,
+    /// In bytes.
+    pub(crate) size: u64,
+    /// `sha256:` and 64 hex digits.
+    pub(crate) hash: String,
+}
+
 /// A JSON string the way Python's `json.dumps` writes it with `ensure_ascii=True`.
+///
+/// Not skills-core's `json_string` (digest.rs), on purpose: the revision
+/// it writes only ever holds ASCII (digests, percent-encoded URIs) and runs
+/// for every file inside the macro, so it keeps `serde_json`'s escapes and a
+/// fast path; the manifest holds raw file paths and names, which may be
+/// non-ASCII, and must match FastMCP's Python output byte for byte, so it
+/// needs `ensure_ascii`'s UTF-16 escapes, which the revision never does.
 #[cfg(feature = "server")]
 fn push_python_json_string(out: &mut String, text: &str) {
     out.push('"');
@@ -154,6 +183,45 @@ pub fn index_json<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> String {
 #[cfg(all(test, feature = "server"))]
 mod tests {
     use super::*;
+
+    /// What the server writes is what the client reads: one shape, with a
+    /// path that is not ASCII (escaped by the writer, decoded by serde).
+    #[cfg(feature = "client")]
+    #[test]
+    fn the_client_reads_the_manifest_the_server_writes() {
+        let root = std::env::temp_dir().join(format!(
+            "skills-runtime-protocol-manifest-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("pdf/references")).unwrap();
+        std::fs::write(
+            root.join("pdf/SKILL.md"),
+            "---\nname: pdf\ndescription: Fill PDF forms.\n---\n# PDF\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("pdf/references/café.md"), "crème").unwrap();
+        let loaded = skills_core::load(&root, &skills_core::Options::default());
+        let _ = std::fs::remove_dir_all(&root);
+        let skills = loaded
+            .unwrap_or_else(|report| panic!("{report}"))
+            .into_skills();
+        let skill = skills.get("pdf").unwrap();
+        let written = manifest_json(skill);
+        assert!(written.is_ascii(), "{written}");
+        let read: ManifestListing = serde_json::from_str(&written).unwrap();
+        let files: Vec<(&str, u64, String)> = read
+            .files
+            .iter()
+            .map(|file| (file.path.as_str(), file.size, file.hash.clone()))
+            .collect();
+        let served: Vec<(&str, u64, String)> = skill
+            .files()
+            .iter()
+            .map(|file| (file.path(), file.size(), file.digest().to_string()))
+            .collect();
+        assert_eq!(files, served);
+    }
 
     #[test]
     fn escapes_like_python() {

@@ -109,15 +109,9 @@ fn platform_files(version: &str) -> Vec<(String, String)> {
 
 /// The platform's tree, loaded with every course declared gated.
 fn load(name: &str, files: &[(String, String)]) -> Skills {
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(path, text)| (path.as_str(), text.as_str()))
-        .collect();
     let mut options = skills_core::Options::default();
     options.gated = vec!["courses/**".to_owned()];
-    skills_core::load(&support::tree(name, &borrowed), &options)
-        .unwrap_or_else(|report| panic!("{report}"))
-        .into_skills()
+    support::skills_of(name, files, &options)
 }
 
 /// A platform where learner-a owns python and learner-b owns rust.

@@ -33,14 +33,7 @@ fn tree(test: &str, skills: &[SkillSpec<'_>]) -> skills_runtime::Skills {
             files.push((format!("{name}/{path}"), (*text).to_owned()));
         }
     }
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(path, text)| (path.as_str(), text.as_str()))
-        .collect();
-    let root = support::tree(test, &borrowed);
-    let skills = support::load(&root);
-    std::fs::remove_dir_all(&root).unwrap();
-    skills
+    support::skills_of(test, &files, &skills_core::Options::default())
 }
 
 fn digest(text: &str) -> String {

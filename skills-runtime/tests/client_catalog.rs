@@ -26,16 +26,9 @@ fn tree_with(name: &str, skills: &[(&str, &str)]) -> skills_runtime::Skills {
             )
         })
         .collect();
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
-        .collect();
-    let root = support::tree(name, &borrowed);
     let mut options = skills_core::Options::default();
     options.allow_fields = vec!["dependencies".into()];
-    let skills = skills_core::load(&root, &options).unwrap().into_skills();
-    std::fs::remove_dir_all(&root).unwrap();
-    skills
+    support::skills_of(name, &files, &options)
 }
 
 fn names(catalog: &HostCatalog) -> Vec<String> {

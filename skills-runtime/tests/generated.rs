@@ -8,7 +8,8 @@ use skills_test_support as support;
 
 use serde_json::json;
 use skills_core::Rule;
-use skills_runtime::{Options, Skills, SkillsServer, add_files};
+use skills_runtime::load::{Options, add_files};
+use skills_runtime::{Skills, SkillsServer};
 use support::{ERAS, raw};
 
 const PLATFORM: &str = "---\nname: platform\ndescription: How the platform works. Use before the first search or execute call.\n---\n# Platform\n\nThe routes are in [the API reference](references/api.md).\n";
@@ -28,13 +29,7 @@ fn replica(name: &str) -> Skills {
             support::skill_md(&format!("s{n}"), "Another skill. Use when testing."),
         ));
     }
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(path, text)| (path.as_str(), text.as_str()))
-        .collect();
-    skills_core::load(&support::tree(name, &borrowed), &options())
-        .unwrap_or_else(|report| panic!("{report}"))
-        .into_skills()
+    support::skills_of(name, &files, &options())
 }
 
 /// What the server renders at start-up from its own routes.

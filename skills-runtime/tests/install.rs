@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use clap::Parser;
 use skills_runtime::folder::{State, Target, WriteOptions};
 use skills_runtime::install::{self, Installer, SkillCommand};
-use skills_runtime::vendor::Environment;
-use skills_runtime::{Loaded, load};
+use skills_runtime::load::vendor::Environment;
+use skills_runtime::load::{Loaded, load};
 
 /// A fresh folder under the system's temporary folder.
 fn scratch(label: &str) -> PathBuf {
@@ -61,7 +61,7 @@ fn skills(root: &Path, skills: &[(&str, &str)]) -> Loaded {
             set_mode(&script, 0o755);
         }
     }
-    load(root, &skills_runtime::Options::default()).unwrap()
+    load(root, &skills_runtime::load::Options::default()).unwrap()
 }
 
 #[derive(Parser)]

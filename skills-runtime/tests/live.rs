@@ -16,9 +16,8 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
-use skills_runtime::{
-    Options, Reload, Reloads, Rule, Skills, SkillsServer, Watch, WatchHandle, embed_skills,
-};
+use skills_runtime::load::{Options, Rule};
+use skills_runtime::{Reload, Reloads, Skills, SkillsServer, Watch, WatchHandle, embed_skills};
 use support::live::{
     DEADLINE, Notice, NoticeClient, Notices, Receive, entry_digest, folder, list_changed_and,
     names, next_notice, next_on, write,
@@ -925,7 +924,7 @@ fn claude_home(test: &str) -> (PathBuf, PathBuf) {
 #[cfg(unix)]
 #[tokio::test]
 async fn an_agents_folders_are_served_skill_by_skill_with_its_rules_and_watched() {
-    use skills_runtime::vendor::{Agent, Environment};
+    use skills_runtime::load::vendor::{Agent, Environment};
 
     let (home, base) = claude_home("agent");
     let env = Environment::new(&home);
@@ -980,7 +979,7 @@ async fn an_agents_folders_are_served_skill_by_skill_with_its_rules_and_watched(
 #[cfg(unix)]
 #[tokio::test]
 async fn an_agents_override_is_honoured_and_roots_merge_first_wins() {
-    use skills_runtime::vendor::{Agent, Environment};
+    use skills_runtime::load::vendor::{Agent, Environment};
 
     let base = folder("agent-override", &[]);
     let config = base.join("claude-config");

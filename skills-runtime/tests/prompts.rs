@@ -256,15 +256,9 @@ fn platform(name: &str, version: &str) -> Skills {
         ("secret-plans/SKILL.md", md("secret-plans", "Plans.")),
         ("secret-plans/references/ch1.md", "plans".to_owned()),
     ];
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(path, text)| (*path, text.as_str()))
-        .collect();
     let mut options = skills_core::Options::default();
     options.gated = vec!["courses/**".to_owned()];
-    skills_core::load(&support::tree(name, &borrowed), &options)
-        .unwrap_or_else(|report| panic!("{report}"))
-        .into_skills()
+    support::skills_of(name, &files, &options)
 }
 
 fn policy(
@@ -492,14 +486,7 @@ async fn a_reload_tells_each_session_whose_prompts_changed() {
         "ard/SKILL.md".to_owned(),
         support::skill_md("ard", "The platform. Use when testing."),
     ));
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(path, text)| (path.as_str(), text.as_str()))
-        .collect();
-    let options = skills_core::Options::default();
-    let smaller = skills_core::load(&support::tree("prompts-reload-3", &borrowed), &options)
-        .unwrap_or_else(|report| panic!("{report}"))
-        .into_skills();
+    let smaller = support::skills_of("prompts-reload-3", &files, &skills_core::Options::default());
     assert!(server.replace(smaller).unwrap());
     until_prompts(&mut heard_a).await;
     until_prompts(&mut heard_b).await;

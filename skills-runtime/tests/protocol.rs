@@ -653,11 +653,11 @@ fn many_skills(count: usize, description: &str) -> Skills {
             )
         })
         .collect();
-    let borrowed: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(path, content)| (path.as_str(), content.as_str()))
-        .collect();
-    support::load(&support::tree(&format!("many-{count}"), &borrowed))
+    support::skills_of(
+        &format!("many-{count}"),
+        &files,
+        &skills_core::Options::default(),
+    )
 }
 
 #[tokio::test]

@@ -317,6 +317,15 @@ pub enum Change {
     Unchanged,
 }
 
+/// What [`Db::entitle`] does to a learner's courses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entitlement {
+    /// Gives the course (a purchase, or the payment provider's webhook).
+    Grant,
+    /// Takes the course away (a refund).
+    Revoke,
+}
+
 /// Why `grant` or `revoke` refused (exit status 1).
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refusal {
@@ -531,41 +540,15 @@ impl Db {
             .find(|course| course.slug == slug))
     }
 
-    /// Gives `learner` the course `skill` (a purchase, or the payment
-    /// provider's webhook).
-    pub async fn grant(
+    /// Gives `learner` the course `skill` or takes it away, as `change`
+    /// says: both check the learner and the course the same way and tell
+    /// the other replicas the same way (PostgreSQL), differing only in the
+    /// row written.
+    pub async fn entitle(
         &self,
+        change: Entitlement,
         learner: &str,
         skill: &str,
-    ) -> anyhow::Result<Result<Change, Refusal>> {
-        self.change(
-            learner,
-            skill,
-            "INSERT INTO entitlements (learner, skill, granted_at) VALUES ($1, $2, $3) \
-             ON CONFLICT DO NOTHING",
-        )
-        .await
-    }
-
-    /// Takes the course `skill` away from `learner` (a refund).
-    pub async fn revoke(
-        &self,
-        learner: &str,
-        skill: &str,
-    ) -> anyhow::Result<Result<Change, Refusal>> {
-        self.change(
-            learner,
-            skill,
-            "DELETE FROM entitlements WHERE learner = $1 AND skill = $2",
-        )
-        .await
-    }
-
-    async fn change(
-        &self,
-        learner: &str,
-        skill: &str,
-        write: &'static str,
     ) -> anyhow::Result<Result<Change, Refusal>> {
         let mut transaction = match self.store() {
             // Take the write lock at once, so two writers queue.
@@ -588,10 +571,20 @@ impl Db {
         if !on_sale {
             return Ok(Err(Refusal::NotForSale(skill.to_owned())));
         }
-        let mut statement = sqlx::query(write).bind(learner).bind(skill);
-        if write.contains("$3") {
-            statement = statement.bind(now());
-        }
+        let statement = match change {
+            Entitlement::Grant => sqlx::query(
+                "INSERT INTO entitlements (learner, skill, granted_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(learner)
+            .bind(skill)
+            .bind(now()),
+            Entitlement::Revoke => {
+                sqlx::query("DELETE FROM entitlements WHERE learner = $1 AND skill = $2")
+                    .bind(learner)
+                    .bind(skill)
+            }
+        };
         let changed = statement.execute(&mut *transaction).await?.rows_affected();
         if changed > 0 && self.store() == Store::Postgres {
             // Delivered to every listening replica when (and only if) the

@@ -55,7 +55,7 @@ use skills_runtime::http::{SkillsRouter, serve};
 use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
-use crate::db::{Change, Db, Entitlements, Location, Store};
+use crate::db::{Change, Db, Entitlement, Entitlements, Location, Store};
 
 /// The platform's skills: the handbook and one skill per course. Courses
 /// are sold, so they are declared gated: only a gated skill may be locked
@@ -194,7 +194,7 @@ async fn run_with(location: Location, command: Command) -> anyhow::Result<ExitCo
             let skill = course_name(&skill);
             report(
                 &db,
-                db.grant(&learner, &skill).await?,
+                db.entitle(Entitlement::Grant, &learner, &skill).await?,
                 format!("granted {skill} to {learner}"),
                 format!("{learner} already owns {skill}; nothing changed"),
             )
@@ -204,7 +204,7 @@ async fn run_with(location: Location, command: Command) -> anyhow::Result<ExitCo
             let skill = course_name(&skill);
             report(
                 &db,
-                db.revoke(&learner, &skill).await?,
+                db.entitle(Entitlement::Revoke, &learner, &skill).await?,
                 format!("revoked {skill} from {learner}"),
                 format!("{learner} does not own {skill}; nothing changed"),
             )

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
 use crate::auth::{self, Claims, Verifier};
-use crate::db::{self, Db, Entitlements, Location, Store};
+use crate::db::{self, Db, Entitlement, Entitlements, Location, Store};
 use crate::{SKILLS, api, platform};
 use skills_test_support::postgres::Cluster;
 
@@ -817,28 +817,40 @@ async fn on_postgres_grant_and_revoke_refuse_what_cannot_be_sold_and_are_idempot
 async fn grant_and_revoke(scratch: Scratch) {
     let db = scratch.db().await;
     assert_eq!(
-        db.grant("learner-a", "async-rust").await.unwrap(),
+        db.entitle(Entitlement::Grant, "learner-a", "async-rust")
+            .await
+            .unwrap(),
         Ok(db::Change::Done)
     );
     assert_eq!(
-        db.grant("learner-a", "async-rust").await.unwrap(),
+        db.entitle(Entitlement::Grant, "learner-a", "async-rust")
+            .await
+            .unwrap(),
         Ok(db::Change::Unchanged)
     );
     assert_eq!(
-        db.revoke("learner-a", "async-rust").await.unwrap(),
+        db.entitle(Entitlement::Revoke, "learner-a", "async-rust")
+            .await
+            .unwrap(),
         Ok(db::Change::Done)
     );
     assert_eq!(
-        db.revoke("learner-a", "async-rust").await.unwrap(),
+        db.entitle(Entitlement::Revoke, "learner-a", "async-rust")
+            .await
+            .unwrap(),
         Ok(db::Change::Unchanged)
     );
     assert_eq!(
-        db.grant("learner-z", "async-rust").await.unwrap(),
+        db.entitle(Entitlement::Grant, "learner-z", "async-rust")
+            .await
+            .unwrap(),
         Err(db::Refusal::UnknownLearner("learner-z".into()))
     );
     for skill in ["academy", "kubernetes-basics", "nope"] {
         assert_eq!(
-            db.grant("learner-a", skill).await.unwrap(),
+            db.entitle(Entitlement::Grant, "learner-a", skill)
+                .await
+                .unwrap(),
             Err(db::Refusal::NotForSale(skill.into()))
         );
     }
@@ -869,7 +881,7 @@ async fn next_answer(scratch: Scratch) {
     // Another connection to the file, as the `grant` command opens it.
     let other = scratch.db().await;
     other
-        .grant("learner-a", "async-rust")
+        .entitle(Entitlement::Grant, "learner-a", "async-rust")
         .await
         .unwrap()
         .unwrap();
@@ -878,7 +890,7 @@ async fn next_answer(scratch: Scratch) {
         json!(["async-rust", "rust-ownership"])
     );
     other
-        .revoke("learner-a", "rust-ownership")
+        .entitle(Entitlement::Revoke, "learner-a", "rust-ownership")
         .await
         .unwrap()
         .unwrap();
@@ -918,7 +930,10 @@ async fn orders(scratch: Scratch) {
     assert_eq!(order.status, "awaiting_payment");
     assert_eq!(order.course.price(), "EUR 59.00");
     assert_eq!(order.course.lessons, 8);
-    db.grant("learner-a", "async-rust").await.unwrap().unwrap();
+    db.entitle(Entitlement::Grant, "learner-a", "async-rust")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(
         db.order("learner-a", first).await.unwrap().unwrap().status,
         "paid"

@@ -607,79 +607,6 @@ async fn on_postgres_two_replicas_hear_a_grant_at_once_and_ride_out_an_outage() 
     }
 }
 
-/// The one ```nginx block of docs/guide/serve.md (the configuration the
-/// replicas test runs), with the replicas' addresses and the port replaced.
-fn documented_nginx(replicas: [&str; 2], port: u16) -> String {
-    let guide = support::examples::workspace_dir().join("docs/guide/serve.md");
-    let text = std::fs::read_to_string(&guide).unwrap();
-    let block = text
-        .split("```nginx\n")
-        .nth(1)
-        .and_then(|rest| rest.split("\n```").next())
-        .expect("an ```nginx block in docs/guide/serve.md");
-    let mut config = block.to_owned();
-    for (documented, actual) in [
-        ("server 127.0.0.1:8081;", format!("server {};", replicas[0])),
-        ("server 127.0.0.1:8082;", format!("server {};", replicas[1])),
-        ("listen 8080;", format!("listen 127.0.0.1:{port};")),
-    ] {
-        assert_eq!(config.matches(documented).count(), 1, "{documented}");
-        config = config.replace(documented, &actual);
-    }
-    config
-}
-
-/// nginx in the foreground with everything under `dir`, killed when dropped.
-struct Nginx(Child);
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn nginx(dir: &Path, site: &str, port: u16) -> Nginx {
-    std::fs::write(dir.join("skills.conf"), site).unwrap();
-    let d = dir.display();
-    let main = format!(
-        "worker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log notice;\n\
-         events {{ worker_connections 64; }}\n\
-         http {{\n    access_log {d}/access.log;\n    client_body_temp_path {d}/client_body;\n    \
-         proxy_temp_path {d}/proxy;\n    fastcgi_temp_path {d}/fastcgi;\n    uwsgi_temp_path {d}/uwsgi;\n    \
-         scgi_temp_path {d}/scgi;\n    include {d}/skills.conf;\n}}\n"
-    );
-    std::fs::write(dir.join("nginx.conf"), main).unwrap();
-    let child = Command::new(support::needs::program("nginx"))
-        .arg("-p")
-        .arg(dir)
-        .arg("-c")
-        .arg(dir.join("nginx.conf"))
-        .arg("-e")
-        .arg(dir.join("error.log"))
-        .args(["-g", "daemon off;"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start nginx");
-    let mut running = Nginx(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        let log = || std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
-        if let Some(status) = running.0.try_wait().unwrap() {
-            panic!("nginx exited ({status}):\n{}", log());
-        }
-        assert!(
-            Instant::now() < deadline,
-            "nginx never listened:\n{}",
-            log()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    running
-}
-
 /// The raw bytes of `GET /skills` with `token`.
 async fn raw_catalog(base: &str, token: &str) -> Vec<u8> {
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
@@ -700,15 +627,10 @@ async fn on_postgres_two_stateless_replicas_behind_nginx_agree_byte_for_byte() {
     let db = cluster.url();
     let one = Server::start(&db, &["--stateless"]);
     let two = Server::start(&db, &["--stateless"]);
-    let scratch = Scratch::new("nginx");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = support::nginx::free_port();
     let address = |server: &Server| server.base.trim_start_matches("http://").to_owned();
-    let site = documented_nginx([&address(&one), &address(&two)], port);
-    let _nginx = nginx(&scratch.0, &site, port);
+    let site = support::nginx::documented_config([&address(&one), &address(&two)], port);
+    let _nginx = support::nginx::start("course-platform", &site, port);
     let front = format!("http://127.0.0.1:{port}");
     let token_a = token(&db, "learner-a");
 

@@ -11,14 +11,16 @@ use rmcp::model::{
     SkillResources,
 };
 use rmcp::service::Peer;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use skills_core::{Digest, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, names, uri};
 
 use super::ClientError;
 use super::ask::ask;
 use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source, skill_path};
-use crate::protocol::{EXECUTABLE_META_KEY, LEGACY_EXECUTABLE_META_KEY, MANIFEST_SEGMENT};
+use crate::protocol::{
+    EXECUTABLE_META_KEY, LEGACY_EXECUTABLE_META_KEY, MANIFEST_SEGMENT, ManifestListing,
+};
 
 /// One file of a skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -179,19 +181,6 @@ pub(crate) fn from_entry(entry: &rmcp::model::Skill) -> Result<SkillManifest, Cl
     )
 }
 
-/// FastMCP's `_manifest` JSON (indented by FastMCP, compact by SkillsDotNet).
-#[derive(Deserialize)]
-struct FastMcpManifest {
-    files: Vec<FastMcpFile>,
-}
-
-#[derive(Deserialize)]
-struct FastMcpFile {
-    path: String,
-    size: u64,
-    hash: String,
-}
-
 async fn from_fastmcp(
     peer: &Peer<RoleClient>,
     summary: &SkillSummary,
@@ -232,7 +221,7 @@ async fn from_fastmcp(
         }
         _ => return Err(refuse(format!("{manifest_uri} is neither text nor a blob"))),
     };
-    let listed: FastMcpManifest = serde_json::from_str(&text)
+    let listed: ManifestListing = serde_json::from_str(&text)
         .map_err(|error| refuse(format!("{manifest_uri} is not a FastMCP manifest: {error}")))?;
     let mut files = Vec::with_capacity(listed.files.len());
     for file in listed.files {

@@ -38,7 +38,7 @@
 //! are refused, naming both paths ([`InstallError::SameName`]). The agents,
 //! their folders at user and project scope and their overrides
 //! (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_CONFIG_HOME`) come from the one
-//! [vendor table](crate::vendor).
+//! [vendor table](crate::load::vendor).
 
 mod command;
 

@@ -36,8 +36,9 @@ use skills_core::{FrontEnd, Options, Refused, Report};
 ///
 /// ```no_run
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use skills_runtime::vendor::{Agent, Environment};
-/// use skills_runtime::{Options, Skills, SkillsServer, Watch};
+/// use skills_runtime::load::Options;
+/// use skills_runtime::load::vendor::{Agent, Environment};
+/// use skills_runtime::{Skills, SkillsServer, Watch};
 ///
 /// let server = SkillsServer::new(Skills::empty());
 /// let one = server.watch(Watch::folder("skills"))?;
@@ -150,7 +151,8 @@ impl Source {
 ///
 /// ```no_run
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use skills_runtime::{Options, Skills, SkillsServer, Watch};
+/// use skills_runtime::load::Options;
+/// use skills_runtime::{Skills, SkillsServer, Watch};
 ///
 /// let server = SkillsServer::new(Skills::empty());
 /// let watch = server.watch(Watch::folder("skills").options(Options::default()))?;

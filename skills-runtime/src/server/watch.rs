@@ -58,7 +58,8 @@ impl SkillsServer {
     ///
     /// ```no_run
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use skills_runtime::{Options, Skills, SkillsServer, Watch};
+    /// use skills_runtime::load::Options;
+    /// use skills_runtime::{Skills, SkillsServer, Watch};
     ///
     /// let server = SkillsServer::new(Skills::empty());
     /// let watch = server.watch(Watch::folder("skills").options(Options::default()))?;

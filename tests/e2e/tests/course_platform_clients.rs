@@ -17,14 +17,14 @@
 //! Needs the Python venvs of `clients/setup.sh`, like `python_clients.rs`, so
 //! the tests are `#[ignore = "needs …"]` (`.ci/run` runs them).
 
-use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 use skills_runtime::{Skills, embed_skills};
+use skills_test_support::process::{self, Listening};
 use skills_test_support::{examples, needs};
 
 /// The platform's skills, as the example embeds them.
@@ -47,9 +47,7 @@ fn example() -> &'static Path {
 
 /// `course-platform serve` on a fresh database, killed when dropped.
 struct Platform {
-    child: Child,
-    _stdout: BufReader<ChildStdout>,
-    base: String,
+    server: Listening,
     folder: PathBuf,
 }
 
@@ -61,28 +59,12 @@ impl Platform {
         ));
         let _ = std::fs::remove_dir_all(&folder);
         std::fs::create_dir_all(&folder).unwrap();
-        let mut child = Command::new(example())
-            .args(["serve", "--bind", "127.0.0.1:0", "--db"])
-            .arg(folder.join("platform.db"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("serve starts");
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("the first line");
-        let base = line
-            .trim()
-            .strip_prefix("listening ")
-            .unwrap_or_else(|| panic!("serve printed {line:?}"))
-            .to_owned();
-        Platform {
-            child,
-            _stdout: stdout,
-            base,
-            folder,
-        }
+        let server = Listening::start(
+            Command::new(example())
+                .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+                .arg(folder.join("platform.db")),
+        );
+        Platform { server, folder }
     }
 
     fn db(&self) -> PathBuf {
@@ -90,7 +72,7 @@ impl Platform {
     }
 
     fn url(&self) -> String {
-        format!("{}/mcp", self.base)
+        format!("{}/mcp", self.server.base)
     }
 
     /// `course-platform ARGS --db DB`, as a command line for a client to run.
@@ -114,39 +96,25 @@ impl Platform {
 
 impl Drop for Platform {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // `server` is killed after this body: the database may go first, as before.
         let _ = std::fs::remove_dir_all(&self.folder);
     }
 }
 
 /// Runs `python clients/SCRIPT ARGS` with a time limit; its JSON report.
 fn run_client(python: &Path, script: &str, args: &[String]) -> Value {
-    let mut child = Command::new(python)
-        .arg(package_dir().join("clients").join(script))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the client starts");
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let mut stderr = child.stderr.take().unwrap();
-    let _drain = std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-    let deadline = Instant::now() + CLIENT_TIMEOUT;
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{script} {args:?} killed after {CLIENT_TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let text = reader.join().unwrap();
+    let finished = process::run(
+        Command::new(python)
+            .arg(package_dir().join("clients").join(script))
+            .args(args),
+        CLIENT_TIMEOUT,
+    )
+    .expect("the client starts");
+    assert!(
+        finished.status.is_some(),
+        "{script} {args:?} killed after {CLIENT_TIMEOUT:?}"
+    );
+    let text = finished.stdout;
     serde_json::from_str(&text).unwrap_or_else(|_| panic!("{script} printed no report: {text}"))
 }
 
@@ -276,7 +244,7 @@ fn sdk_each_learner_sees_their_own_skills_and_is_told_of_a_purchase() {
             .no_proxy()
             .build()
             .unwrap()
-            .get(format!("{}/skills", platform.base))
+            .get(format!("{}/skills", platform.server.base))
             .bearer_auth(&token)
             .send()
             .await

@@ -17,12 +17,13 @@
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use skills_test_support::needs;
+use skills_test_support::process::{self, Listening};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_skills-test-server");
 /// A client run that takes longer than this is killed and fails its test. The
@@ -128,42 +129,21 @@ impl Venvs {
 
 /// A server over streamable HTTP, killed when dropped.
 struct HttpServer {
-    child: Child,
+    _server: Listening,
     url: String,
-    _stdout: BufReader<ChildStdout>,
 }
 
 impl HttpServer {
     fn start(args: &[&str]) -> HttpServer {
-        let mut child = Command::new(SERVER)
-            .args(args)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start skills-test-server --http");
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout
-            .read_line(&mut line)
-            .expect("read the server's first line");
-        let Some(url) = line.trim().strip_prefix("listening ") else {
-            let _ = child.kill();
-            panic!("skills-test-server {args:?} printed {line:?}, not `listening URL`");
-        };
+        let server = Listening::start(
+            Command::new(SERVER)
+                .args(args)
+                .args(["--http", "127.0.0.1:0"]),
+        );
         HttpServer {
-            url: format!("{url}/mcp"),
-            child,
-            _stdout: stdout,
+            url: format!("{}/mcp", server.base),
+            _server: server,
         }
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -205,28 +185,12 @@ fn run_client(python: &Path, script: &str, args: &[&str], target: &Target) -> Re
         }
     };
     let label = format!("{script} {} against {where_}", args.join(" "));
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+    let process::Finished {
+        status,
+        stdout,
+        stderr,
+    } = process::run(&mut command, CLIENT_TIMEOUT)
         .unwrap_or_else(|error| panic!("{label}: cannot start {}: {error}", python.display()));
-    let stdout = drain(child.stdout.take().unwrap());
-    let stderr = drain(child.stderr.take().unwrap());
-    let deadline = Instant::now() + CLIENT_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the client") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let stdout = stdout.join().unwrap();
-    let stderr = stderr.join().unwrap();
     let json = match (status, serde_json::from_str::<Value>(&stdout)) {
         (None, _) => json!({"ok": false, "problems": [format!("killed after {CLIENT_TIMEOUT:?}")]}),
         (Some(status), Ok(json)) => {
@@ -246,14 +210,6 @@ fn run_client(python: &Path, script: &str, args: &[&str], target: &Target) -> Re
         json,
         stderr,
     }
-}
-
-fn drain(mut pipe: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = pipe.read_to_string(&mut text);
-        text
-    })
 }
 
 /// What went wrong across one test's client runs, reported all at once.

@@ -5,7 +5,8 @@
 //!
 //! nginx runs unprivileged in the foreground (`-p <tmp> -g 'daemon off;'`,
 //! every temporary path, the pid file and the logs under `<tmp>`), on a
-//! loopback port. Each response carries `X-Upstream` (the replica nginx
+//! loopback port (`skills_test_support::nginx`, shared with the course
+//! platform's replicas test). Each response carries `X-Upstream` (the replica nginx
 //! chose): the test pages through `skills/list` and `resources/list` one page
 //! per request and checks that consecutive pages came from different
 //! replicas, so every cursor is decoded by a process that did not issue it.
@@ -16,16 +17,15 @@
 //! `#[ignore = "needs nginx"]`: `.ci/run` installs nginx and runs it.
 
 use std::io::{BufRead as _, BufReader};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 use rmcp::model::{ListResourcesResult, ListSkillsResult, ReadResourceResult, ResourceContents};
 use serde_json::{Value, json};
 use skills_runtime::{Skills, embed_skills};
-use skills_test_support::examples::{self, workspace_dir};
-use skills_test_support::needs;
+use skills_test_support::examples;
+use skills_test_support::nginx;
+use skills_test_support::process::Running;
 
 /// What `examples/http_server` embeds when `SKILLS_DIR` is unset.
 static EXAMPLES: Skills = embed_skills!("../../skills");
@@ -34,27 +34,6 @@ static EXAMPLES: Skills = embed_skills!("../../skills");
 /// the Cargo running this test, into the same target folder.
 fn http_server_binary() -> PathBuf {
     examples::executable("http_server")
-}
-
-/// A child process stopped (and reaped) when dropped: `SIGTERM` first, so
-/// that nginx's master stops its workers (`SIGKILL` would orphan them).
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.0.id().to_string()])
-            .status();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// A replica and the `HOST:PORT` it printed (`listening http://HOST:PORT`).
@@ -86,106 +65,6 @@ fn stateless_server(binary: &Path, args: &[&str], stderr: Stdio) -> (Running, St
         .unwrap_or_else(|| panic!("http_server printed {line:?}"))
         .to_owned();
     (Running(child), address)
-}
-
-/// The one ```nginx block of docs/guide/serve.md, with its replica addresses and
-/// listening port replaced by the test's.
-fn documented_config(replicas: [&str; 2], port: u16) -> String {
-    let guide = workspace_dir().join("docs/guide/serve.md");
-    let readme = std::fs::read_to_string(&guide)
-        .unwrap_or_else(|error| panic!("cannot read {}: {error}", guide.display()));
-    let blocks: Vec<&str> = readme
-        .split("```nginx\n")
-        .skip(1)
-        .map(|rest| rest.split("\n```").next().expect("a closed block"))
-        .collect();
-    let [block] = blocks.as_slice() else {
-        panic!(
-            "docs/guide/serve.md must hold exactly one ```nginx block, not {}",
-            blocks.len()
-        );
-    };
-    let mut config = (*block).to_owned();
-    for (documented, actual) in [
-        ("server 127.0.0.1:8081;", format!("server {};", replicas[0])),
-        ("server 127.0.0.1:8082;", format!("server {};", replicas[1])),
-        ("listen 8080;", format!("listen 127.0.0.1:{port};")),
-    ] {
-        assert_eq!(
-            config.matches(documented).count(),
-            1,
-            "the nginx block of docs/guide/serve.md must contain `{documented}` once"
-        );
-        config = config.replace(documented, &actual);
-    }
-    config
-}
-
-/// nginx's prefix folder, removed when dropped (after nginx, declared later, stops).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Scratch {
-        let dir = std::env::temp_dir().join(format!("skills-nginx-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port()
-}
-
-/// nginx in the foreground, everything under `dir`.
-fn nginx(nginx: &Path, dir: &Path, site: &str, port: u16) -> Running {
-    std::fs::write(dir.join("skills.conf"), site).unwrap();
-    let d = dir.display();
-    let main = format!(
-        "worker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log notice;\n\
-         events {{ worker_connections 64; }}\n\
-         http {{\n    access_log {d}/access.log;\n    client_body_temp_path {d}/client_body;\n    \
-         proxy_temp_path {d}/proxy;\n    fastcgi_temp_path {d}/fastcgi;\n    uwsgi_temp_path {d}/uwsgi;\n    \
-         scgi_temp_path {d}/scgi;\n    include {d}/skills.conf;\n}}\n"
-    );
-    std::fs::write(dir.join("nginx.conf"), main).unwrap();
-    let child = Command::new(nginx)
-        .arg("-p")
-        .arg(dir)
-        .arg("-c")
-        .arg(dir.join("nginx.conf"))
-        .arg("-e")
-        .arg(dir.join("error.log"))
-        .args(["-g", "daemon off;"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start nginx");
-    let mut running = Running(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        let log = || std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
-        if let Some(status) = running.0.try_wait().unwrap() {
-            panic!("nginx exited ({status}):\n{}", log());
-        }
-        assert!(
-            Instant::now() < deadline,
-            "nginx never listened:\n{}",
-            log()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    running
 }
 
 /// A 2026-07-28 client without a session, through nginx; remembers which
@@ -244,18 +123,11 @@ impl Client {
 #[tokio::test]
 #[ignore = "needs nginx (apt-get install nginx-light; .ci/run installs it)"]
 async fn stateless_replicas_behind_nginx_page_and_read_everything() {
-    let nginx_binary = needs::program("nginx");
     let binary = http_server_binary();
     let (_first, a) = replica(&binary);
     let (_second, b) = replica(&binary);
-    let dir = Scratch::new();
-    let port = free_port();
-    let _nginx = nginx(
-        &nginx_binary,
-        &dir.0,
-        &documented_config([&a, &b], port),
-        port,
-    );
+    let port = nginx::free_port();
+    let _nginx = nginx::start("replicas", &nginx::documented_config([&a, &b], port), port);
     let mut client = Client {
         http: reqwest::Client::builder().no_proxy().build().unwrap(),
         url: format!("http://127.0.0.1:{port}/mcp"),

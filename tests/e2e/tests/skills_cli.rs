@@ -21,14 +21,14 @@
 //! Needs `npm ci` in `tests/e2e/skills-cli` (`.ci/run` does it), so the
 //! test is `#[ignore = "needs …"]`.
 
-use std::io::{BufRead as _, BufReader, Read as _};
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use skills_runtime::{Skills, embed_skills};
 use skills_test_support::examples;
+use skills_test_support::process::{self, Listening};
 
 /// The skills `examples/http_server` embeds (the repository's `skills/`).
 static SKILLS: Skills = embed_skills!("../../skills");
@@ -56,96 +56,38 @@ fn cli() -> (PathBuf, PathBuf) {
     (node, entry)
 }
 
-/// A server printing `listening http://…` (`examples/http_server`, the
-/// course platform), killed when dropped.
-struct Server {
-    child: Child,
-    _stdout: BufReader<ChildStdout>,
-    base: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        Server::run(
-            Command::new(examples::executable("http_server")).args(["--bind", "127.0.0.1:0"]),
-        )
-    }
-
-    fn run(command: &mut Command) -> Server {
-        let mut child = command
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout.read_line(&mut line).expect("the first line");
-        let base = line
-            .trim()
-            .strip_prefix("listening ")
-            .unwrap_or_else(|| panic!("the server printed {line:?}"))
-            .to_owned();
-        Server {
-            child,
-            _stdout: stdout,
-            base,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `examples/http_server` on a loopback port, killed when dropped.
+fn http_server() -> Listening {
+    Listening::start(
+        Command::new(examples::executable("http_server")).args(["--bind", "127.0.0.1:0"]),
+    )
 }
 
 /// Runs `skills ARGS` in `project` with `home` as HOME, telemetry off, no
 /// terminal; its exit status and output.
 fn run_cli(project: &Path, home: &Path, args: &[&str]) -> (bool, String) {
     let (node, entry) = cli();
-    let mut child = Command::new(node)
-        .arg(entry)
-        .args(args)
-        .current_dir(project)
-        .env("HOME", home)
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CODEX_HOME")
-        .env("DISABLE_TELEMETRY", "1")
-        .env("DO_NOT_TRACK", "1")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node starts");
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let deadline = Instant::now() + CLI_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("skills {args:?} killed after {CLI_TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let output = format!("{}{}", out.join().unwrap(), err.join().unwrap());
-    (status.success(), output)
+    let finished = process::run(
+        Command::new(node)
+            .arg(entry)
+            .args(args)
+            .current_dir(project)
+            .env("HOME", home)
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DO_NOT_TRACK", "1")
+            .env("NO_COLOR", "1"),
+        CLI_TIMEOUT,
+    )
+    .expect("node starts");
+    assert!(
+        finished.status.is_some(),
+        "skills {args:?} killed after {CLI_TIMEOUT:?}"
+    );
+    let success = finished.success();
+    (success, finished.stdout + &finished.stderr)
 }
 
 /// Every file under `folder`, relative, `/`-separated, sorted, with its mode.
@@ -183,7 +125,7 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 #[ignore = "needs the pinned skills CLI and Node: `npm ci` in tests/e2e/skills-cli (.ci/run does)"]
 fn npx_skills_add_installs_every_skill_of_http_server_byte_identical() {
-    let server = Server::start();
+    let server = http_server();
     let folder = scratch("http-server");
     let (home, project) = (folder.join("home"), folder.join("project"));
 
@@ -289,7 +231,7 @@ fn as_a_learner_npx_skills_add_installs_exactly_that_learners_skills_from_a_gran
     let folder = scratch("course-platform");
     let db = folder.join("platform.db");
     let platform = examples::binary("course-platform");
-    let server = Server::run(
+    let server = Listening::start(
         Command::new(&platform)
             .args(["serve", "--bind", "127.0.0.1:0", "--db"])
             .arg(&db),

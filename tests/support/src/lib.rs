@@ -4,7 +4,9 @@
 //! ([`hostile`]), live-reload waits ([`live`]), the requests that name one
 //! skill ([`probes`]), the repository's programs as built executables
 //! ([`examples`]) and what a test needs from outside the repository
-//! ([`needs`]), and a throwaway PostgreSQL cluster ([`postgres`]).
+//! ([`needs`]), a throwaway PostgreSQL cluster ([`postgres`]), child
+//! processes with time limits ([`process`]) and nginx in front of replicas
+//! ([`nginx`]).
 #![allow(dead_code)] // Each test binary uses a different part.
 
 pub mod client;
@@ -12,8 +14,10 @@ pub mod examples;
 pub mod hostile;
 pub mod live;
 pub mod needs;
+pub mod nginx;
 pub mod postgres;
 pub mod probes;
+pub mod process;
 
 #[allow(unused_imports)] // Each test binary uses a different part.
 pub use live::skill_md;
@@ -193,6 +197,26 @@ pub fn tree(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
 /// Loads a tree at run time through the same code the macro runs.
 pub fn load(root: &Path) -> skills_runtime::Skills {
     skills_core::load(root, &skills_core::Options::default())
+        .unwrap_or_else(|report| panic!("{report}"))
+        .into_skills()
+}
+
+/// The skills of `files` (path → content) with `options`: written as a
+/// [`tree`], loaded as the macro would (any error panics with the report),
+/// and the folder removed again.
+pub fn skills_of(
+    name: &str,
+    files: &[(impl AsRef<str>, impl AsRef<str>)],
+    options: &skills_core::Options,
+) -> skills_runtime::Skills {
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, content)| (path.as_ref(), content.as_ref()))
+        .collect();
+    let root = tree(name, &borrowed);
+    let loaded = skills_core::load(&root, options);
+    let _ = std::fs::remove_dir_all(&root);
+    loaded
         .unwrap_or_else(|report| panic!("{report}"))
         .into_skills()
 }
