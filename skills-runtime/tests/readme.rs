@@ -5,7 +5,8 @@
 use skills_test_support as support;
 
 use serde_json::{Value, json};
-use skills_runtime::{Options, SkillsServer};
+use skills_runtime::SkillsServer;
+use skills_runtime::load::Options;
 use support::{Era, raw};
 
 /// The Quickstart section of the workspace's README.
@@ -38,7 +39,7 @@ async fn the_quickstart_skill_lists_as_the_readme_prints() {
     let skill_md = block(&section, "markdown");
     let printed: Value = serde_json::from_str(block(&section, "json")).expect("the sample is JSON");
     let root = support::tree("readme-quickstart", &[("stock-audit/SKILL.md", skill_md)]);
-    let skills = skills_core::load(&root, &Options::default())
+    let skills = skills_runtime::load::load(&root, &Options::default())
         .unwrap_or_else(|report| panic!("{report}"))
         .into_skills();
     let answers = raw(
