@@ -13,6 +13,9 @@
 //! `references/finance.md` as an illustration, and skills name files the
 //! agent will create.
 //!
+//! The Markdown files `SKILL.md` sends the agent to, and those they link
+//! to, are checked too, their links only: the agent follows them from there.
+//!
 //! A link that climbs out of the skill folder (`../kitchen/SKILL.md`) is
 //! refused whether or not its target exists beside the skill: a skill is
 //! served, synced and installed alone, where that link is broken.
@@ -45,24 +48,12 @@ pub(crate) fn check(
     let body = &text[body_offset.min(text.len())..];
     let folders = top_folders(files);
     for reference in references(body, Spans::Included) {
-        let at = Position::of_offset(text, body_offset + reference.offset);
+        let start = body_offset + reference.offset;
         let path = match candidate_in("", reference.target, reference.from_link, &folders) {
             Ok(path) => path,
             Err(Skip::Outside) => {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Rule::LinkOutsideSkill,
-                        file,
-                        format!(
-                            "SKILL.md links to `{}`, outside this skill's folder",
-                            reference.target
-                        ),
-                    )
-                    .at(at.line, at.column)
-                    .length(reference.target.chars().count())
-                    .hint("a skill is served, synced and installed alone, without the folders around it, so this link breaks there: copy what it needs into this skill (under `references/`, say) and link that, or link a URL")
-                    .option(OptionHint::NoCheckLinks),
-                );
+                let at = Position::of_offset(text, start);
+                diagnostics.push(outside(crate::SKILL_MD, file, reference.target, at));
                 continue;
             }
             Err(Skip::NotChecked) => continue,
@@ -70,31 +61,89 @@ pub(crate) fn check(
         if exists(&path, files) || strip_line_suffix(&path).is_some_and(|p| exists(p, files)) {
             continue;
         }
-        let diagnostic = Diagnostic::new(
-            Rule::BrokenLink,
-            file,
-            format!(
-                "SKILL.md refers to `{}`, which is not a file or folder of this skill",
-                reference.target
-            ),
-        )
-        .at(at.line, at.column)
-        .length(reference.target.chars().count());
-        let diagnostic = match closest(&path, files) {
-            Some(similar) => {
-                let start = body_offset + reference.offset;
-                let angled = start > 0 && text.as_bytes().get(start - 1) == Some(&b'<');
-                let written = as_written(similar, reference.target, reference.from_link && !angled);
-                diagnostic
-                    .hint(format!("did you mean `{similar}`?"))
-                    .fix(start..start + reference.target.len(), written)
-            }
-            None => diagnostic
-                .hint("add the file to the skill or fix the path; if the link is not meant to name a file of the skill, the check can be turned off")
-                .option(OptionHint::NoCheckLinks),
+        let reference = Reference {
+            offset: start,
+            ..reference
         };
-        diagnostics.push(diagnostic);
+        diagnostics.push(missing(
+            crate::SKILL_MD,
+            file,
+            "",
+            text,
+            &reference,
+            &path,
+            files,
+        ));
     }
+}
+
+/// `link-outside-skill`: the file `named` (as the message calls it; `file`
+/// as the diagnostic's location) links to `target`, out of the skill.
+fn outside(named: &str, file: &str, target: &str, at: Position) -> Diagnostic {
+    Diagnostic::new(
+        Rule::LinkOutsideSkill,
+        file,
+        format!("{named} links to `{target}`, outside this skill's folder"),
+    )
+    .at(at.line, at.column)
+    .length(target.chars().count())
+    .hint("a skill is served, synced and installed alone, without the folders around it, so this link breaks there: copy what it needs into this skill (under `references/`, say) and link that, or link a URL")
+    .option(OptionHint::NoCheckLinks)
+}
+
+/// `broken-link`: `reference` (its offset in `source`, a file of the folder
+/// `base` inside the skill) names `path`, which is no file of the skill; the
+/// closest file, if one is close, as a hint and a fix written as the link
+/// must be (relative to `base`).
+fn missing(
+    named: &str,
+    file: &str,
+    base: &str,
+    source: &str,
+    reference: &Reference<'_>,
+    path: &str,
+    files: &[&str],
+) -> Diagnostic {
+    let start = reference.offset;
+    let at = Position::of_offset(source, start);
+    let diagnostic = Diagnostic::new(
+        Rule::BrokenLink,
+        file,
+        format!(
+            "{named} refers to `{}`, which is not a file or folder of this skill",
+            reference.target
+        ),
+    )
+    .at(at.line, at.column)
+    .length(reference.target.chars().count());
+    match closest(path, files) {
+        Some(similar) => {
+            let relative = relative_from(base, similar);
+            let angled = start > 0 && source.as_bytes().get(start - 1) == Some(&b'<');
+            let written = as_written(&relative, reference.target, reference.from_link && !angled);
+            diagnostic
+                .hint(format!("did you mean `{relative}`?"))
+                .fix(start..start + reference.target.len(), written)
+        }
+        None => diagnostic
+            .hint("add the file to the skill or fix the path; if the link is not meant to name a file of the skill, the check can be turned off")
+            .option(OptionHint::NoCheckLinks),
+    }
+}
+
+/// `path` (relative to the skill) as a link in a file of the folder `base`
+/// (relative to the skill; `""` for the skill's root) must write it.
+fn relative_from(base: &str, path: &str) -> String {
+    let base: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+    let target: Vec<&str> = path.split('/').collect();
+    let shared = base
+        .iter()
+        .zip(&target[..target.len().saturating_sub(1)])
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out: Vec<&str> = vec![".."; base.len() - shared];
+    out.extend(&target[shared..]);
+    out.join("/")
 }
 
 /// The file of the skill a broken reference to `wanted` most likely meant:
@@ -153,95 +202,110 @@ fn as_written(path: &str, target: &str, escape: bool) -> String {
     out
 }
 
-/// A file of the skill reached only through another referenced file: what
-/// the `nested-reference` warning names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Nested {
-    /// The referenced file that refers on (relative to the skill).
-    pub file: String,
-    /// The file it refers to (relative to the skill).
-    pub target: String,
-    /// The reference as written.
-    pub written: String,
-    /// Byte offset of the reference in `file`.
-    pub offset: usize,
-}
-
-/// The references nested more than one level deep from `SKILL.md`: for each
-/// Markdown file the body of `SKILL.md` (`text`, body at `body_offset`)
-/// refers to, the files of the skill that file refers to and `SKILL.md`
-/// does not. "Keep file references one level deep from SKILL.md" (the
-/// specification); agents may read a file reached through another one only
-/// partly. `text_of` gives a file's text by its path inside the skill.
-pub(crate) fn nested_references<'t>(
+/// Checks the Markdown files an agent is sent to from `SKILL.md` (`text`,
+/// body at `body_offset`): the ones its body refers to, and those they link
+/// to in turn, at any depth. `text_of` gives a file's text by its path inside
+/// the skill; `folder` is the skill's folder as diagnostics name it.
+///
+/// - A link in such a file that names no file of the skill (`broken-link`)
+///   or climbs out of the skill (`link-outside-skill`) is the same error as
+///   in `SKILL.md`: the agent follows it from there. Only links count past
+///   `SKILL.md`; code spans in a reference are often commands or examples.
+/// - A file reached only through another referenced file gets the
+///   `nested-reference` warning: "Keep file references one level deep from
+///   SKILL.md" (the specification); agents may read such a file only partly.
+pub(crate) fn check_referenced<'t>(
     text: &str,
     body_offset: usize,
     files: &[&str],
+    folder: &str,
     text_of: &dyn Fn(&str) -> Option<&'t str>,
-) -> Vec<Nested> {
-    // Links in a file are relative to its folder; code spans name paths
-    // from the skill's root, and only links are followed past SKILL.md.
-    fn direct<'b>(
-        body: &'b str,
-        base: Option<&str>,
-        files: &[&str],
-        folders: &[&str],
-    ) -> Vec<(String, Reference<'b>)> {
-        // Past SKILL.md only links count: the scan skips code spans there.
-        let spans = if base.is_none() {
-            Spans::Included
-        } else {
-            Spans::Skipped
-        };
-        references(body, spans)
-            .into_iter()
-            .filter_map(|reference| {
-                let path = candidate_in(
-                    base.unwrap_or_default(),
-                    reference.target,
-                    reference.from_link,
-                    folders,
-                )
-                .ok()?;
-                let path = strip_line_suffix(&path).map_or(path.clone(), str::to_owned);
-                files.contains(&path.as_str()).then_some((path, reference))
-            })
-            .collect()
-    }
+    diagnostics: &mut Diagnostics,
+) {
     let body = &text[body_offset.min(text.len())..];
     let folders = top_folders(files);
-    let first: Vec<String> = direct(body, None, files, &folders)
-        .into_iter()
-        .map(|(path, _)| path)
-        .collect();
-    let mut nested = Vec::new();
-    let mut seen: Vec<(String, String)> = Vec::new();
-    for file in &first {
-        let is_markdown = relpath::name(file).to_ascii_lowercase().ends_with(".md");
-        if !is_markdown || file == crate::SKILL_MD {
-            continue;
-        }
-        let Some(inner) = text_of(file) else {
+    let is_markdown = |file: &str| relpath::name(file).to_ascii_lowercase().ends_with(".md");
+    // The files SKILL.md itself names (links and code spans).
+    let mut first: Vec<String> = Vec::new();
+    for reference in references(body, Spans::Included) {
+        let Ok(path) = candidate_in("", reference.target, reference.from_link, &folders) else {
             continue;
         };
-        for (target, reference) in direct(inner, Some(relpath::parent(file)), files, &folders) {
-            if first.contains(&target) || &target == file || target == crate::SKILL_MD {
-                continue;
-            }
-            let key = (file.clone(), target.clone());
-            if seen.contains(&key) {
-                continue;
-            }
-            seen.push(key);
-            nested.push(Nested {
-                file: file.clone(),
-                target,
-                written: reference.target.to_owned(),
-                offset: reference.offset,
-            });
+        let path = strip_line_suffix(&path).map_or(path.clone(), str::to_owned);
+        if files.contains(&path.as_str()) && !first.contains(&path) {
+            first.push(path);
         }
     }
-    nested
+    let mut queue: Vec<String> = first
+        .iter()
+        .filter(|file| is_markdown(file) && file.as_str() != crate::SKILL_MD)
+        .cloned()
+        .collect();
+    let mut visited: Vec<String> = queue.clone();
+    let mut nested_seen: Vec<(String, String)> = Vec::new();
+    let mut next = 0;
+    while next < queue.len() {
+        let file = queue[next].clone();
+        next += 1;
+        let Some(source) = text_of(&file) else {
+            continue;
+        };
+        let shown = relpath::join(folder, &file);
+        let base = relpath::parent(&file);
+        let one_level = first.contains(&file);
+        for reference in references(source, Spans::Skipped) {
+            let path = match candidate_in(base, reference.target, reference.from_link, &folders) {
+                Ok(path) => path,
+                Err(Skip::Outside) => {
+                    let at = Position::of_offset(source, reference.offset);
+                    diagnostics
+                        .push(outside(&file, &shown, reference.target, at).with_source(source));
+                    continue;
+                }
+                Err(Skip::NotChecked) => continue,
+            };
+            let path = match strip_line_suffix(&path) {
+                Some(stripped) if !exists(&path, files) => stripped.to_owned(),
+                _ => path,
+            };
+            if !exists(&path, files) {
+                diagnostics.push(
+                    missing(&file, &shown, base, source, &reference, &path, files)
+                        .with_source(source),
+                );
+                continue;
+            }
+            if !files.contains(&path.as_str()) || path == file || path == crate::SKILL_MD {
+                continue;
+            }
+            if one_level && !first.contains(&path) {
+                let key = (file.clone(), path.clone());
+                if !nested_seen.contains(&key) {
+                    let at = Position::of_offset(source, reference.offset);
+                    diagnostics.push(
+                        Diagnostic::warning(
+                            Rule::NestedReference,
+                            shown.clone(),
+                            format!(
+                                "`{path}` is reached only through `{file}`, two levels from SKILL.md; agents may read such nested references only partly"
+                            ),
+                        )
+                        .at(at.line, at.column)
+                        .length(reference.target.chars().count())
+                        .hint(format!(
+                            "link `{path}` from SKILL.md directly (keep references one level deep), or fold it into `{file}`"
+                        ))
+                        .with_source(source),
+                    );
+                    nested_seen.push(key);
+                }
+            }
+            if is_markdown(&path) && !visited.contains(&path) {
+                visited.push(path.clone());
+                queue.push(path);
+            }
+        }
+    }
 }
 
 /// Whether a scan reports code spans too, or only links and definitions.

@@ -20,7 +20,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::checked::CheckedSkill;
-use crate::diagnostic::{Diagnostic, Diagnostics, Position, Report};
+use crate::diagnostic::{Diagnostic, Diagnostics, Report};
 use crate::digest::Digest;
 use crate::layout::{self, Found};
 use crate::listing::{self, Listing};
@@ -706,28 +706,14 @@ impl Loader<'_> {
                     .get(&relpath::join(&skill.folder, path))
                     .and_then(|content| content.body.as_deref().ok())
             };
-            for warning in links::nested_references(text, checked.body_offset, &paths, &text_of) {
-                let file = relpath::join(&skill.folder, &warning.file);
-                let source = text_of(&warning.file).unwrap_or_default();
-                let at = Position::of_offset(source, warning.offset);
-                self.diagnostics.push(
-                    Diagnostic::warning(
-                        Rule::NestedReference,
-                        file,
-                        format!(
-                            "`{}` is reached only through `{}`, two levels from SKILL.md; agents may read such nested references only partly",
-                            warning.target, warning.file
-                        ),
-                    )
-                    .at(at.line, at.column)
-                    .length(warning.written.chars().count())
-                    .hint(format!(
-                        "link `{}` from SKILL.md directly (keep references one level deep), or fold it into `{}`",
-                        warning.target, warning.file
-                    ))
-                    .with_source(source),
-                );
-            }
+            links::check_referenced(
+                text,
+                checked.body_offset,
+                &paths,
+                &skill.folder,
+                &text_of,
+                self.diagnostics,
+            );
         }
         Some(checked)
     }

@@ -78,9 +78,11 @@ pub enum Rule {
     FieldLength,
     /// A `metadata` key in the reserved `io.modelcontextprotocol/` namespace.
     ReservedMetadataKey,
-    /// A relative link in the body points at no file of the skill.
+    /// A relative link in the body, or in a Markdown file the body sends the
+    /// agent to, points at no file of the skill.
     BrokenLink,
-    /// A relative link in the body that climbs out of its own skill
+    /// A relative link in the body, or in a Markdown file the body sends the
+    /// agent to, that climbs out of its own skill
     /// (`../kitchen/SKILL.md`): broken once the skill is served, synced or
     /// installed alone.
     LinkOutsideSkill,

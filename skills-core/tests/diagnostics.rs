@@ -412,6 +412,112 @@ fn warnings_are_reported_and_never_fail() {
 }
 
 #[test]
+fn links_in_the_files_skill_md_sends_the_agent_to_are_checked_too() {
+    let guide = "# Guide\nSee [the API](api.md), [the tables](tabels.md#top) and [the script](../scripts/run.py).\n\
+                 Then [the deep one](deep/more.md), [missing](deep/nowhere.md), [out](../../kitchen/SKILL.md).\n\
+                 `not/a/link.md` is code; [site](https://example.com) is a URL.\n\
+                 ```\n[fenced](fenced.md)\n```\n";
+    let root = tree(
+        "referenced",
+        &[
+            (
+                "s/SKILL.md",
+                "---\nname: s\ndescription: d\n---\nRead [the guide](references/guide.md) and [the API](references/api.md).\n",
+            ),
+            ("s/references/guide.md", guide),
+            ("s/references/api.md", "api"),
+            ("s/references/tables.md", "tables"),
+            (
+                "s/references/deep/more.md",
+                "[back up](../../SKILL.md) [lost](lost.md)",
+            ),
+            ("s/scripts/run.py", "print()"),
+            // Not reached from SKILL.md: a template's links are not promises.
+            ("s/assets/template.md", "[x](filled-in-later.md)"),
+        ],
+    );
+    let report = load(&root, &Options::default()).expect_err("broken links in references fail");
+    type Found<'d> = (Rule, &'d str, Option<u32>, Option<u32>, Option<&'d str>);
+    let found: Vec<Found> = report
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.rule, d.file.as_str(), d.line, d.column, d.hint.as_deref()))
+        .collect();
+    let hint = "add the file to the skill or fix the path; if the link is not meant to name a file of the skill, the check can be turned off";
+    let outside = report
+        .diagnostics()
+        .iter()
+        .find(|d| d.rule == Rule::LinkOutsideSkill)
+        .and_then(|d| d.hint.as_deref());
+    assert!(
+        outside
+            .is_some_and(|hint| hint.starts_with("a skill is served, synced and installed alone")),
+        "{outside:?}"
+    );
+    assert_eq!(
+        found,
+        [
+            (
+                Rule::BrokenLink,
+                "s/references/deep/more.md",
+                Some(1),
+                Some(34),
+                Some(hint)
+            ),
+            (
+                Rule::BrokenLink,
+                "s/references/guide.md",
+                Some(2),
+                Some(37),
+                Some("did you mean `tables.md`?")
+            ),
+            (
+                Rule::BrokenLink,
+                "s/references/guide.md",
+                Some(3),
+                Some(46),
+                Some(hint)
+            ),
+            (
+                Rule::LinkOutsideSkill,
+                "s/references/guide.md",
+                Some(3),
+                Some(70),
+                outside
+            ),
+        ],
+        "{report}"
+    );
+    let tables = report
+        .diagnostics()
+        .iter()
+        .find(|d| d.hint.as_deref() == Some("did you mean `tables.md`?"))
+        .expect("the typing mistake is found");
+    assert!(
+        tables
+            .message
+            .contains("references/guide.md refers to `tabels.md#top`"),
+        "{tables:?}"
+    );
+    // The fix writes the link relative to the file it is in, and the fixed
+    // file passes that check.
+    let fixes: Vec<&Fix> = report
+        .diagnostics()
+        .iter()
+        .filter_map(|d| d.fix.as_ref())
+        .collect();
+    let (fixed, applied) = Fix::apply_all(guide, fixes);
+    assert_eq!(applied, 1);
+    assert!(fixed.contains("[the tables](tables.md#top)"), "{fixed}");
+    // The check is the link check: turned off with it.
+    let mut off = Options::default();
+    off.check_links = false;
+    assert!(load(&root, &off).is_ok());
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
 fn the_token_estimate_is_documented_and_stable() {
     assert_eq!(skills_core::estimate_tokens(""), 0);
     assert_eq!(skills_core::estimate_tokens("abcd"), 1);

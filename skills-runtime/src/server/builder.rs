@@ -241,7 +241,7 @@ impl SkillsServerBuilder {
     }
 
     /// Tell clients when what they see changes (default: off;
-    /// [`SkillsServer::watch`] turns it on): the server advertises
+    /// `SkillsServer::watch`, feature `watch`, turns it on): the server advertises
     /// `resources.listChanged` and `resources.subscribe`, accepts
     /// `resources/subscribe` (2025-11-25) and `subscriptions/listen`
     /// (2026-07-28), and sends `notifications/resources/list_changed` and
