@@ -63,7 +63,7 @@ impl SkillsServer {
     /// old one stays and the report is returned.
     ///
     /// When the server [notifies changes](super::SkillsServerBuilder::notify_changes)
-    /// (or [watches a folder](Self::watch)), the clients whose view changed
+    /// (or watches a folder, feature `watch`), the clients whose view changed
     /// are told, and no other: each initialized session and each listen
     /// stream (and each [`watch_view`](Self::watch_view)) gets
     /// `notifications/resources/list_changed` (and
