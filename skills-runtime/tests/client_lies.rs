@@ -1,5 +1,6 @@
 //! A server that lies: every lie is caught before anything is written, and
-//! the folder is byte-identical before and after. Plus a legal skill of
+//! the folder is byte-identical before and after, on the SEP-2640 path
+//! (`skills/list`) and on the pre-SEP one (`resources/list`, `_manifest`). Plus a legal skill of
 //! 16 MiB, which rmcp's default transport drops and ours accepts.
 
 use skills_test_support as support;
@@ -8,10 +9,10 @@ use std::time::Duration;
 
 use rmcp::ServiceExt as _;
 use skills_runtime::client::{
-    ClientError, DownloadOptions, SkillsPeerExt as _, SyncOptions, transport,
+    ClientError, DownloadOptions, SkillsPeerExt as _, Source, SyncOptions, transport,
 };
 use skills_runtime::folder::{Action, FileWrite, SkillWrite, State, Target};
-use support::client::{LIES, Liar, Lie, Stranger, liar_files, scratch, snapshot};
+use support::client::{LEGACY_LIES, LIES, Liar, Lie, Stranger, liar_files, scratch, snapshot};
 
 /// A folder with something in it: an earlier version of `liar` this
 /// writer wrote, and a foreign skill.
@@ -52,6 +53,15 @@ fn expected_words(lie: Lie) -> &'static str {
     }
 }
 
+/// The words on the pre-SEP path, where a `_manifest` names files by path,
+/// not by URI.
+fn expected_legacy_words(lie: Lie) -> &'static str {
+    match lie {
+        Lie::Traversal => "the path has a `..` segment",
+        lie => expected_words(lie),
+    }
+}
+
 #[tokio::test]
 async fn every_lie_is_caught_and_nothing_is_written() {
     for lie in LIES {
@@ -88,6 +98,47 @@ async fn every_lie_is_caught_and_nothing_is_written() {
             download.to_string().contains(expected_words(lie)),
             "{lie:?}: {download}"
         );
+        assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn every_lie_a_pre_sep_server_can_tell_is_caught_and_nothing_is_written() {
+    for lie in LEGACY_LIES {
+        let folder = populated(&format!("legacy-lie-{lie:?}"));
+        let before = snapshot(&folder);
+        let liar = Liar::new(lie).legacy();
+        let client = transport::connect(transport::stream(liar.clone().spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(&folder, &SyncOptions::default().writer("liar"))
+            .await
+            .unwrap();
+        let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
+        assert_eq!(item.source, Some(Source::Legacy), "{lie:?}: {report}");
+        let error = item
+            .error
+            .as_deref()
+            .unwrap_or_else(|| panic!("{lie:?} not caught: {report}"));
+        assert!(
+            error.contains(expected_legacy_words(lie)),
+            "{lie:?}: {error}"
+        );
+        assert!(item.refused, "{lie:?}: a verification failure");
+        assert_eq!(item.action, Action::None);
+        assert_eq!(report.exit_code(), 1, "{lie:?}");
+        assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
+
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let download = client
+            .download_skill("liar", &folder, &DownloadOptions::default().writer("liar"))
+            .await
+            .unwrap_err();
+        assert!(download.is_verification(), "{lie:?}: {download}");
         assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
         std::fs::remove_dir_all(&folder).unwrap();
     }
@@ -187,8 +238,16 @@ fn outside_liar(root: &std::path::Path) -> support::client::Snapshot {
 
 #[tokio::test]
 async fn every_lie_about_where_a_skill_lives_is_refused() {
+    for legacy in [false, true] {
+        lies_about_where_skills_live(legacy).await;
+    }
+}
+
+/// Each [`STRANGERS`] lie, told on the SEP-2640 path (`skills/list`) or on
+/// the pre-SEP one (`resources/list` and `_manifest`).
+async fn lies_about_where_skills_live(legacy: bool) {
     for (index, (stranger, words)) in STRANGERS.into_iter().enumerate() {
-        let root = scratch(&format!("stranger-{index}"));
+        let root = scratch(&format!("stranger-{index}-{legacy}"));
         let folder = root.join("target");
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::create_dir_all(folder.join("mine")).unwrap();
@@ -196,6 +255,7 @@ async fn every_lie_about_where_a_skill_lives_is_refused() {
         let before = outside_liar(&root);
 
         let liar = Liar::new(Lie::Honest).with_stranger(stranger);
+        let liar = if legacy { liar.legacy() } else { liar };
         let client = transport::connect(transport::stream(liar.clone().spawn()))
             .await
             .unwrap();
@@ -208,6 +268,26 @@ async fn every_lie_about_where_a_skill_lives_is_refused() {
             .iter()
             .find(|s| s.uri.as_deref() == Some(stranger.uri))
             .unwrap_or_else(|| panic!("{stranger:?} is not named in the report: {report}"));
+        // A pre-SEP server advertises no name: there a skill's URI is the
+        // one word on where it lives. A name that differs from its path is
+        // then a finding of its SKILL.md, and the skill is written where the
+        // URI says, unless that is inside another skill that lacks it.
+        let words = match words {
+            "`liar/inner`" if legacy => "whose files do not include its `SKILL.md`",
+            words => words,
+        };
+        if legacy && words == "`elsewhere`" {
+            assert_eq!(
+                (item.action, &item.error),
+                (Action::Write, &None),
+                "{report}"
+            );
+            assert_eq!(item.source, Some(Source::Legacy), "{report}");
+            let findings = item.findings.as_deref().unwrap_or_default();
+            assert!(findings.contains("name-mismatch"), "{stranger:?}: {report}");
+            std::fs::remove_dir_all(&root).unwrap();
+            continue;
+        }
         let error = item
             .error
             .as_deref()
@@ -237,6 +317,8 @@ async fn every_lie_about_where_a_skill_lives_is_refused() {
             (Action::Write, &None),
             "{stranger:?}: {report}"
         );
+        let path = if legacy { Source::Legacy } else { Source::Sep };
+        assert_eq!(honest.source, Some(path), "{stranger:?}: {report}");
         assert!(folder.join("liar/SKILL.md").exists());
         assert!(!folder.join("liar/inner").exists(), "{stranger:?}");
         assert_eq!(

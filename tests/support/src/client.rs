@@ -215,6 +215,21 @@ pub enum Lie {
     UnknownExecutable,
 }
 
+/// The lies a pre-SEP server can tell about a skill's files: in its
+/// `_manifest` (digest, size, a path out of the skill, an unportable name,
+/// an executable it lacks) and in its reads. The rest live in a SEP-2640
+/// entry (frontmatter, `skills/get`, URIs of another skill).
+pub const LEGACY_LIES: [Lie; 8] = [
+    Lie::WrongDigest,
+    Lie::WrongSize,
+    Lie::Traversal,
+    Lie::UnportableName,
+    Lie::ContentUri,
+    Lie::TwoContents,
+    Lie::ChangedBeforeRead,
+    Lie::UnknownExecutable,
+];
+
 pub const LIES: [Lie; 13] = [
     Lie::WrongDigest,
     Lie::WrongSize,
@@ -285,6 +300,9 @@ pub struct Liar {
     pub files: Vec<(String, Vec<u8>)>,
     /// Skills listed beside `liar` (none unless given).
     pub strangers: Vec<Stranger>,
+    /// Serves the pre-SEP path only: no skills extension, the skills as
+    /// `resources/list` entries, each skill's files in its `_manifest`.
+    pub legacy: bool,
     reads: Arc<Mutex<usize>>,
 }
 
@@ -298,6 +316,7 @@ impl Liar {
             lie,
             files,
             strangers: Vec::new(),
+            legacy: false,
             reads: Arc::default(),
         }
     }
@@ -306,6 +325,71 @@ impl Liar {
     pub fn with_stranger(mut self, stranger: Stranger) -> Self {
         self.strangers.push(stranger);
         self
+    }
+
+    /// Serves as a pre-SEP server does (FastMCP's legacy provider): no
+    /// skills extension, `skills/list` unknown, files in `_manifest`.
+    pub fn legacy(mut self) -> Self {
+        self.legacy = true;
+        self
+    }
+
+    /// A `_manifest` read, as FastMCP's legacy provider answers it, for the
+    /// skill whose root is `root`: `liar`'s files (lying as told, for the
+    /// lies a `_manifest` can tell: [`LEGACY_LIES`]), or a stranger's one
+    /// `SKILL.md`.
+    fn manifest(&self, uri: &str, root: &str) -> Option<Value> {
+        let is_liar = root == "skill://liar";
+        let (name, mut files, mut executable) = if is_liar {
+            let files: Vec<(&str, Vec<u8>)> = self
+                .files
+                .iter()
+                .map(|(path, bytes)| (path.as_str(), bytes.clone()))
+                .collect();
+            let executable: Vec<&str> = self
+                .files
+                .iter()
+                .map(|(path, _)| path.as_str())
+                .filter(|path| path.starts_with("scripts/"))
+                .collect();
+            ("liar", files, executable)
+        } else {
+            let stranger = self
+                .strangers
+                .iter()
+                .find(|stranger| stranger.uri.strip_suffix("/SKILL.md") == Some(root))?;
+            (
+                stranger.name,
+                vec![("SKILL.md", stranger.skill_md())],
+                Vec::new(),
+            )
+        };
+        match self.lie {
+            Lie::Traversal if is_liar => files.push(("scripts/../../../etc/passwd", b"x".to_vec())),
+            Lie::UnportableName if is_liar => files.push(("references/aux.md", b"x".to_vec())),
+            Lie::UnknownExecutable if is_liar => executable = vec!["scripts/missing.sh"],
+            _ => {}
+        }
+        let mut files: Vec<Value> = files
+            .iter()
+            .map(|(path, bytes)| {
+                json!({"path": path, "size": bytes.len(), "hash": rmcp::model::sha256_digest(bytes)})
+            })
+            .collect();
+        match self.lie {
+            Lie::WrongDigest if is_liar => {
+                files[1]["hash"] = json!(rmcp::model::sha256_digest(b"something else"))
+            }
+            Lie::WrongSize if is_liar => files[1]["size"] = json!(9999),
+            _ => {}
+        }
+        let text = serde_json::to_string_pretty(&json!({"skill": name, "files": files})).unwrap();
+        Some(json!({"contents": [{
+            "uri": uri,
+            "mimeType": "application/json",
+            "text": text,
+            "_meta": {"skills-runtime/executable": executable},
+        }]}))
     }
 
     fn file_uri(path: &str) -> String {
@@ -385,6 +469,12 @@ impl Liar {
     }
 
     fn read(&self, uri: &str) -> Result<Value, Value> {
+        if self.legacy
+            && let Some(root) = uri.strip_suffix("/_manifest")
+            && let Some(answer) = self.manifest(uri, root)
+        {
+            return Ok(answer);
+        }
         if let Some(stranger) = self.strangers.iter().find(|s| s.uri == uri) {
             let text = String::from_utf8(stranger.skill_md()).unwrap();
             return Ok(
@@ -423,11 +513,19 @@ impl Liar {
 
     fn answer(&self, method: &str, params: &Value) -> Option<Result<Value, Value>> {
         Some(match method {
+            "initialize" if self.legacy => Ok(json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"resources": {}},
+                "serverInfo": {"name": "liar", "version": "1"},
+            })),
             "initialize" => Ok(json!({
                 "protocolVersion": "2025-11-25",
                 "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}},
                 "serverInfo": {"name": "liar", "version": "1"},
             })),
+            "skills/list" | "skills/get" if self.legacy => {
+                Err(json!({"code": -32601, "message": format!("{method} not found")}))
+            }
             "skills/list" => {
                 let mut skills = vec![self.entry(false)];
                 skills.extend(self.strangers.iter().map(Stranger::entry));
