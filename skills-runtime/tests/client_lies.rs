@@ -35,8 +35,11 @@ fn populated(name: &str) -> std::path::PathBuf {
     folder
 }
 
-fn expected_words(lie: Lie) -> &'static str {
+/// Words the refusal of `lie` must hold; on the pre-SEP path (`legacy`) a
+/// `_manifest` names files by path, not by URI.
+fn expected_words(lie: Lie, legacy: bool) -> &'static str {
     match lie {
+        Lie::Traversal if legacy => "the path has a `..` segment",
         Lie::WrongDigest => "has digest",
         Lie::WrongSize => "bytes, the manifest says",
         Lie::UnlistedFile | Lie::ChangedAfterRead => "changed while it was being fetched",
@@ -53,106 +56,74 @@ fn expected_words(lie: Lie) -> &'static str {
     }
 }
 
-/// The words on the pre-SEP path, where a `_manifest` names files by path,
-/// not by URI.
-fn expected_legacy_words(lie: Lie) -> &'static str {
-    match lie {
-        Lie::Traversal => "the path has a `..` segment",
-        lie => expected_words(lie),
-    }
-}
-
 #[tokio::test]
 async fn every_lie_is_caught_and_nothing_is_written() {
     for lie in LIES {
-        let folder = populated(&format!("lie-{lie:?}"));
-        let before = snapshot(&folder);
-
-        let client = transport::connect(transport::stream(Liar::new(lie).spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(&folder, &SyncOptions::default().writer("liar"))
-            .await
-            .unwrap();
-        let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
-        let error = item
-            .error
-            .as_deref()
-            .unwrap_or_else(|| panic!("{lie:?} not caught: {report}"));
-        assert!(error.contains(expected_words(lie)), "{lie:?}: {error}");
-        assert!(item.refused, "{lie:?}: a verification failure");
-        assert_eq!(item.action, Action::None);
-        assert_eq!(report.exit_code(), 1, "{lie:?}");
-        assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
-
-        let client = transport::connect(transport::stream(Liar::new(lie).spawn()))
-            .await
-            .unwrap();
-        let download = client
-            .download_skill("liar", &folder, &DownloadOptions::default().writer("liar"))
-            .await
-            .unwrap_err();
-        assert!(download.is_verification(), "{lie:?}: {download}");
-        assert!(
-            download.to_string().contains(expected_words(lie)),
-            "{lie:?}: {download}"
-        );
-        assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
-        std::fs::remove_dir_all(&folder).unwrap();
+        lie_is_caught(lie, false).await;
+    }
+    for lie in LEGACY_LIES {
+        lie_is_caught(lie, true).await;
     }
 }
 
-#[tokio::test]
-async fn every_lie_a_pre_sep_server_can_tell_is_caught_and_nothing_is_written() {
-    for lie in LEGACY_LIES {
-        let folder = populated(&format!("legacy-lie-{lie:?}"));
-        let before = snapshot(&folder);
-        let liar = Liar::new(lie).legacy();
-        let client = transport::connect(transport::stream(liar.clone().spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(&folder, &SyncOptions::default().writer("liar"))
-            .await
-            .unwrap();
-        let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
-        assert_eq!(item.source, Some(Source::Legacy), "{lie:?}: {report}");
-        let error = item
-            .error
-            .as_deref()
-            .unwrap_or_else(|| panic!("{lie:?} not caught: {report}"));
-        assert!(
-            error.contains(expected_legacy_words(lie)),
-            "{lie:?}: {error}"
-        );
-        assert!(item.refused, "{lie:?}: a verification failure");
-        assert_eq!(item.action, Action::None);
-        assert_eq!(report.exit_code(), 1, "{lie:?}");
-        assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
+/// `lie`, told on the SEP-2640 path or on the pre-SEP one (`legacy`), is
+/// refused by a sync and by a download, and the folder stays as it was.
+async fn lie_is_caught(lie: Lie, legacy: bool) {
+    let folder = populated(&format!("lie-{lie:?}-{legacy}"));
+    let before = snapshot(&folder);
+    // A fresh server for each client: some lies depend on what was read.
+    let liar = || {
+        let liar = Liar::new(lie);
+        if legacy { liar.legacy() } else { liar }
+    };
+    let words = expected_words(lie, legacy);
 
-        let client = transport::connect(transport::stream(liar.spawn()))
-            .await
-            .unwrap();
-        let download = client
-            .download_skill("liar", &folder, &DownloadOptions::default().writer("liar"))
-            .await
-            .unwrap_err();
-        assert!(download.is_verification(), "{lie:?}: {download}");
-        assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
-        std::fs::remove_dir_all(&folder).unwrap();
-    }
+    let client = transport::connect(transport::stream(liar().spawn()))
+        .await
+        .unwrap();
+    let report = client
+        .sync_skills(&folder, &SyncOptions::default().writer("liar"))
+        .await
+        .unwrap();
+    let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
+    let path = if legacy { Source::Legacy } else { Source::Sep };
+    assert_eq!(item.source, Some(path), "{lie:?}: {report}");
+    let error = item
+        .error
+        .as_deref()
+        .unwrap_or_else(|| panic!("{lie:?} not caught: {report}"));
+    assert!(error.contains(words), "{lie:?}: {error}");
+    assert!(item.refused, "{lie:?}: a verification failure");
+    assert_eq!(item.action, Action::None);
+    assert_eq!(report.exit_code(), 1, "{lie:?}");
+    assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
+
+    let client = transport::connect(transport::stream(liar().spawn()))
+        .await
+        .unwrap();
+    let download = client
+        .download_skill("liar", &folder, &DownloadOptions::default().writer("liar"))
+        .await
+        .unwrap_err();
+    assert!(download.is_verification(), "{lie:?}: {download}");
+    assert!(download.to_string().contains(words), "{lie:?}: {download}");
+    assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
+    std::fs::remove_dir_all(&folder).unwrap();
 }
 
 /// Skills that lie about where they live, beside an honest `liar`, each
-/// with words its refusal must hold.
-const STRANGERS: [(Stranger, &str); 11] = [
+/// with words its refusal must hold, and those on the pre-SEP path: there a
+/// server advertises no name, so a skill's URI is the one word on where it
+/// lives; a name that differs from it is no lie but a finding of its
+/// `SKILL.md` (`None`: the skill is written where its URI says).
+const STRANGERS: [(Stranger, &str, Option<&str>); 11] = [
     (
         Stranger {
             uri: "skill://liar/../../outside/SKILL.md",
             name: "outside",
         },
         "a . or .. segment",
+        Some("a . or .. segment"),
     ),
     (
         Stranger {
@@ -160,6 +131,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "inner",
         },
         "a . or .. segment",
+        Some("a . or .. segment"),
     ),
     (
         Stranger {
@@ -167,6 +139,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "outside",
         },
         "a . or .. segment",
+        Some("a . or .. segment"),
     ),
     (
         Stranger {
@@ -174,6 +147,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "inner",
         },
         "an empty path segment",
+        Some("an empty path segment"),
     ),
     (
         Stranger {
@@ -181,6 +155,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "outside",
         },
         "an empty path segment",
+        Some("an empty path segment"),
     ),
     (
         Stranger {
@@ -188,6 +163,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "outside",
         },
         "percent-encoded /",
+        Some("percent-encoded /"),
     ),
     (
         Stranger {
@@ -195,6 +171,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "inner",
         },
         "percent-encoded /",
+        Some("percent-encoded /"),
     ),
     (
         Stranger {
@@ -202,6 +179,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "aux",
         },
         "a device name Windows reserves",
+        Some("a device name Windows reserves"),
     ),
     (
         Stranger {
@@ -209,6 +187,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "outside",
         },
         "`elsewhere`",
+        None,
     ),
     (
         Stranger {
@@ -216,6 +195,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "outside",
         },
         "`liar/inner`",
+        Some("whose files do not include its `SKILL.md`"),
     ),
     // A well-placed nested skill whose file its outer skill does not hold:
     // writing `liar` would not write it.
@@ -225,6 +205,7 @@ const STRANGERS: [(Stranger, &str); 11] = [
             name: "inner",
         },
         "whose files do not include its `SKILL.md`",
+        Some("whose files do not include its `SKILL.md`"),
     ),
 ];
 
@@ -246,7 +227,7 @@ async fn every_lie_about_where_a_skill_lives_is_refused() {
 /// Each [`STRANGERS`] lie, told on the SEP-2640 path (`skills/list`) or on
 /// the pre-SEP one (`resources/list` and `_manifest`).
 async fn lies_about_where_skills_live(legacy: bool) {
-    for (index, (stranger, words)) in STRANGERS.into_iter().enumerate() {
+    for (index, (stranger, words, legacy_words)) in STRANGERS.into_iter().enumerate() {
         let root = scratch(&format!("stranger-{index}-{legacy}"));
         let folder = root.join("target");
         std::fs::create_dir_all(&folder).unwrap();
@@ -268,15 +249,7 @@ async fn lies_about_where_skills_live(legacy: bool) {
             .iter()
             .find(|s| s.uri.as_deref() == Some(stranger.uri))
             .unwrap_or_else(|| panic!("{stranger:?} is not named in the report: {report}"));
-        // A pre-SEP server advertises no name: there a skill's URI is the
-        // one word on where it lives. A name that differs from its path is
-        // then a finding of its SKILL.md, and the skill is written where the
-        // URI says, unless that is inside another skill that lacks it.
-        let words = match words {
-            "`liar/inner`" if legacy => "whose files do not include its `SKILL.md`",
-            words => words,
-        };
-        if legacy && words == "`elsewhere`" {
+        let Some(words) = (if legacy { legacy_words } else { Some(words) }) else {
             assert_eq!(
                 (item.action, &item.error),
                 (Action::Write, &None),
@@ -287,7 +260,7 @@ async fn lies_about_where_skills_live(legacy: bool) {
             assert!(findings.contains("name-mismatch"), "{stranger:?}: {report}");
             std::fs::remove_dir_all(&root).unwrap();
             continue;
-        }
+        };
         let error = item
             .error
             .as_deref()

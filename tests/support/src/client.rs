@@ -346,13 +346,7 @@ impl Liar {
                 .iter()
                 .map(|(path, bytes)| (path.as_str(), bytes.clone()))
                 .collect();
-            let executable: Vec<&str> = self
-                .files
-                .iter()
-                .map(|(path, _)| path.as_str())
-                .filter(|path| path.starts_with("scripts/"))
-                .collect();
-            ("liar", files, executable)
+            ("liar", files, self.executable())
         } else {
             let stranger = self
                 .strangers
@@ -392,6 +386,15 @@ impl Liar {
         }]}))
     }
 
+    /// `liar`'s executable files, as its entry or `_manifest` marks them.
+    fn executable(&self) -> Vec<&str> {
+        self.files
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .filter(|path| path.starts_with("scripts/"))
+            .collect()
+    }
+
     fn file_uri(path: &str) -> String {
         skills_core::uri::for_file("liar", path)
     }
@@ -410,13 +413,7 @@ impl Liar {
             .collect();
         let mut frontmatter =
             json!({"name": "liar", "description": "A skill served by a server that lies."});
-        let executable: Vec<&str> = self
-            .files
-            .iter()
-            .map(|(path, _)| path.as_str())
-            .filter(|path| path.starts_with("scripts/"))
-            .collect();
-        let mut meta = json!({"skills-runtime/executable": executable});
+        let mut meta = json!({"skills-runtime/executable": self.executable()});
         let reads = *self.reads.lock().unwrap();
         match self.lie {
             Lie::WrongDigest => {
