@@ -8,12 +8,7 @@ use std::process::Command;
 pub const SKILLS: &str = env!("CARGO_BIN_EXE_skills");
 
 /// The repository's root.
-pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the workspace exists")
-}
+pub use skills_test_support::examples::workspace_dir as workspace;
 
 /// What one run printed, and how it ended.
 #[derive(Debug)]

@@ -5,8 +5,8 @@
 //! skill ([`probes`]), the repository's programs as built executables
 //! ([`examples`]) and what a test needs from outside the repository
 //! ([`needs`]), a throwaway PostgreSQL cluster ([`postgres`]), child
-//! processes with time limits ([`process`]) and nginx in front of replicas
-//! ([`nginx`]).
+//! processes with time limits ([`process`]), nginx in front of replicas
+//! ([`nginx`]) and the repository's skill trees, embedded ([`trees`]).
 #![allow(dead_code)] // Each test binary uses a different part.
 
 pub mod client;
@@ -18,6 +18,7 @@ pub mod nginx;
 pub mod postgres;
 pub mod probes;
 pub mod process;
+pub mod trees;
 
 #[allow(unused_imports)] // Each test binary uses a different part.
 pub use live::skill_md;

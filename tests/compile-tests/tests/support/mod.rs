@@ -131,19 +131,11 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// The shared corpus: `../shared/corpus`, beside the clone.
 pub fn corpus_dir() -> PathBuf {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    corpus.canonicalize().unwrap_or_else(|_| {
-        panic!(
-            "needs {}: clone this repository beside the shared folder",
-            corpus.display()
-        )
-    })
+    skills_test_paths::shared("corpus")
 }
 
-/// The repository's fixture corpus (`tests/fixtures/corpus`).
-pub fn fixture_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/corpus")
-}
+#[allow(unused_imports)] // Each test binary uses its own subset.
+pub use skills_test_paths::fixture_corpus;
 
 /// A scratch folder, removed on drop.
 pub struct TempDir(PathBuf);
