@@ -2,7 +2,7 @@
 //! folder as typed, the three formats, the options (spelled back by the
 //! hints and fed back in), warnings, and `--fix`.
 
-mod support;
+use crate::support;
 
 use support::{TempDir, json_lines, skill_md, skills, skills_with, workspace};
 

@@ -7,7 +7,7 @@
 //! counterpart; they are named below with the reason, and a new
 //! case that is neither compared nor named fails this test.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! loaded at run time instead of embedded at compile time, through the same
 //! wire functions.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -532,7 +532,7 @@ mod shared {
     /// the artifacts cost (the first index request of a snapshot builds
     /// them all) and the bytes they hold. The measurement of
     /// docs/guide/serve.md: `cargo test --release -p skills-runtime
-    /// --features http --test well_known -- --include-ignored --nocapture real_corpus`.
+    /// --test integration -- --include-ignored --nocapture real_corpus`.
     #[tokio::test]
     #[ignore = "needs ../shared/corpus/real beside the clone"]
     async fn the_real_corpus_archives_are_deterministic_and_cheap() {

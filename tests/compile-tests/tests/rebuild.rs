@@ -8,7 +8,7 @@
 //! here through a file descriptor of the folder.
 #![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::fs::File;

@@ -11,7 +11,7 @@
 //! `rebuild.rs` instead.
 //!
 //! Refresh the snapshots with
-//! `TRYBUILD=overwrite cargo test -p skills-compile-tests --test ui`,
+//! `TRYBUILD=overwrite cargo test -p skills-compile-tests --test integration ui::`,
 //! then read every `.stderr` as a skill author would.
 
 #[test]
