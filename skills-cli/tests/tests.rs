@@ -12,3 +12,13 @@ mod manifest;
 mod reference;
 mod scaffold;
 mod serve;
+
+/// A test file not declared above would never be compiled, and say nothing.
+#[test]
+fn every_test_file_is_declared_here() {
+    let left_out = skills_test_paths::undeclared_test_files(env!("CARGO_MANIFEST_DIR").as_ref());
+    assert!(
+        left_out.is_empty(),
+        "declare them as modules in tests/tests.rs: {left_out:?}"
+    );
+}

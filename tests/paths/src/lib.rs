@@ -52,6 +52,36 @@ pub fn example_skills() -> PathBuf {
     workspace_dir().join("examples/skills")
 }
 
+/// The `tests/*.rs` files of the package in `package_dir` that its
+/// `tests/tests.rs` does not declare as a module (`mod name;`, whatever
+/// attributes precede it). Every package here has one test binary
+/// (`autotests = false`, `tests/tests.rs`), so Cargo compiles no other file
+/// of `tests/`: a file left out of `tests/tests.rs` would never run, and say
+/// nothing. Folders below `tests/` (support code, fixtures, trybuild cases)
+/// are not test files.
+pub fn undeclared_test_files(package_dir: &Path) -> Vec<String> {
+    let tests = package_dir.join("tests");
+    let root = std::fs::read_to_string(tests.join("tests.rs"))
+        .unwrap_or_else(|error| panic!("cannot read {}/tests.rs: {error}", tests.display()));
+    let declared: Vec<&str> = root
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            line.strip_prefix("mod ")?.strip_suffix(';').map(str::trim)
+        })
+        .collect();
+    let mut left_out: Vec<String> = std::fs::read_dir(&tests)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", tests.display()))
+        .map(|entry| entry.expect("a readable entry").path())
+        .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "rs"))
+        .filter_map(|path| Some(path.file_stem()?.to_str()?.to_owned()))
+        .filter(|stem| stem != "tests" && !declared.contains(&stem.as_str()))
+        .collect();
+    left_out.sort();
+    left_out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +92,25 @@ mod tests {
         assert!(fixture_corpus().is_dir());
         assert!(example_skills().is_dir());
         assert!(shared_path("corpus").ends_with("shared/corpus"));
+    }
+
+    #[test]
+    fn a_test_file_left_out_of_tests_rs_is_found() {
+        let package =
+            std::env::temp_dir().join(format!("skills-test-paths-{}", std::process::id()));
+        let tests = package.join("tests");
+        std::fs::create_dir_all(tests.join("support")).unwrap();
+        std::fs::write(
+            tests.join("tests.rs"),
+            "mod support;\n#[cfg(feature = \"x\")]\nmod declared;\n",
+        )
+        .unwrap();
+        for file in ["declared.rs", "forgotten.rs", "support/mod.rs", "notes.md"] {
+            std::fs::write(tests.join(file), "").unwrap();
+        }
+        let left_out = undeclared_test_files(&package);
+        std::fs::remove_dir_all(&package).unwrap();
+        assert_eq!(left_out, ["forgotten"]);
     }
 
     #[test]
