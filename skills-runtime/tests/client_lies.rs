@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rmcp::ServiceExt as _;
 use skills_runtime::client::{
-    ClientError, DownloadOptions, SkillsPeerExt as _, Source, SyncOptions, transport,
+    ClientError, DownloadOptions, SkillSource, SkillsPeerExt as _, Source, SyncOptions, transport,
 };
 use skills_runtime::folder::{Action, FileWrite, SkillWrite, State, Target};
 use support::client::{LEGACY_LIES, LIES, Liar, Lie, Stranger, liar_files, scratch, snapshot};
@@ -82,7 +82,11 @@ async fn lie_is_caught(lie: Lie, legacy: bool) {
         .await
         .unwrap();
     let report = client
-        .sync_skills(&folder, &SyncOptions::default().writer("liar"))
+        .sync_skills(
+            &folder,
+            &SkillSource::label("liar"),
+            &SyncOptions::default(),
+        )
         .await
         .unwrap();
     let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
@@ -102,7 +106,12 @@ async fn lie_is_caught(lie: Lie, legacy: bool) {
         .await
         .unwrap();
     let download = client
-        .download_skill("liar", &folder, &DownloadOptions::default().writer("liar"))
+        .download_skill(
+            "liar",
+            &folder,
+            &SkillSource::label("liar"),
+            &DownloadOptions::default(),
+        )
         .await
         .unwrap_err();
     assert!(download.is_verification(), "{lie:?}: {download}");
@@ -241,7 +250,11 @@ async fn lies_about_where_skills_live(legacy: bool) {
             .await
             .unwrap();
         let report = client
-            .sync_skills(&folder, &SyncOptions::default().writer("liar"))
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
             .await
             .unwrap();
         let item = report
@@ -310,7 +323,8 @@ async fn lies_about_where_skills_live(legacy: bool) {
                 .download_skill(
                     stranger.uri,
                     &folder,
-                    &DownloadOptions::default().writer("liar"),
+                    &SkillSource::label("liar"),
+                    &DownloadOptions::default(),
                 )
                 .await
                 .unwrap_err();
@@ -332,7 +346,11 @@ async fn the_honest_liar_is_written() {
         .await
         .unwrap();
     let report = client
-        .sync_skills(&folder, &SyncOptions::default().writer("liar"))
+        .sync_skills(
+            &folder,
+            &SkillSource::label("liar"),
+            &SyncOptions::default(),
+        )
         .await
         .unwrap();
     let item = report.skills.iter().find(|s| s.name == "liar").unwrap();

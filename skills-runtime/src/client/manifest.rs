@@ -97,9 +97,12 @@ impl SkillManifest {
         self.executable.iter().any(|executable| executable == path)
     }
 
-    /// The sum of the file sizes.
+    /// The sum of the file sizes (at most SEP-2640's 16 MiB: a manifest over
+    /// it is refused when it is read).
     pub fn total_size(&self) -> u64 {
-        self.files.iter().map(|file| file.size).sum()
+        self.files
+            .iter()
+            .fold(0u64, |total, file| total.saturating_add(file.size))
     }
 }
 
@@ -361,9 +364,18 @@ fn finish(
             files.len()
         )));
     }
-    let total: u64 = files.iter().map(|file| file.size).sum();
+    // Checked: the sizes are the server's word, and a sum past `u64` must
+    // be a refusal, not a panic (debug) or a wrap (release).
+    let too_large = |reason: String| ClientError::TooLarge {
+        uri: uri.clone(),
+        reason,
+    };
+    let total = files
+        .iter()
+        .try_fold(0u64, |total, file| total.checked_add(file.size))
+        .ok_or_else(|| too_large("its file sizes sum past 2^64 bytes".into()))?;
     if total > MAX_SKILL_BYTES {
-        return Err(refuse(format!(
+        return Err(too_large(format!(
             "{total} bytes; SEP-2640 allows {MAX_SKILL_BYTES}"
         )));
     }

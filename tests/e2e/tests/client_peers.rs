@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use skills_runtime::client::{SkillsPeerExt as _, Source, SyncOptions, transport};
+use skills_runtime::client::{SkillSource, SkillsPeerExt as _, Source, SyncOptions, transport};
 use skills_runtime::folder::{Action, State};
 use skills_test_support::examples::{self, workspace_dir};
 use skills_test_support::needs;
@@ -75,8 +75,9 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
     );
 
     let folder = scratch(&format!("fastmcp-{kind}"));
+    let source = SkillSource::label(format!("fastmcp-{kind}"));
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source, &SyncOptions::default())
         .await
         .unwrap();
     assert_eq!(report.exit_code(), 0, "{kind}: {report}");
@@ -88,7 +89,7 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
     assert!(files > 5, "{files} files");
 
     let again = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source, &SyncOptions::default())
         .await
         .unwrap();
     assert!(
