@@ -48,7 +48,6 @@
 mod approval;
 mod ask;
 mod blob;
-mod budget;
 mod catalog;
 mod discover;
 mod error;
@@ -71,10 +70,10 @@ pub use approval::{
     ApprovalFile, ApprovalRecord, ApprovalRequest, ApprovalState, ChangedFile, PreviousDecision,
     RecordedDecision,
 };
-pub use budget::{CatalogContext, ContextBudget, MIN_DESCRIPTION_CHARS};
 pub use catalog::{
-    CallOutcome, CatalogFollower, DEFAULT_DESCRIPTION_CHARS, DependencyRequest, HostCatalog,
-    LOAD_SKILL, SkillEntry, ToolCall, ToolDefinition, UNLOAD_SKILL, UnloadedSkill,
+    CallOutcome, CatalogContext, CatalogFollower, ContextBudget, DEFAULT_DESCRIPTION_CHARS,
+    DependencyRequest, HostCatalog, LOAD_SKILL, MIN_DESCRIPTION_CHARS, RefusedSkill, SkillEntry,
+    ToolCall, ToolDefinition, UNLOAD_SKILL, UnloadedSkill,
 };
 pub use discover::{SkillSummary, Source};
 pub use error::ClientError;
