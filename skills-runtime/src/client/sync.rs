@@ -242,6 +242,9 @@ fn fetched_write(fetched: FetchedSkill) -> SkillWrite<'static> {
     )
 }
 
+/// What the folder writer did for a skill, and its rule findings.
+type Written = (Planned, Option<String>);
+
 /// Fetches and verifies one skill, then writes it at once (planned again
 /// against the folder as it is now, staged, swapped into place), off the
 /// async threads: memory holds one skill per fetch in flight, never the sync.
@@ -251,7 +254,7 @@ async fn fetch_and_write(
     manifest: SkillManifest,
     target: &Target,
     options: &DownloadOptions,
-) -> Result<(Planned, Option<String>), ClientError> {
+) -> Result<Written, ClientError> {
     let fetched = fetch::fetch_manifest(peer, summary, manifest, options).await?;
     let findings = fetched.findings.clone();
     let write = fetched_write(fetched);
@@ -491,16 +494,15 @@ pub(crate) async fn sync(
         // holds the skills in flight, not the sync.
         let units = &units;
         let target = &target;
-        let done: Vec<(usize, Result<(Planned, Option<String>), ClientError>)> =
-            futures::stream::iter(to_fetch)
-                .map(|(index, manifest)| async move {
-                    let summary = units[index].summary;
-                    let result = fetch_and_write(peer, summary, manifest, target, download).await;
-                    (index, result)
-                })
-                .buffer_unordered(download.concurrency.div_ceil(2).max(1))
-                .collect()
-                .await;
+        let done: Vec<(usize, Result<Written, ClientError>)> = futures::stream::iter(to_fetch)
+            .map(|(index, manifest)| async move {
+                let summary = units[index].summary;
+                let result = fetch_and_write(peer, summary, manifest, target, download).await;
+                (index, result)
+            })
+            .buffer_unordered(download.concurrency.div_ceil(2).max(1))
+            .collect()
+            .await;
         for (index, result) in done {
             match result {
                 Ok((planned, findings)) => {

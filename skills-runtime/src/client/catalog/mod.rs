@@ -239,9 +239,11 @@ impl HostCatalog {
     /// [`context`](Self::context)) within `budget`: descriptions are cut
     /// shorter, down to [`MIN_DESCRIPTION_CHARS`](super::MIN_DESCRIPTION_CHARS),
     /// then skills are left out from the end of the name order, and the text
-    /// says how many were left out and that `load_skill` takes any name (its
-    /// `skillName` enum still lists every skill offered). A budget too small
-    /// for even that one line gives an empty text.
+    /// says how many were left out and that `load_skill` takes any name. The
+    /// tools' definitions fit it too: when listing every offered name would
+    /// not, [`tools`](Self::tools) leaves the list out of their descriptions
+    /// and schemas, and `load_skill` takes any offered name all the same. A
+    /// budget too small for even that one line gives an empty text.
     pub fn context_budget(self, budget: ContextBudget) -> Self {
         self.shared
             .hooks
