@@ -261,7 +261,7 @@ async fn fetch_and_write(
     let root = target.root().to_path_buf();
     let target = target.clone();
     let force = options.force;
-    let written = tokio::task::spawn_blocking(move || {
+    let written = unblocked(&root, move || {
         let plan = folder::plan_given(
             &target,
             [write],
@@ -269,16 +269,7 @@ async fn fetch_and_write(
         )?;
         Ok::<_, ClientError>(plan.apply().into_iter().next())
     })
-    .await;
-    let written = match written {
-        Ok(written) => written?,
-        // A panic in the writer is a bug of ours: it goes on as a panic,
-        // not as a caller's mistake.
-        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-        Err(_) => {
-            return Err(ClientError::Folder(FolderError::Interrupted { root }));
-        }
-    };
+    .await??;
     let planned = written.ok_or_else(|| ClientError::Usage("the writer planned nothing".into()))?;
     Ok((planned, findings))
 }
@@ -396,42 +387,14 @@ pub(crate) async fn sync(
     let download = &options.download;
     let summaries = discover::discover(peer, download.timeout).await?;
     let target = source.target(folder);
-    let mut items: Vec<SyncedSkill> = Vec::with_capacity(summaries.len());
     // Where each skill lives, checked first: a skill whose own URI names no
     // safe place is refused here, and never planned, nested or fetched.
-    let mut placed: Vec<&SkillSummary> = Vec::new();
-    for summary in &summaries {
-        match manifest::check_place(summary) {
-            Ok(()) => placed.push(summary),
-            Err(error) => {
-                let mut item = SyncedSkill::untouched(summary, State::Missing);
-                item.failed(&error);
-                items.push(item);
-            }
-        }
-    }
+    let (mut items, placed) = place(&summaries);
     let paths: BTreeSet<String> = placed.iter().map(|s| s.path.clone()).collect();
     let (nested, outer): (Vec<&SkillSummary>, Vec<&SkillSummary>) = placed
         .into_iter()
         .partition(|summary| parent_of(&summary.path, &paths).is_some());
-
-    // Manifests: from the listing on SEP servers (no request), `_manifest` otherwise.
-    let owned: Vec<SkillSummary> = outer.iter().map(|summary| (*summary).clone()).collect();
-    let manifests: Vec<Result<SkillManifest, ClientError>> = futures::stream::iter(owned)
-        .map(|summary| async move {
-            match &summary.entry {
-                Some(entry) => manifest::from_entry(entry),
-                None => manifest::ask_manifest(peer, &summary, download.timeout).await,
-            }
-        })
-        .buffered(download.concurrency)
-        .collect()
-        .await;
-    let units: Vec<Unit<'_>> = outer
-        .into_iter()
-        .zip(manifests)
-        .map(|(summary, manifest)| Unit { summary, manifest })
-        .collect();
+    let units = manifests(peer, outer, download).await;
 
     // Plan by digests (which skills need fetching at all), with the orphans.
     let plan = folder::plan(
@@ -441,44 +404,7 @@ pub(crate) async fn sync(
             .force(download.force)
             .remove_orphans(options.remove_orphans),
     )?;
-    let mut outcomes: Vec<SyncedSkill> = Vec::with_capacity(units.len());
-    let mut to_fetch: Vec<(usize, SkillManifest)> = Vec::new();
-    let mut planned_bytes: u64 = 0;
-    for (index, (unit, planned)) in units.iter().zip(plan.items()).enumerate() {
-        let mut item = SyncedSkill::new(planned.clone(), Some(unit.summary));
-        match &unit.manifest {
-            Err(error) => item.failed(error),
-            Ok(manifest) if planned.action.writes() => {
-                // The sync's own limit, in the listing's order: what would
-                // pass it is refused before anything of it is read.
-                match planned_bytes
-                    .checked_add(manifest.total_size())
-                    .filter(|total| *total <= options.max_bytes)
-                {
-                    Some(total) => {
-                        planned_bytes = total;
-                        to_fetch.push((index, manifest.clone()));
-                    }
-                    None => item.failed(&ClientError::TooLarge {
-                        uri: unit.summary.uri.clone(),
-                        reason: format!(
-                            "its {} bytes would take the sync past its limit of {} bytes ({planned_bytes} bytes planned before it; SyncOptions::max_bytes raises it)",
-                            manifest.total_size(),
-                            options.max_bytes
-                        ),
-                    }),
-                }
-            }
-            Ok(_) => {}
-        }
-        outcomes.push(item);
-    }
-    download.report(Progress::Planned {
-        skills: to_fetch.len(),
-        files: to_fetch.iter().map(|(_, m)| m.files.len()).sum(),
-        bytes: planned_bytes,
-    });
-
+    let (mut outcomes, to_fetch) = choose(&units, plan.items(), options);
     let mut orphans = plan;
     orphans.retain(|item| item.state == State::Orphaned);
     if download.dry_run {
@@ -486,14 +412,13 @@ pub(crate) async fn sync(
             orphans
                 .items()
                 .iter()
-                .map(|orphan| SyncedSkill::new(orphan.clone(), None)),
+                .map(|o| SyncedSkill::new(o.clone(), None)),
         );
     } else {
-        // Fetched, verified and written one skill at a time per slot: each
-        // is staged and swapped into place as soon as it verifies, so memory
+        // Fetched, verified and written a skill at a time per slot: each is
+        // staged and swapped into place as soon as it verifies, so memory
         // holds the skills in flight, not the sync.
-        let units = &units;
-        let target = &target;
+        let (units, target) = (&units, &target);
         let done: Vec<(usize, Result<Written, ClientError>)> = futures::stream::iter(to_fetch)
             .map(|(index, manifest)| async move {
                 let summary = units[index].summary;
@@ -513,46 +438,10 @@ pub(crate) async fn sync(
             }
         }
         // Orphans: removed when unedited (their work was planned up front).
-        let removed = tokio::task::spawn_blocking(move || orphans.apply()).await;
-        let removed = match removed {
-            Ok(removed) => removed,
-            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-            Err(_) => {
-                return Err(ClientError::Folder(FolderError::Interrupted {
-                    root: folder.to_path_buf(),
-                }));
-            }
-        };
+        let removed = unblocked(folder, move || orphans.apply()).await?;
         items.extend(removed.into_iter().map(|done| SyncedSkill::new(done, None)));
     }
-
-    // Nested skills share their outer skill's folder and outcome, once their
-    // own entry is checked and their files are found among its files.
-    for summary in nested {
-        let parent = parent_of(&summary.path, &paths).expect("nested");
-        let at = units
-            .iter()
-            .position(|unit| &unit.summary.path == parent)
-            .expect("an outer skill is a unit");
-        let outer = &outcomes[at];
-        let mut item = SyncedSkill::untouched(summary, outer.state);
-        item.part_of = Some(parent.clone());
-        match &units[at].manifest {
-            Err(_) => item.reason = Some(format!("its outer skill `{parent}` was refused")),
-            Ok(manifest) => match nested_in(summary, manifest) {
-                Err(error) => item.failed(&error),
-                Ok(version) => {
-                    item.version = version;
-                    if outer.error.is_none() {
-                        item.action = outer.action;
-                    } else {
-                        item.reason = Some(format!("its outer skill `{parent}` was not written"));
-                    }
-                }
-            },
-        }
-        items.push(item);
-    }
+    items.extend(nested_items(nested, &paths, &units, &outcomes));
     items.append(&mut outcomes);
     for item in &items {
         download.report(Progress::Done {
@@ -569,4 +458,151 @@ pub(crate) async fn sync(
         dry_run: download.dry_run,
         skills: items,
     })
+}
+
+/// The skills whose own URI names a safe place, and a refused item for
+/// each of the others.
+fn place(summaries: &[SkillSummary]) -> (Vec<SyncedSkill>, Vec<&SkillSummary>) {
+    let mut refused = Vec::new();
+    let mut placed = Vec::new();
+    for summary in summaries {
+        match manifest::check_place(summary) {
+            Ok(()) => placed.push(summary),
+            Err(error) => {
+                let mut item = SyncedSkill::untouched(summary, State::Missing);
+                item.failed(&error);
+                refused.push(item);
+            }
+        }
+    }
+    (refused, placed)
+}
+
+/// Each outer skill with its manifest: from the listing on SEP servers (no
+/// request), from `_manifest` otherwise, several asked at once.
+async fn manifests<'a>(
+    peer: &Peer<RoleClient>,
+    outer: Vec<&'a SkillSummary>,
+    download: &DownloadOptions,
+) -> Vec<Unit<'a>> {
+    // Owned: a stream of borrowed summaries trips the Send check of the
+    // async trait methods (higher-ranked lifetimes).
+    let owned: Vec<SkillSummary> = outer.iter().map(|summary| (*summary).clone()).collect();
+    let manifests: Vec<Result<SkillManifest, ClientError>> = futures::stream::iter(owned)
+        .map(|summary| async move {
+            match &summary.entry {
+                Some(entry) => manifest::from_entry(entry),
+                None => manifest::ask_manifest(peer, &summary, download.timeout).await,
+            }
+        })
+        .buffered(download.concurrency)
+        .collect()
+        .await;
+    outer
+        .into_iter()
+        .zip(manifests)
+        .map(|(summary, manifest)| Unit { summary, manifest })
+        .collect()
+}
+
+/// One report item per unit, from its plan, and the skills to fetch (by
+/// unit index), within the sync's size limit: in the listing's order, a
+/// skill that would pass it is refused before anything of it is read.
+fn choose(
+    units: &[Unit<'_>],
+    planned: &[Planned],
+    options: &SyncOptions,
+) -> (Vec<SyncedSkill>, Vec<(usize, SkillManifest)>) {
+    let mut outcomes = Vec::with_capacity(units.len());
+    let mut to_fetch = Vec::new();
+    let mut total: u64 = 0;
+    for (index, (unit, planned)) in units.iter().zip(planned).enumerate() {
+        let mut item = SyncedSkill::new(planned.clone(), Some(unit.summary));
+        match &unit.manifest {
+            Err(error) => item.failed(error),
+            Ok(manifest) if planned.action.writes() => {
+                match total
+                    .checked_add(manifest.total_size())
+                    .filter(|sum| *sum <= options.max_bytes)
+                {
+                    Some(sum) => {
+                        total = sum;
+                        to_fetch.push((index, manifest.clone()));
+                    }
+                    None => item.failed(&ClientError::TooLarge {
+                        uri: unit.summary.uri.clone(),
+                        reason: format!(
+                            "its {} bytes would take the sync past its limit of {} bytes ({total} bytes planned before it; SyncOptions::max_bytes raises it)",
+                            manifest.total_size(),
+                            options.max_bytes
+                        ),
+                    }),
+                }
+            }
+            Ok(_) => {}
+        }
+        outcomes.push(item);
+    }
+    options.download.report(Progress::Planned {
+        skills: to_fetch.len(),
+        files: to_fetch.iter().map(|(_, m)| m.files.len()).sum(),
+        bytes: total,
+    });
+    (outcomes, to_fetch)
+}
+
+/// Nested skills share their outer skill's folder and outcome, once their
+/// own entry is checked and their files are found among its files.
+fn nested_items(
+    nested: Vec<&SkillSummary>,
+    paths: &BTreeSet<String>,
+    units: &[Unit<'_>],
+    outcomes: &[SyncedSkill],
+) -> Vec<SyncedSkill> {
+    nested
+        .into_iter()
+        .map(|summary| {
+            let parent = parent_of(&summary.path, paths).expect("nested");
+            let at = units
+                .iter()
+                .position(|unit| &unit.summary.path == parent)
+                .expect("an outer skill is a unit");
+            let outer = &outcomes[at];
+            let mut item = SyncedSkill::untouched(summary, outer.state);
+            item.part_of = Some(parent.clone());
+            match &units[at].manifest {
+                Err(_) => item.reason = Some(format!("its outer skill `{parent}` was refused")),
+                Ok(manifest) => match nested_in(summary, manifest) {
+                    Err(error) => item.failed(&error),
+                    Ok(version) => {
+                        item.version = version;
+                        if outer.error.is_none() {
+                            item.action = outer.action;
+                        } else {
+                            item.reason =
+                                Some(format!("its outer skill `{parent}` was not written"));
+                        }
+                    }
+                },
+            }
+            item
+        })
+        .collect()
+}
+
+/// Runs `work` on a blocking thread: the folder writer's disk work off the
+/// async threads. A panic in it is a bug of ours and goes on as a panic, not
+/// as an error of the caller's; a task cancelled before it ran (the runtime
+/// shutting down) wrote nothing.
+async fn unblocked<T: Send + 'static>(
+    folder: &Path,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ClientError> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(done) => Ok(done),
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(_) => Err(ClientError::Folder(FolderError::Interrupted {
+            root: folder.to_path_buf(),
+        })),
+    }
 }
