@@ -270,7 +270,7 @@ impl HostCatalog {
     ///   are refused, never loaded.
     /// - A declined set is remembered too: the skill is left out of the
     ///   context blocks and `load_skill`'s names, and a load of it is refused
-    ///   without a request ([`ClientError::NotApproved`]), until its set
+    ///   without a request ([`ClientError::NotApproved`](crate::client::ClientError::NotApproved)), until its set
     ///   changes or [`with_approvals`](Self::with_approvals) gives back a
     ///   record that approves it.
     ///

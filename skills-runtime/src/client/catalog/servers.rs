@@ -169,7 +169,7 @@ impl HostCatalog {
     }
 
     /// A handler for the client of server `label` (pass it to
-    /// [`transport::connect_with`](super::transport::connect_with)) that
+    /// [`transport::connect_with`](crate::client::transport::connect_with)) that
     /// re-lists the server's skills when it sends
     /// `notifications/resources/list_changed` on a 2025-11-25 session.
     /// 2026-07-28 sessions need no handler: [`add_server`](Self::add_server)
