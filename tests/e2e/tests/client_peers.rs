@@ -165,6 +165,8 @@ fn the_sync_example_reports_json_and_a_second_run_writes_nothing() {
     };
     let (code, report, stderr) = run(&[]);
     assert_eq!(code, Some(0), "{report:#} {stderr}");
+    // Recorded as the command line's, not as the name the server gives itself.
+    assert_eq!(report["source"], format!("{SERVER} …"), "{report:#}");
     assert!(
         stderr.is_empty() || !stderr.contains('\r'),
         "no progress bar when stderr is not a terminal"
@@ -247,6 +249,7 @@ fn the_sync_example_speaks_http() {
     );
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["skills"].as_array().unwrap().len(), 3);
+    assert_eq!(report["source"], url.as_str(), "the URL, no header in it");
     assert!(folder.join("kitchen/recipe-scaling/SKILL.md").exists());
     std::fs::remove_dir_all(&folder).unwrap();
 }
