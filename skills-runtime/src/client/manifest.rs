@@ -7,15 +7,14 @@ use std::time::Duration;
 
 use rmcp::RoleClient;
 use rmcp::model::{
-    GetSkillRequestParams, JsonObject, MetaObject, ReadResourceRequestParams, ResourceContents,
-    SkillResources,
+    GetSkillRequestParams, JsonObject, MetaObject, ResourceContents, SkillResources,
 };
 use rmcp::service::Peer;
 use serde::Serialize;
 use skills_core::{Digest, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, names, uri};
 
 use super::ClientError;
-use super::ask::ask;
+use super::ask::{ask, read_resource};
 use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source, skill_path};
 use crate::protocol::{
@@ -195,13 +194,7 @@ async fn from_fastmcp(
     };
     let (path, root) = skill_root(&summary.uri).map_err(refuse)?;
     let manifest_uri = format!("{root}/{MANIFEST_SEGMENT}");
-    let read = ask(
-        "resources/read",
-        Some(&manifest_uri),
-        timeout,
-        peer.read_resource(ReadResourceRequestParams::new(manifest_uri.clone())),
-    )
-    .await?;
+    let read = read_resource(peer, &manifest_uri, timeout).await?;
     let [content] = read.contents.as_slice() else {
         return Err(refuse(format!(
             "{manifest_uri} answered {} content items, not one",
