@@ -770,6 +770,25 @@ mod tests {
         assert_eq!(fold_case("CAFE\u{301}"), "caf\u{e9}");
     }
 
+    /// Over every scalar value: the key is a fixed point, the same for the
+    /// decomposed spelling, and a portable name stays portable folded (no
+    /// character folds into a device name or a forbidden character).
+    #[cfg(feature = "load")]
+    #[test]
+    fn folding_is_stable_for_every_character() {
+        use unicode_normalization::UnicodeNormalization as _;
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let name = format!("a{c}");
+            let folded = fold_case(&name);
+            assert_eq!(fold_case(&folded), folded, "{:?}", c.escape_unicode());
+            let decomposed: String = name.nfd().collect();
+            assert_eq!(fold_case(&decomposed), folded, "{:?}", c.escape_unicode());
+            if check_name(&name).is_ok() {
+                assert_eq!(check_name(&folded), Ok(()), "{:?}", c.escape_unicode());
+            }
+        }
+    }
+
     #[cfg(feature = "load")]
     #[test]
     fn collisions_are_found_once_at_their_top() {
