@@ -165,6 +165,18 @@ struct Loaded {
     files: Vec<ApprovalFile>,
 }
 
+impl CatalogState {
+    /// The name the model sees for each (server label, skill URI)
+    /// ([`names::display_names`]).
+    fn display_names(&self) -> BTreeMap<(String, String), String> {
+        names::display_names(
+            self.servers
+                .iter()
+                .map(|(label, server)| (label, server.skills.as_slice())),
+        )
+    }
+}
+
 impl fmt::Debug for HostCatalog {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("HostCatalog")
@@ -312,7 +324,7 @@ impl HostCatalog {
     pub fn skills(&self) -> Vec<SkillEntry> {
         let asks = self.hooks().approval.is_some();
         let state = self.state();
-        let names = names::display_names(&state);
+        let names = state.display_names();
         let mut entries: Vec<SkillEntry> = state
             .servers
             .iter()

@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::CatalogState;
 use crate::client::discover::SkillSummary;
 use crate::client::manifest;
 
@@ -164,17 +163,19 @@ fn escaped(text: &str) -> String {
 /// names hold no `/`, so a skill's own name never equals a qualified one; a
 /// qualified name two skills would share (labels that hold `/`) is given to
 /// neither, so one can never answer for the other.
-pub(super) fn display_names(state: &CatalogState) -> BTreeMap<(String, String), String> {
+pub(super) fn display_names<'a>(
+    servers: impl Iterator<Item = (&'a String, &'a [SkillSummary])> + Clone,
+) -> BTreeMap<(String, String), String> {
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for server in state.servers.values() {
-        for skill in &server.skills {
+    for (_, skills) in servers.clone() {
+        for skill in skills {
             *count.entry(skill.name.as_str()).or_default() += 1;
         }
     }
     let mut names = BTreeMap::new();
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
-    for (label, server) in &state.servers {
-        for skill in &server.skills {
+    for (label, skills) in servers {
+        for skill in skills {
             let name = if count[skill.name.as_str()] > 1 {
                 format!("{label}/{}", skill.path)
             } else {

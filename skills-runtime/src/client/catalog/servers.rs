@@ -10,8 +10,8 @@ use rmcp::service::{NotificationContext, Peer};
 use rmcp::{ClientHandler, RoleClient};
 
 use super::names::{self, RefusedSkill};
-use super::tools::UnloadedSkill;
-use super::{CatalogState, HostCatalog, ServerSkills};
+use super::tools::{UnloadedSkill, unload_locked};
+use super::{HostCatalog, ServerSkills};
 use crate::client::approval::{self, ApprovalFile};
 use crate::client::discover::SkillSummary;
 use crate::client::manifest;
@@ -48,7 +48,7 @@ impl HostCatalog {
         let follower = self.listen(&label, &peer);
         let before = {
             let mut state = self.state();
-            let before = names::display_names(&state);
+            let before = state.display_names();
             state.servers.insert(
                 label.clone(),
                 ServerSkills {
@@ -95,7 +95,7 @@ impl HostCatalog {
         let sets = sets_of(&skills);
         let before = {
             let mut state = self.state();
-            let before = names::display_names(&state);
+            let before = state.display_names();
             if let Some(server) = state.servers.get_mut(label) {
                 server.skills = skills;
                 server.refused = refused;
@@ -112,7 +112,7 @@ impl HostCatalog {
     pub async fn remove_server(&self, label: &str) -> Vec<UnloadedSkill> {
         let unloaded = {
             let mut state = self.state();
-            let names = names::display_names(&state);
+            let names = state.display_names();
             let keys: Vec<(String, String)> = state
                 .loaded
                 .keys()
@@ -224,34 +224,6 @@ impl HostCatalog {
                 hook(skill.clone()).await;
             }
         }
-    }
-}
-
-/// Removes `key` from the loaded skills and counts which of its dependencies
-/// no other loaded skill needs.
-pub(super) fn unload_locked(
-    state: &mut CatalogState,
-    key: &(String, String),
-    display: Option<String>,
-) -> UnloadedSkill {
-    let loaded = state.loaded.remove(key);
-    let still_needed: BTreeSet<&String> = state
-        .loaded
-        .values()
-        .flat_map(|loaded| loaded.dependencies.iter())
-        .collect();
-    let mut released: Vec<String> = loaded
-        .map(|loaded| loaded.dependencies)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|dependency| !still_needed.contains(dependency))
-        .collect();
-    released.sort();
-    released.dedup();
-    UnloadedSkill {
-        skill: display.unwrap_or_else(|| key.1.clone()),
-        server: key.0.clone(),
-        released,
     }
 }
 

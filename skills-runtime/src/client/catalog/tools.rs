@@ -1,6 +1,8 @@
 //! The tools the model is offered (`load_skill`, `unload_skill`) and what a
 //! call of them does.
 
+use std::collections::BTreeSet;
+
 use rmcp::RoleClient;
 use rmcp::service::Peer;
 use serde::Serialize;
@@ -8,8 +10,7 @@ use serde_json::{Value, json};
 
 use super::budget::ContextBudget;
 use super::names;
-use super::servers::unload_locked;
-use super::{HostCatalog, Loaded};
+use super::{CatalogState, HostCatalog, Loaded};
 use crate::client::approval;
 use crate::client::discover;
 use crate::client::fetch;
@@ -166,7 +167,7 @@ impl HostCatalog {
     pub async fn load_skill(&self, name: &str) -> Result<String, ClientError> {
         let (key, display, peer, summary) = {
             let state = self.state();
-            let names = names::display_names(&state);
+            let names = state.display_names();
             let key = names
                 .iter()
                 .find(|(_, display)| display.as_str() == name)
@@ -232,7 +233,7 @@ impl HostCatalog {
     pub async fn unload_skill(&self, name: &str) -> Result<UnloadedSkill, ClientError> {
         let unloaded = {
             let mut state = self.state();
-            let names = names::display_names(&state);
+            let names = state.display_names();
             let key = state
                 .loaded
                 .keys()
@@ -308,5 +309,33 @@ impl ToolDefinition {
     /// What a model is sent of the tool: its name, description and schema.
     fn as_model_sees_it(&self) -> String {
         format!("{}\n{}\n{}", self.name, self.description, self.parameters)
+    }
+}
+
+/// Removes `key` from the loaded skills and counts which of its dependencies
+/// no other loaded skill needs.
+pub(super) fn unload_locked(
+    state: &mut CatalogState,
+    key: &(String, String),
+    display: Option<String>,
+) -> UnloadedSkill {
+    let loaded = state.loaded.remove(key);
+    let still_needed: BTreeSet<&String> = state
+        .loaded
+        .values()
+        .flat_map(|loaded| loaded.dependencies.iter())
+        .collect();
+    let mut released: Vec<String> = loaded
+        .map(|loaded| loaded.dependencies)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|dependency| !still_needed.contains(dependency))
+        .collect();
+    released.sort();
+    released.dedup();
+    UnloadedSkill {
+        skill: display.unwrap_or_else(|| key.1.clone()),
+        server: key.0.clone(),
+        released,
     }
 }
