@@ -7,9 +7,7 @@
 use std::fmt;
 
 use super::ClientError;
-
-/// Longest label or URL shown in a report or kept in a record, in characters.
-const MAX_SHOWN_CHARS: usize = 200;
+use crate::folder::shown;
 
 /// The source a sync or a download writes for, as the host configured it:
 /// a label the host gives ([`label`](Self::label)), the URL it connects to
@@ -148,23 +146,6 @@ impl fmt::Debug for SkillSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "SkillSource({:?})", self.shown)
     }
-}
-
-/// `text` for a report: control characters escaped, bounded.
-fn shown(text: &str) -> String {
-    let mut out = String::new();
-    for (count, c) in text.chars().enumerate() {
-        if count == MAX_SHOWN_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

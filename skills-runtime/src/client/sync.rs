@@ -202,15 +202,7 @@ fn server_name(peer: &Peer<RoleClient>) -> String {
         .peer_info()
         .and_then(|info| info.server_info.as_ref().map(|server| server.name.clone()))
         .unwrap_or_default();
-    let mut shown: String = name
-        .chars()
-        .take(200)
-        .flat_map(char::escape_default)
-        .collect();
-    if name.chars().nth(200).is_some() {
-        shown.push('…');
-    }
-    shown
+    folder::shown(&name)
 }
 
 /// The folder-writer view of a manifest: digests only, for planning.

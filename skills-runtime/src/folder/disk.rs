@@ -269,9 +269,10 @@ fn whose(record: &Record, owner: &Target) -> String {
     }
 }
 
-/// A name read from a record, for a reason: control characters escaped,
-/// at most 200 characters (a record is a file anyone could have written).
-pub(super) fn shown(name: &str) -> String {
+/// A name from a file or a peer, for a report: control characters escaped,
+/// at most 200 characters (a record is a file anyone could have written; a
+/// server names itself).
+pub(crate) fn shown(name: &str) -> String {
     let mut out: String = name
         .chars()
         .take(200)

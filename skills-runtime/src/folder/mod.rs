@@ -82,6 +82,8 @@ use serde::Serialize;
 use skills_core::{Digest, Skill};
 
 #[cfg(feature = "client")]
+pub(crate) use disk::shown;
+#[cfg(feature = "client")]
 pub(crate) use plan::plan_given;
 pub use plan::{Plan, plan};
 pub use record::RECORD_FILE;
