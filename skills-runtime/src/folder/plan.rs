@@ -1,7 +1,7 @@
 //! Planning a write (what is there, what will be done) and doing it: the
 //! steps on disk are `disk`'s.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -197,19 +197,24 @@ fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String>
         }
     }
     // Against the target: each folder on the way to a skill, beside the
-    // entries already there (read once per folder, links not followed).
-    let mut listed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // entries already there (each folder read and its names folded once,
+    // links not followed).
+    let mut listed: BTreeMap<String, HashMap<String, Vec<String>>> = BTreeMap::new();
     for (index, path) in &paths {
         let mut parent = String::new();
         for name in path.split('/') {
-            let entries = listed
-                .entry(parent.clone())
-                .or_insert_with(|| disk::entries(root, &parent));
-            let key = names::fold_case(name);
-            if let Some(there) = entries
-                .iter()
-                .find(|entry| entry.as_str() != name && names::fold_case(entry) == key)
-            {
+            let entries = listed.entry(parent.clone()).or_insert_with(|| {
+                let mut by_key: HashMap<String, Vec<String>> = HashMap::new();
+                for entry in disk::entries(root, &parent) {
+                    by_key
+                        .entry(names::fold_case(&entry))
+                        .or_default()
+                        .push(entry);
+                }
+                by_key
+            });
+            let alike = entries.get(&names::fold_case(name));
+            if let Some(there) = alike.and_then(|alike| alike.iter().find(|entry| *entry != name)) {
                 let here = relpath::join(&parent, name);
                 let there = relpath::join(&parent, there);
                 found.entry(*index).or_insert_with(|| {
@@ -223,7 +228,7 @@ fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String>
                 });
                 break;
             }
-            if !entries.iter().any(|entry| entry == name) {
+            if !alike.is_some_and(|alike| alike.iter().any(|entry| entry == name)) {
                 break; // Nothing deeper exists.
             }
             parent = relpath::join(&parent, name);
