@@ -727,41 +727,40 @@ impl<'a> Reader<'a> {
         .length(comment.chars().count());
         // A `name` can never hold ` #`: the comment goes on a line of its
         // own above the key. Any other value keeps the text, quoted.
-        if self.path.len() == 1 && key.is_some_and(|key| key == "name") {
+        let (hint, fix) = if self.path.len() == 1 && key.is_some_and(|key| key == "name") {
             let line_start = self.yaml[..end]
                 .rfind('\n')
                 .map_or(0, |newline| newline + 1);
             let line_text = &self.yaml[line_start..end];
             let indent =
                 &line_text[..line_text.len() - line_text.trim_start_matches([' ', '\t']).len()];
-            diagnostic = diagnostic
-                .hint(format!(
+            (
+                format!(
                     "put the comment on a line of its own: `{indent}{comment}` above `{}`",
                     line_text.trim_start()
-                ))
-                .fix(
+                ),
+                (
                     self.offset + line_start..self.offset + comment_end,
                     format!("{indent}{comment}\n{line_text}"),
-                );
+                ),
+            )
         } else {
-            diagnostic = diagnostic
-                .hint(format!(
+            (
+                format!(
                     "quote the value to keep all of it: {}; if the `#` starts a note for readers, put that comment on a line of its own",
                     with_key(&whole)
-                ))
-                .fix(self.offset + start..self.offset + comment_end, whole);
-        }
+                ),
+                (self.offset + start..self.offset + comment_end, whole),
+            )
+        };
         // A value continued over lines, or a tab, would break the hint's
         // one line: then it says what to do without quoting the text.
-        if diagnostic
-            .hint
-            .as_deref()
-            .is_some_and(|hint| hint.contains(char::is_control))
-        {
-            diagnostic.hint = Some(
-                "quote the value, from its first word to the end of the comment, to keep all of it; if the `#` starts a note for readers, put that comment on a line of its own".to_owned(),
-            );
-        }
+        let hint = if hint.contains(char::is_control) {
+            "quote the value, from its first word to the end of the comment, to keep all of it; if the `#` starts a note for readers, put that comment on a line of its own".to_owned()
+        } else {
+            hint
+        };
+        diagnostic = diagnostic.hint(hint).fix(fix.0, fix.1);
         self.problems.push(diagnostic);
     }
 

@@ -58,6 +58,7 @@ pub mod digest;
 mod merge;
 pub mod mime;
 pub mod names;
+pub mod open;
 mod render;
 pub mod root;
 mod rules;
@@ -97,7 +98,7 @@ mod syntax;
 #[cfg(feature = "load")]
 mod walk;
 
-pub use diagnostic::{Diagnostic, Fix, Position, Report};
+pub use diagnostic::{Diagnostic, Fix, Position, Report, printable};
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
