@@ -105,10 +105,15 @@ pub(crate) fn check_encoding<'a>(
             .hint(hint)
     };
     if bytes.starts_with(b"\xEF\xBB\xBF") {
-        diagnostics.push(problem(
-            "SKILL.md starts with a UTF-8 byte-order mark (BOM); the reference validator and many hosts reject it",
-            "save the file as UTF-8 without BOM",
-        ));
+        // The mark is U+FEFF in the text, three bytes: removing them is
+        // the fix the hint asks for (`skills check --fix` applies it).
+        diagnostics.push(
+            problem(
+                "SKILL.md starts with a UTF-8 byte-order mark (BOM); the reference validator and many hosts reject it",
+                "save the file as UTF-8 without BOM",
+            )
+            .fix(0..3, ""),
+        );
         return None;
     }
     if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
