@@ -260,6 +260,42 @@ impl Opened {
     }
 }
 
+/// Replaces the file at `path` with `bytes` through a temporary file beside
+/// it, created new (`O_EXCL`: never an existing file, never through a link
+/// planted at its name), then renamed over `path`; a failure leaves the old
+/// file or none. For files the caller owns and nobody else writes (the
+/// read cache and the macro's memo in `OUT_DIR`): the temporary's name is
+/// the process's, so a name taken by a stale file or a planted link is
+/// removed (the link itself, never what it points to) and tried once more.
+/// Files beside a user's are written by the front ends with `tempfile`,
+/// whose names nobody can predict.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    let temporary = path.with_file_name(name);
+    let create = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+    };
+    let mut file = match create() {
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(&temporary)?;
+            create()?
+        }
+        other => other?,
+    };
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
 /// How every file is opened: read-only, no link followed at the end, no
 /// blocking, no controlling terminal.
 fn options() -> std::fs::OpenOptions {
@@ -384,6 +420,26 @@ mod tests {
             read(&folder.join("zero"), 100),
             Err(Refusal::Special)
         ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replacement_never_writes_through_a_link_at_the_temporary_name() {
+        let dir = Scratch::new("replace");
+        let path = dir.0.join("cache");
+        let victim = dir.0.join("victim");
+        std::fs::write(&victim, "the user's own file").unwrap();
+        let planted = dir.0.join(format!("cache.tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        replace_file(&path, b"entries").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"entries");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"the user's own file");
+        assert!(
+            std::fs::symlink_metadata(&planted).is_err(),
+            "the link is gone"
+        );
+        replace_file(&path, b"again").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"again");
     }
 
     #[cfg(unix)]

@@ -142,14 +142,7 @@ impl ReadCache {
     /// any error leaves the old file or none.
     pub(crate) fn save(self) {
         let text = render(self.started, &self.new);
-        let temporary = self
-            .file
-            .with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&temporary, text).is_err()
-            || std::fs::rename(&temporary, &self.file).is_err()
-        {
-            let _ = std::fs::remove_file(&temporary);
-        }
+        let _ = open::replace_file(&self.file, text.as_bytes());
     }
 }
 

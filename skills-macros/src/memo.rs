@@ -71,15 +71,8 @@ impl Memo {
     /// Keeps `source` under `key` (atomically: a temporary file, then a
     /// rename); a memo that cannot be written is not written.
     pub(crate) fn store(&self, key: &str, source: &str) {
-        let temporary = self
-            .file
-            .with_extension(format!("tmp{}", std::process::id()));
         let text = format!("{MAGIC} {key}\n{source}");
-        if std::fs::write(&temporary, text).is_err()
-            || std::fs::rename(&temporary, &self.file).is_err()
-        {
-            let _ = std::fs::remove_file(&temporary);
-        }
+        let _ = skills_core::open::replace_file(&self.file, text.as_bytes());
     }
 }
 
