@@ -697,7 +697,7 @@ fn build(
                     file.path
                 )));
             };
-            fs::write(&destination, bytes)?;
+            write_new(&destination, bytes)?;
             set_executable(&destination, file.executable)?;
         }
         record.files.insert(
@@ -705,7 +705,18 @@ fn build(
             RecordedFile::new(file.digest, file.executable),
         );
     }
-    fs::write(staging.join(RECORD_FILE), record.to_bytes())
+    write_new(&staging.join(RECORD_FILE), &record.to_bytes())
+}
+
+/// Writes a file that must not exist yet (the staging folder is fresh):
+/// created new, so nothing already at the name is ever written through.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(bytes)
 }
 
 /// Whether the hard link just made at `destination` is a regular file;
