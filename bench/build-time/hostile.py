@@ -11,8 +11,8 @@ Each <folder> is a copy of the repository (`git archive <rev> | tar -x -C <folde
 commits landing during a run do not change what is measured; `bench/build-time/hostile.py
 --snapshot <rev> <folder>` makes one. The trees (generated once under <scratch>/trees/):
 
-  keys40k    one valid skill whose SKILL.md has 40,000 `metadata` keys (about 560 KB of
-             frontmatter; the issue's example): the frontmatter reader's cost per node
+  keys40k    one valid skill whose SKILL.md has 40,000 `metadata` keys (989 KB of
+             frontmatter, under the 1 MiB limit): the frontmatter reader's cost per node
   sparse1g   a valid skill and, beside it outside every skill, a 1 GiB sparse file
              (`truncate -s 1G`): what the cache key reads of files no load needs
 
