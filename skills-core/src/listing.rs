@@ -30,10 +30,11 @@ use crate::walk::{self, Entry, Kind};
 use crate::{MAX_FILE_BYTES, layout, load, open, relpath};
 
 /// What a load of one tree depends on, by content: every entry of the tree
-/// (its kind, size and executable bit) and every file's digest, under this
-/// crate's version and the load's options. Two trees with the same
-/// [`key`](Self::key) load to the same result; a change outside every
-/// skill changes the key too (it costs a load, never a stale result).
+/// (its kind, size and executable bit) and the digest of every file a load
+/// reads, under this crate's version and the load's options. Two trees with
+/// the same [`key`](Self::key) load to the same result; a change of size
+/// outside every skill changes the key too (it costs a load, never a stale
+/// result).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
     key: String,
@@ -41,7 +42,7 @@ pub struct Listing {
 
 impl Listing {
     /// `sha256:` over this crate's version, the options, and every entry of
-    /// the tree with each file's digest.
+    /// the tree with the digest of each file a load reads.
     pub fn key(&self) -> &str {
         &self.key
     }

@@ -11,8 +11,12 @@
 //!   never reuses an expansion an older one made;
 //! - the call: the resolved folder, the environment variables it names, the
 //!   options (`untracked` included);
-//! - the tree, by content: [`skills_core::listing`], every entry and every
-//!   file's digest (a file the read cache does not vouch for is hashed).
+//! - the tree, by content: [`skills_core::listing`], every entry (kind,
+//!   size, executable bit) and the digest of every file a load reads (a
+//!   file the read cache does not vouch for is hashed, in blocks). A file
+//!   no load reads (outside every skill, over the size limit) is keyed by
+//!   its size alone and never read: its bytes change nothing the expansion
+//!   holds, so a 1 GiB file beside the skills costs a `stat`.
 //!
 //! An expansion is filed under the listing of the very bytes its load read
 //! ([`skills_core::load_listed`]), so a file edited during the build never
