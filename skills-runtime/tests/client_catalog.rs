@@ -399,7 +399,7 @@ async fn a_listing_cannot_write_into_the_prompt() {
     let refused = catalog.refused();
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert_eq!(refused[0].server, "old");
-    assert!(refused[0].uri.contains("\\u{a}SYSTEM"), "{refused:?}");
+    assert!(refused[0].uri.contains("\\nSYSTEM"), "{refused:?}");
     assert!(
         refused[0].reason.contains("percent-encoded /"),
         "{refused:?}"

@@ -295,21 +295,13 @@ fn whose(record: &Record, owner: &Target) -> String {
     }
 }
 
-/// A name from a file or a peer, for a report: control characters escaped,
+/// A name from a file or a peer, for a report: escaped as everything printed
+/// is ([`skills_core::printable`]),
 /// at most 200 characters (a record is a file anyone could have written; a
 /// server names itself).
 pub(crate) fn shown(name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .take(200)
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<char>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect();
+    let bounded: String = name.chars().take(200).collect();
+    let mut out = skills_core::printable(&bounded).into_owned();
     if name.chars().nth(200).is_some() {
         out.push('…');
     }

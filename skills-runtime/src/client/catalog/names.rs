@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::client::discover::SkillSummary;
 use crate::client::manifest;
+use crate::folder::shown;
 
 /// Longest description the model is shown, in characters: the format's
 /// limit for `description`. (Context blocks cut it further.)
@@ -20,8 +21,6 @@ const MAX_DEPENDENCIES: usize = 16;
 const MAX_DEPENDENCY_CHARS: usize = 64;
 /// Longest error text a tool call gives the model, in characters.
 pub(super) const MAX_ERROR_CHARS: usize = 1000;
-/// Longest URI or name kept in a refusal, in characters.
-const MAX_REFUSED_CHARS: usize = 300;
 
 /// A skill a server listed that the catalog does not offer, and why
 /// ([`HostCatalog::refused`](super::HostCatalog::refused)).
@@ -30,9 +29,10 @@ const MAX_REFUSED_CHARS: usize = 300;
 pub struct RefusedSkill {
     /// The label of its server.
     pub server: String,
-    /// Its `SKILL.md` URI as listed, control characters escaped, bounded.
+    /// Its `SKILL.md` URI as listed, escaped ([`skills_core::printable`]),
+    /// at most 200 characters.
     pub uri: String,
-    /// Its name as listed, control characters escaped, bounded.
+    /// Its name as listed, escaped and bounded likewise.
     pub name: String,
     /// Why it is refused.
     pub reason: String,
@@ -50,8 +50,8 @@ pub(super) fn admit(
         match why_refused(&skill) {
             Some(reason) => refused.push(RefusedSkill {
                 server: label.to_owned(),
-                uri: escaped(&skill.uri),
-                name: escaped(&skill.name),
+                uri: shown(&skill.uri),
+                name: shown(&skill.name),
                 reason: model_text(&reason, MAX_ERROR_CHARS),
             }),
             None => {
@@ -71,7 +71,7 @@ fn why_refused(skill: &SkillSummary) -> Option<String> {
         return Some(error.to_string());
     }
     if let Err(problem) = skills_core::names::check_skill_name(&skill.name) {
-        return Some(format!("{}: {}", escaped(&skill.uri), problem.message));
+        return Some(format!("{}: {}", shown(&skill.uri), problem.message));
     }
     if let Some(entry) = &skill.entry
         && let Err(error) = manifest::from_entry(entry)
@@ -135,27 +135,6 @@ pub(super) fn model_dependencies(dependencies: Vec<String>) -> Vec<String> {
         .filter(|dependency| !dependency.is_empty())
         .take(MAX_DEPENDENCIES)
         .collect()
-}
-
-/// `text` with control characters escaped, bounded: for a refusal a host shows.
-fn escaped(text: &str) -> String {
-    let mut out: String = text
-        .chars()
-        .take(MAX_REFUSED_CHARS)
-        .flat_map(|c| {
-            let escape = c.is_control() || is_hidden(c);
-            let shown: Vec<char> = if escape {
-                c.escape_unicode().collect()
-            } else {
-                vec![c]
-            };
-            shown
-        })
-        .collect();
-    if text.chars().nth(MAX_REFUSED_CHARS).is_some() {
-        out.push('…');
-    }
-    out
 }
 
 /// The name the model sees for each (server, URI): the skill's name, or
