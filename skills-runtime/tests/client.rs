@@ -9,7 +9,9 @@ use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::Path;
 
 use skills_runtime::SkillsServer;
-use skills_runtime::client::{DownloadOptions, SkillsPeerExt as _, Source, SyncOptions};
+use skills_runtime::client::{
+    DownloadOptions, SkillSource, SkillsPeerExt as _, Source, SyncOptions,
+};
 use skills_runtime::folder::{Action, State};
 use support::client::{LegacyOnly, scratch, skill_methods, snapshot, tapped};
 use support::{ERAS, Era};
@@ -18,6 +20,11 @@ use support::trees::EXAMPLES as SKILLS;
 
 fn server() -> SkillsServer {
     SkillsServer::new(SKILLS.clone())
+}
+
+/// The source the host names our server by.
+fn source() -> SkillSource {
+    SkillSource::label("kitchen")
 }
 
 #[tokio::test]
@@ -88,7 +95,7 @@ async fn sync_writes_every_skill_and_a_second_run_changes_nothing() {
                 tapped(server(), era).await
             };
             let report = client
-                .sync_skills(&folder, &SyncOptions::default())
+                .sync_skills(&folder, &source(), &SyncOptions::default())
                 .await
                 .unwrap();
             assert_eq!(report.exit_code(), 0, "{report}");
@@ -117,7 +124,7 @@ async fn sync_writes_every_skill_and_a_second_run_changes_nothing() {
             methods.lock().unwrap().clear();
 
             let again = client
-                .sync_skills(&folder, &SyncOptions::default())
+                .sync_skills(&folder, &source(), &SyncOptions::default())
                 .await
                 .unwrap();
             assert!(
@@ -161,7 +168,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
     let server = server();
     let (client, _) = tapped(server.clone(), Era::Handshake).await;
     client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     let before = inodes(&folder);
@@ -212,7 +219,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
     )
     .unwrap();
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     let by_path = |path: &str| {
@@ -268,7 +275,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
 
     // --force overwrites the edit.
     let forced = client
-        .sync_skills(&folder, &SyncOptions::default().force(true))
+        .sync_skills(&folder, &source(), &SyncOptions::default().force(true))
         .await
         .unwrap();
     assert_eq!(forced.exit_code(), 0, "{forced}");
@@ -278,7 +285,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
             .exists()
     );
     let settled = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     assert!(
@@ -297,7 +304,7 @@ async fn foreign_folders_and_dry_runs_are_left_alone() {
     let (client, methods) = tapped(server(), Era::Modern).await;
     let before = snapshot(&folder);
     let dry = client
-        .sync_skills(&folder, &SyncOptions::default().dry_run(true))
+        .sync_skills(&folder, &source(), &SyncOptions::default().dry_run(true))
         .await
         .unwrap();
     assert!(dry.dry_run);
@@ -322,7 +329,7 @@ async fn foreign_folders_and_dry_runs_are_left_alone() {
         ]
     );
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     assert_eq!(
@@ -343,7 +350,7 @@ async fn a_link_in_the_folder_is_never_followed() {
     let (client, _) = tapped(server(), Era::Handshake).await;
     for force in [false, true] {
         let report = client
-            .sync_skills(&folder, &SyncOptions::default().force(force))
+            .sync_skills(&folder, &source(), &SyncOptions::default().force(force))
             .await
             .unwrap();
         for path in ["stock-audit", "kitchen/recipe-scaling"] {
@@ -385,7 +392,7 @@ async fn a_nested_skill_travels_inside_its_parent() {
     let folder = scratch("nested");
     let (client, _) = tapped(server, Era::Modern).await;
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     let inner = report
@@ -405,7 +412,7 @@ async fn a_nested_skill_travels_inside_its_parent() {
         "recorded once, by its parent"
     );
     let again = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     assert!(
@@ -421,7 +428,12 @@ async fn download_one_skill_by_name_or_uri() {
     let folder = scratch("download");
     let (client, _) = tapped(server(), Era::Modern).await;
     let report = client
-        .download_skill("stock-audit", &folder, &DownloadOptions::default())
+        .download_skill(
+            "stock-audit",
+            &folder,
+            &source(),
+            &DownloadOptions::default(),
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -437,13 +449,19 @@ async fn download_one_skill_by_name_or_uri() {
         .download_skill(
             "skill://kitchen/recipe-scaling/SKILL.md",
             &folder,
+            &source(),
             &DownloadOptions::default(),
         )
         .await
         .unwrap();
     assert_eq!(by_uri.path, "kitchen/recipe-scaling");
     let unknown = client
-        .download_skill("no-such-skill", &folder, &DownloadOptions::default())
+        .download_skill(
+            "no-such-skill",
+            &folder,
+            &source(),
+            &DownloadOptions::default(),
+        )
         .await
         .unwrap_err();
     assert_eq!(unknown.to_string(), "no skill `no-such-skill` is served");

@@ -7,8 +7,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use skills_core::MAX_FILE_BYTES;
+use skills_core::open::{FileId, Refusal};
+
 use super::record::{RECORD_FILE, Record, RecordedFile};
-use super::{Action, Changes, Planned, SkillWrite, State, WriteOptions};
+use super::{Action, Changes, Planned, SkillWrite, State, Target, WriteOptions};
 
 /// Prefix of the hidden folders the writer stages in and swaps out through.
 const SCRATCH_PREFIX: &str = ".skills-runtime-";
@@ -101,6 +104,22 @@ fn look(root: &Path, relative: &str) -> io::Result<Found> {
     Ok(Found::Folder)
 }
 
+/// The names in the folder `relative` under `root` (`""`: the root itself),
+/// without the writer's scratch folders; none when it is missing, or when a
+/// link or a file stands on the way (planning reports those).
+pub(super) fn entries(root: &Path, relative: &str) -> Vec<String> {
+    if !relative.is_empty() && !matches!(look(root, relative), Ok(Found::Folder)) {
+        return Vec::new();
+    }
+    let Ok(read) = fs::read_dir(join(root, relative)) else {
+        return Vec::new();
+    };
+    read.flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| !name.starts_with(SCRATCH_PREFIX))
+        .collect()
+}
+
 /// A skill folder read back: its record (if ours to read) and the digest and
 /// executable bit of every file, with anything that is not a plain file.
 struct OnDisk {
@@ -132,13 +151,36 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
             if kind.is_dir() {
                 pending.push((entry.path(), format!("{relative}/")));
             } else if kind.is_file() {
-                let bytes = fs::read(entry.path())?;
+                // Opened as the loader opens a skill's files: the very file
+                // listed, never a link or FIFO swapped in since, and hashed
+                // in blocks up to the size limit. Anything else is a file
+                // the writer never replaces.
+                let metadata = entry.metadata()?;
+                let mut opened = match skills_core::open::open(&entry.path(), FileId::of(&metadata))
+                {
+                    Ok(opened) => opened,
+                    Err(Refusal::Io(error)) => return Err(error),
+                    Err(_) => {
+                        on_disk.odd.push(relative);
+                        continue;
+                    }
+                };
                 if prefix.is_empty() && name == RECORD_FILE {
-                    on_disk.record = Record::parse(&bytes);
+                    on_disk.record = opened
+                        .read(MAX_FILE_BYTES)
+                        .ok()
+                        .and_then(|bytes| Record::parse(&bytes));
                     continue;
                 }
-                let digest = skills_core::digest::of(&bytes);
-                let executable = is_executable(&entry.metadata()?);
+                let digest = match opened.digest(MAX_FILE_BYTES) {
+                    Ok(digest) => digest,
+                    Err(Refusal::Io(error)) => return Err(error),
+                    Err(_) => {
+                        on_disk.odd.push(relative);
+                        continue;
+                    }
+                };
+                let executable = is_executable(&metadata);
                 on_disk
                     .files
                     .insert(relative, RecordedFile::new(digest, executable));
@@ -235,9 +277,40 @@ fn differences(
     changes
 }
 
+/// Whose a folder is, when its record names another writer than `owner`:
+/// the words of a `foreign` skill's reason.
+fn whose(record: &Record, owner: &Target) -> String {
+    let writer = shown(&record.writer);
+    match &record.source {
+        Some(_) => format!("written by `{writer}`, not by `{}`", shown(&owner.writer)),
+        // A format-1 record of a sync names the server as it named itself,
+        // which proves nothing about who that was.
+        None if owner.source.is_some() => format!(
+            "written by `{writer}` (a record without a source: before version 2 a sync named \
+             the server as the server named itself), not by `{}`; if `{writer}` is this \
+             source, sync with the label `{writer}` to adopt it, or force",
+            shown(&owner.writer)
+        ),
+        None => format!("written by `{writer}`, not by `{}`", shown(&owner.writer)),
+    }
+}
+
+/// A name from a file or a peer, for a report: escaped as everything printed
+/// is ([`skills_core::printable`]),
+/// at most 200 characters (a record is a file anyone could have written; a
+/// server names itself).
+pub(crate) fn shown(name: &str) -> String {
+    let bounded: String = name.chars().take(200).collect();
+    let mut out = skills_core::printable(&bounded).into_owned();
+    if name.chars().nth(200).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 pub(super) fn plan_skill<'a>(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     skill: SkillWrite<'a>,
     options: &WriteOptions,
 ) -> (Planned, Option<Work<'a>>) {
@@ -286,21 +359,18 @@ pub(super) fn plan_skill<'a>(
                     return (item, None);
                 }
             };
-            let ours = on_disk
-                .record
-                .as_ref()
-                .filter(|record| record.writer == writer);
+            let ours = on_disk.record.as_ref().filter(|record| owner.owns(record));
             let Some(record) = ours else {
                 if on_disk.record.is_none()
                     && on_disk.odd.is_empty()
                     && let Some(stamp) = super::stamped::read(&folder)
-                    && stamp.by == writer
+                    && owner.owns_stamp(&stamp.by)
                 {
                     return plan_stamped(item, skill, &on_disk, &incoming, &stamp, options);
                 }
                 item.state = State::Foreign;
                 item.reason = Some(match &on_disk.record {
-                    Some(record) => format!("written by `{}`, not by `{writer}`", record.writer),
+                    Some(record) => whose(record, owner),
                     None => "a folder no record of this writer knows".to_owned(),
                 });
                 item.files = differences(&on_disk.files, &incoming);
@@ -423,7 +493,7 @@ fn plan_stamped<'a>(
 /// This writer's skills under `root` that are not in `given`.
 pub(super) fn orphans<'a>(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     given: &BTreeSet<String>,
     options: &WriteOptions,
 ) -> Vec<(Planned, Option<Work<'a>>)> {
@@ -446,23 +516,26 @@ pub(super) fn orphans<'a>(
             }
             let relative = format!("{prefix}{name}");
             let folder = entry.path();
-            let record = fs::read(folder.join(RECORD_FILE))
+            // A record, a FIFO or a link to `/dev/zero` planted in a cloned
+            // repository's skills folder is opened without blocking or
+            // following, and read up to the limit.
+            let record = skills_core::open::read(&folder.join(RECORD_FILE), MAX_FILE_BYTES)
                 .ok()
                 .and_then(|bytes| Record::parse(&bytes));
             match record {
-                Some(record) if record.writer == writer && !given.contains(&relative) => {
+                Some(record) if owner.owns(&record) && !given.contains(&relative) => {
                     found.push(plan_orphan(&folder, relative, record, options));
                 }
                 Some(_) => {}
                 // skill-embed's install under this writer's name, no longer given.
                 None if !given.contains(&relative)
                     && let Some(stamp) = super::stamped::read(&folder)
-                    && stamp.by == writer =>
+                    && owner.owns_stamp(&stamp.by) =>
                 {
                     found.push(plan_stamped_orphan(relative, &stamp, options));
                 }
                 // A foreign skill's folder is not searched: what is inside is its own.
-                None if folder.join(skills_core::SKILL_MD).exists() => {}
+                None if fs::symlink_metadata(folder.join(skills_core::SKILL_MD)).is_ok() => {}
                 None if depth + 1 < ORPHAN_DEPTH => {
                     pending.push((folder, format!("{relative}/"), depth + 1))
                 }
@@ -563,7 +636,7 @@ fn scratch_beside(folder: &Path, purpose: &str) -> PathBuf {
 
 pub(super) fn apply(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     item: &Planned,
     work: Work<'_>,
 ) -> Result<(), String> {
@@ -577,14 +650,14 @@ pub(super) fn apply(
     match work {
         Work::Remove => remove(root, &folder).map_err(|error| error.to_string()),
         Work::Write { skill, keep } => {
-            write(root, writer, &folder, &skill, &keep).map_err(|error| error.to_string())
+            write(root, owner, &folder, &skill, &keep).map_err(|error| error.to_string())
         }
     }
 }
 
 fn write(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     folder: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
@@ -592,7 +665,7 @@ fn write(
     let parent = folder.parent().unwrap_or(root);
     create_folders_below(root, parent)?;
     let staging = scratch_beside(folder, "staging");
-    let built = build(&staging, writer, folder, skill, keep);
+    let built = build(&staging, owner, folder, skill, keep);
     if let Err(error) = built {
         let _ = fs::remove_dir_all(&staging);
         return Err(error);
@@ -644,20 +717,28 @@ fn create_folders_below(root: &Path, folder: &Path) -> io::Result<()> {
 /// `current`, the others written, then the record.
 fn build(
     staging: &Path,
-    writer: &str,
+    owner: &Target,
     current: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
 ) -> io::Result<()> {
     fs::create_dir(staging)?;
-    let mut record = Record::new(writer, &skill.name, &skill.version);
+    let mut record = Record::new(
+        &owner.writer,
+        owner.source.as_deref(),
+        &skill.name,
+        &skill.version,
+    );
     for file in &skill.files {
         let destination = join(staging, &file.path);
         if let Some(parent) = destination.parent() {
             fs::create_dir_all(parent)?;
         }
+        // An unchanged file is linked from the current folder, if it is
+        // still a regular file there (never a link put there since the plan).
         let linked = keep.contains(file.path.as_ref())
-            && fs::hard_link(join(current, &file.path), &destination).is_ok();
+            && fs::hard_link(join(current, &file.path), &destination).is_ok()
+            && linked_a_file(&destination)?;
         if !linked {
             let Some(bytes) = &file.bytes else {
                 return Err(io::Error::other(format!(
@@ -665,7 +746,7 @@ fn build(
                     file.path
                 )));
             };
-            fs::write(&destination, bytes)?;
+            write_new(&destination, bytes)?;
             set_executable(&destination, file.executable)?;
         }
         record.files.insert(
@@ -673,7 +754,28 @@ fn build(
             RecordedFile::new(file.digest, file.executable),
         );
     }
-    fs::write(staging.join(RECORD_FILE), record.to_bytes())
+    write_new(&staging.join(RECORD_FILE), &record.to_bytes())
+}
+
+/// Writes a file that must not exist yet (the staging folder is fresh):
+/// created new, so nothing already at the name is ever written through.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(bytes)
+}
+
+/// Whether the hard link just made at `destination` is a regular file;
+/// anything else (a link `hard_link` copied as a link) is removed again.
+fn linked_a_file(destination: &Path) -> io::Result<bool> {
+    if fs::symlink_metadata(destination)?.file_type().is_file() {
+        return Ok(true);
+    }
+    fs::remove_file(destination)?;
+    Ok(false)
 }
 
 #[cfg(unix)]
