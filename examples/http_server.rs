@@ -86,7 +86,7 @@ async fn main() -> anyhow::Result<()> {
     if let Some(bytes) = options.blob_cache_bytes {
         skills = skills.blob_cache_bytes(bytes);
     }
-    let skills = skills.build();
+    let skills = skills.build()?;
     let router = SkillsRouter::new(skills)
         .stateless(options.stateless)
         .allowed_hosts(options.allowed_hosts)

@@ -276,7 +276,7 @@ fn access(skill: &Skill, caller: &Caller<'_>) -> Access {
 
 /// The skills server: each caller sees what [`access`] gives them, and
 /// sessions are told when their view changes.
-fn skills_server() -> SkillsServer {
+fn skills_server() -> Result<SkillsServer, skills_runtime::Report> {
     SkillsServer::builder(SKILLS.clone())
         .access(access)
         .notify_changes(true)
@@ -290,7 +290,7 @@ pub async fn platform(
     stateless: bool,
     allowed_hosts: Vec<String>,
 ) -> anyhow::Result<axum::Router> {
-    platform_for(skills_server(), db, verifier, stateless, allowed_hosts).await
+    platform_for(skills_server()?, db, verifier, stateless, allowed_hosts).await
 }
 
 /// [`platform`] around `skills`, a server the caller keeps to refresh views.
@@ -345,7 +345,7 @@ async fn serve_platform(
         &db.setting("audience").await?,
         &db.setting("issuer").await?,
     )?;
-    let skills = skills_server();
+    let skills = skills_server()?;
     let router = platform_for(
         skills.clone(),
         db.clone(),
@@ -380,7 +380,7 @@ async fn refresh_sessions(db: &Db, skills: &SkillsServer, learner: Option<String
     // The sessions are rewritten under their lock, synchronously: off the
     // async threads, each read waited for on this blocking thread.
     let told = tokio::task::spawn_blocking(move || {
-        skills.refresh_views_with(|request| {
+        skills.refresh_views(|request| {
             let Some(entitlements) = request.extensions.get_mut::<Entitlements>() else {
                 return;
             };

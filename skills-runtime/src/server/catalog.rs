@@ -118,14 +118,6 @@ impl SkillsView {
             .map(move |(index, offer)| (&skills[*index], offer))
     }
 
-    /// The SEP-2640 entry of `skill` (one of [`owned`](Self::owned)): the
-    /// very entry `skills/get` answers with, so a route's files, digests,
-    /// sizes and version agree with it.
-    pub fn entry(&self, skill: &Skill) -> Option<&rmcp::model::Skill> {
-        let index = self.snapshot.skills.position(skill.path())?;
-        self.visible.owns(index).then(|| self.snapshot.entry(index))
-    }
-
     /// The well-known artifact of `skill` (one of [`owned`](Self::owned)),
     /// built once per snapshot.
     #[cfg(feature = "http")]

@@ -49,54 +49,47 @@
 mod access;
 #[cfg(feature = "http")]
 mod artifact;
-mod builder;
+pub(crate) mod builder;
 mod catalog;
 mod changes;
 mod compat;
 mod completion;
 mod cursor;
 mod directory;
-mod handler;
+pub(crate) mod handler;
 mod info;
 mod instructions;
 mod malformed;
 mod notices;
 mod prompts;
-#[cfg(feature = "watch")]
-mod reload;
 mod requests;
 mod resources;
 mod serve;
 mod sessions;
 mod settings;
 mod skills;
-mod skills_server;
+pub(crate) mod skills_server;
 mod snapshot;
 mod subscriptions;
 mod tool;
 mod view;
 mod visible;
-#[cfg(feature = "watch")]
-mod watch;
 mod wire;
 
 pub use access::{Access, AccessPolicy, Caller, Offer};
 #[cfg(feature = "http")]
 pub(crate) use artifact::{Artifact, Kind};
-pub use builder::SkillsServerBuilder;
 pub use catalog::SkillsView;
 #[doc(hidden)]
 pub use cursor::fuzzing as cursor_fuzzing;
-pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
-#[cfg(feature = "watch")]
-pub use reload::{Reload, Reloads, Watch, WatchError, WatchHandle};
 #[doc(hidden)]
 pub use requests::SkillsRequests;
 pub use serve::{ServeError, serve};
 pub use sessions::ViewChanges;
-pub use skills_server::SkillsServer;
-pub use view::Visibility;
+// `SkillsServer`, its builder and `WithSkills` have one public path, the
+// crate's root.
+pub(crate) use skills_server::SkillsServer;
 #[cfg(feature = "watch")]
-pub use watch::DEBOUNCE;
-pub use wire::{frontmatter, skill_entry};
+pub(crate) use skills_server::WeakServer;
+pub use wire::skill_entry;
