@@ -845,3 +845,109 @@ async fn each_skill_is_written_once_verified_within_the_total_limit() {
     );
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+// ---------------------------------------------------------------------------
+// Review of issues 30 and 33: what a server could still do to a folder
+
+/// A skill listed inside a folder that holds another skill: the user's own
+/// (no record), or one another source wrote.
+const INSIDE_MINE: Stranger = Stranger {
+    uri: "skill://mine/evil/SKILL.md",
+    name: "evil",
+};
+const INSIDE_DOCS: Stranger = Stranger {
+    uri: "skill://notes/evil/SKILL.md",
+    name: "evil",
+};
+
+#[tokio::test]
+async fn a_skill_is_never_written_into_another_skills_folder() {
+    for legacy in [false, true] {
+        let folder = scratch(&format!("inside-{legacy}"));
+        std::fs::create_dir_all(folder.join("mine")).unwrap();
+        std::fs::write(folder.join("mine/SKILL.md"), "mine\n").unwrap();
+        // `notes`, written by the source `docs`.
+        let docs = Liar::new(Lie::Honest).with_stranger(NOTES);
+        let client = transport::connect(transport::stream(docs.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("docs"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(report.exit_code(), 0, "{report}");
+        let before = snapshot(&folder);
+
+        // Another source lists skills inside both folders.
+        let liar = Liar::with_files(Lie::Honest, other_liar())
+            .with_stranger(INSIDE_MINE)
+            .with_stranger(INSIDE_DOCS);
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("tools"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        for (stranger, outer) in [(INSIDE_MINE, "mine"), (INSIDE_DOCS, "notes")] {
+            let item = report
+                .skills
+                .iter()
+                .find(|s| s.uri.as_deref() == Some(stranger.uri))
+                .unwrap();
+            assert_eq!(item.action, Action::Keep, "{legacy} {stranger:?}: {report}");
+            let reason = item.reason.as_deref().unwrap_or_default();
+            assert!(
+                reason.contains(&format!("inside `{outer}`")),
+                "{stranger:?}: {reason}"
+            );
+        }
+        assert_eq!(report.exit_code(), 1, "{report}");
+        assert_eq!(snapshot(&folder), before, "{legacy}: a folder changed");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+    // Given together, the inner one is refused: the outer one's folder holds it.
+    let folder = scratch("inside-given");
+    let skill_md = |name: &str| format!("---\nname: {name}\ndescription: D.\n---\n");
+    let (team, pdf) = (skill_md("team"), skill_md("pdf"));
+    let plan = skills_runtime::folder::plan(
+        &Target::new(&folder, "tool"),
+        [
+            SkillWrite::new(
+                "team",
+                "team",
+                "1",
+                [FileWrite::new("SKILL.md", team.as_bytes(), false)],
+            ),
+            SkillWrite::new(
+                "pdf",
+                "team/pdf",
+                "1",
+                [FileWrite::new("SKILL.md", pdf.as_bytes(), false)],
+            ),
+        ],
+        &Default::default(),
+    )
+    .unwrap();
+    let items = plan.apply();
+    assert_eq!((items[0].action, &items[0].error), (Action::Write, &None));
+    assert_eq!(items[1].action, Action::Keep, "{:?}", items[1]);
+    assert!(
+        items[1]
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("inside `team`")
+    );
+    assert!(!folder.join("team/pdf").exists());
+    std::fs::remove_dir_all(&folder).unwrap();
+}

@@ -57,6 +57,9 @@
 //!   the skills given, or against what the folder already holds) differ only
 //!   in case or Unicode normalization ([`skills_core::names::fold_case`]):
 //!   such a skill is kept out, both names in its reason.
+//! - **Never inside another skill**: a skill whose folder would lie inside
+//!   another skill's (one given with it, or a folder on disk holding a
+//!   `SKILL.md` or a record) is kept out: it would change that skill's files.
 //! - **Never outside the target**: a symbolic link at or below the
 //!   target (other than the target itself and the folders above it) is never
 //!   followed: the skill is reported `foreign` and left alone.

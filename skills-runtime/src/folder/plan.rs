@@ -98,7 +98,9 @@ impl fmt::Display for Plan<'_> {
 /// with another skill's or with an entry already in the target (the
 /// portable-name rule, [`names::fold_case`]: `Team/pdf` and `team/pdf`,
 /// `café` in NFC and in NFD), is planned `keep` with the reason, both names
-/// in it; it never reaches the disk.
+/// in it; it never reaches the disk. So is a skill that would lie inside
+/// another skill's folder: one given with it, or a folder on the way that
+/// holds a `SKILL.md` or a writer's record, whoever wrote it.
 pub fn plan<'a>(
     target: &Target,
     skills: impl IntoIterator<Item = SkillWrite<'a>>,
@@ -196,9 +198,26 @@ fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String>
             }
         }
     }
+    // One skill given inside another's folder: writing the outer one would
+    // replace it, and it would change the outer one's files.
+    let given: std::collections::HashSet<&str> = paths.iter().map(|(_, path)| *path).collect();
+    for (index, path) in &paths {
+        let mut outers = path.match_indices('/').map(|(at, _)| &path[..at]);
+        if let Some(outer) = outers.find(|outer| given.contains(outer)) {
+            found.entry(*index).or_insert_with(|| {
+                format!("it lies inside `{outer}`, the folder of another skill given; a skill's folder holds its own files only")
+            });
+        }
+    }
     // Against the target: each folder on the way to a skill, beside the
     // entries already there (each folder read and its names folded once,
-    // links not followed).
+    // links not followed). A folder on the way that holds a skill (its
+    // `SKILL.md` or a writer's record) is that skill's: nothing is written
+    // into it, whoever wrote it.
+    let skill_keys = [
+        names::fold_case(skills_core::SKILL_MD),
+        names::fold_case(RECORD_FILE),
+    ];
     let mut listed: BTreeMap<String, HashMap<String, Vec<String>>> = BTreeMap::new();
     for (index, path) in &paths {
         let mut parent = String::new();
@@ -213,6 +232,18 @@ fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String>
                 }
                 by_key
             });
+            if !parent.is_empty()
+                && let Some(held) = skill_keys
+                    .iter()
+                    .find_map(|key| entries.get(key).and_then(|held| held.first()))
+            {
+                found.entry(*index).or_insert_with(|| {
+                    format!(
+                        "it would be written inside `{parent}`, the folder of another skill (it holds `{parent}/{held}`); a skill is never written into another skill's folder"
+                    )
+                });
+                break;
+            }
             let alike = entries.get(&names::fold_case(name));
             if let Some(there) = alike.and_then(|alike| alike.iter().find(|entry| *entry != name)) {
                 let here = relpath::join(&parent, name);
