@@ -951,3 +951,105 @@ async fn a_skill_is_never_written_into_another_skills_folder() {
     assert!(!folder.join("team/pdf").exists());
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+/// A skill `name` at `version` whose SKILL.md says `body`, with a reference.
+fn versioned(name: &'static str, version: &'static str, body: &str) -> SkillWrite<'static> {
+    SkillWrite::new(
+        name,
+        name,
+        version,
+        [
+            FileWrite::new(
+                "SKILL.md",
+                format!("---\nname: {name}\ndescription: D.\n---\n{body}\n").into_bytes(),
+                false,
+            ),
+            FileWrite::new("references/notes.md", b"Notes.\n".to_vec(), false),
+        ],
+    )
+}
+
+fn written(target: &Target, skills: Vec<SkillWrite<'static>>) {
+    let plan = skills_runtime::folder::plan(target, skills, &Default::default()).unwrap();
+    let done = plan.apply();
+    assert!(done.iter().all(|item| item.error.is_none()), "{done:?}");
+}
+
+#[test]
+fn what_changed_between_plan_and_apply_is_left_as_it_is() {
+    use skills_runtime::folder::WriteOptions;
+    let root = scratch("between");
+    let outside = root.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("notes.md"), "a secret\n").unwrap();
+    let folder = root.join("skills");
+    let ours = Target::new(&folder, "ours");
+
+    // Planned missing; another source writes it first (two syncs at once):
+    // applying the plan must not swap the other one's folder away.
+    let plan =
+        skills_runtime::folder::plan(&ours, [versioned("pdf", "1", "ours")], &Default::default())
+            .unwrap();
+    assert_eq!(plan.items()[0].state, State::Missing);
+    written(
+        &Target::new(&folder, "theirs"),
+        vec![versioned("pdf", "9", "theirs")],
+    );
+    let before = snapshot(&folder);
+    let done = plan.apply();
+    assert!(done[0].error.is_some(), "{done:?}");
+    assert_eq!(
+        snapshot(&folder),
+        before,
+        "the other writer's folder was replaced"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+
+    // Planned as an unedited update, an orphan to remove, and an update
+    // whose unchanged file is linked from the current folder; then a user
+    // edits the first, the second, and swaps the third's folder for a link
+    // to a folder outside.
+    written(
+        &ours,
+        vec![
+            versioned("pdf", "1", "one"),
+            versioned("notes", "1", "one"),
+            versioned("docs", "1", "one"),
+        ],
+    );
+    let plan = skills_runtime::folder::plan(
+        &ours,
+        [versioned("pdf", "2", "two"), versioned("docs", "2", "two")],
+        &WriteOptions::default().remove_orphans(true),
+    )
+    .unwrap();
+    let actions: Vec<(&str, Action)> = plan
+        .items()
+        .iter()
+        .map(|item| (item.path.as_str(), item.action))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("pdf", Action::Update),
+            ("docs", Action::Update),
+            ("notes", Action::Remove)
+        ]
+    );
+    std::fs::write(folder.join("pdf/SKILL.md"), "my edit\n").unwrap();
+    std::fs::write(folder.join("notes/references/notes.md"), "my notes\n").unwrap();
+    std::fs::remove_dir_all(folder.join("docs/references")).unwrap();
+    std::os::unix::fs::symlink(&outside, folder.join("docs/references")).unwrap();
+    let before = snapshot(&folder);
+    let done = plan.apply();
+    for item in &done {
+        let error = item.error.as_deref().unwrap_or_else(|| panic!("{item:?}"));
+        assert!(error.contains("since it was planned"), "{error}");
+    }
+    assert_eq!(
+        snapshot(&folder),
+        before,
+        "an edit was lost or a link followed"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

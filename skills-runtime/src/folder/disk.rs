@@ -19,17 +19,22 @@ const SCRATCH_PREFIX: &str = ".skills-runtime-";
 /// Folders deeper than this below the target are not searched for orphans.
 const ORPHAN_DEPTH: usize = 16;
 
-/// What applying one item needs beyond its [`Planned`].
+/// What applying one item needs beyond its [`Planned`]. Each carries what
+/// the plan saw of the folder: applying re-reads it and does nothing when
+/// it changed since (a user's edit, another writer's folder, a link swapped
+/// in), however long ago the plan was made.
 #[derive(Debug)]
 pub(super) enum Work<'a> {
     /// Write (or rewrite) the skill; `keep` are the files that may be
-    /// hard-linked from the current folder because they did not change.
+    /// hard-linked from the current folder because they did not change;
+    /// `seen` is the folder as planned (`None`: there was none).
     Write {
         skill: SkillWrite<'a>,
         keep: BTreeSet<String>,
+        seen: Option<OnDisk>,
     },
-    /// Remove the folder.
-    Remove,
+    /// Remove the folder, as planned.
+    Remove { seen: OnDisk },
 }
 
 /// The target folder with symbolic links in it and above it resolved (the
@@ -122,12 +127,24 @@ pub(super) fn entries(root: &Path, relative: &str) -> Vec<String> {
 
 /// A skill folder read back: its record (if ours to read) and the digest and
 /// executable bit of every file, with anything that is not a plain file.
-struct OnDisk {
+#[derive(Debug)]
+pub(super) struct OnDisk {
     record: Option<Record>,
     /// Path inside the skill → (digest, executable). The record file excluded.
     files: BTreeMap<String, RecordedFile>,
     /// Links, special files and unreadable names found inside.
     odd: Vec<String>,
+    /// Path inside the skill → the file read (device and inode), so that a
+    /// file hard-linked into the new folder is the very one hashed.
+    ids: BTreeMap<String, FileId>,
+}
+
+impl OnDisk {
+    /// Whether `now` holds what this reading held: the same record, files
+    /// (bytes and executable bits) and odd entries.
+    fn same_as(&self, now: &OnDisk) -> bool {
+        self.record == now.record && self.files == now.files && self.odd == now.odd
+    }
 }
 
 fn read_folder(folder: &Path) -> io::Result<OnDisk> {
@@ -135,6 +152,7 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
         record: None,
         files: BTreeMap::new(),
         odd: Vec::new(),
+        ids: BTreeMap::new(),
     };
     let mut pending = vec![(folder.to_path_buf(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
@@ -181,6 +199,9 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
                     }
                 };
                 let executable = is_executable(&metadata);
+                if let Some(id) = FileId::of(opened.metadata()) {
+                    on_disk.ids.insert(relative.clone(), id);
+                }
                 on_disk
                     .files
                     .insert(relative, RecordedFile::new(digest, executable));
@@ -189,6 +210,7 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
             }
         }
     }
+    on_disk.odd.sort();
     Ok(on_disk)
 }
 
@@ -339,6 +361,7 @@ pub(super) fn plan_skill<'a>(
             let work = Work::Write {
                 skill,
                 keep: BTreeSet::new(),
+                seen: None,
             };
             (item, Some(work))
         }
@@ -366,7 +389,7 @@ pub(super) fn plan_skill<'a>(
                     && let Some(stamp) = super::stamped::read(&folder)
                     && owner.owns_stamp(&stamp.by)
                 {
-                    return plan_stamped(item, skill, &on_disk, &incoming, &stamp, options);
+                    return plan_stamped(item, skill, on_disk, &incoming, &stamp, options);
                 }
                 item.state = State::Foreign;
                 item.reason = Some(match &on_disk.record {
@@ -381,6 +404,7 @@ pub(super) fn plan_skill<'a>(
                         Some(Work::Write {
                             skill,
                             keep: BTreeSet::new(),
+                            seen: Some(on_disk),
                         }),
                     )
                 } else {
@@ -414,7 +438,8 @@ pub(super) fn plan_skill<'a>(
                 if options.force && on_disk.odd.is_empty() {
                     item.action = Action::Update;
                     item.reason = Some("forced: the edits are overwritten".to_owned());
-                    return (item, Some(Work::Write { skill, keep }));
+                    let seen = Some(on_disk);
+                    return (item, Some(Work::Write { skill, keep, seen }));
                 }
                 item.action = Action::Keep;
                 item.reason = Some(if on_disk.odd.is_empty() {
@@ -443,7 +468,8 @@ pub(super) fn plan_skill<'a>(
             }
             item.state = State::Outdated;
             item.action = Action::Update;
-            (item, Some(Work::Write { skill, keep }))
+            let seen = Some(on_disk);
+            (item, Some(Work::Write { skill, keep, seen }))
         }
     }
 }
@@ -454,7 +480,7 @@ pub(super) fn plan_skill<'a>(
 fn plan_stamped<'a>(
     mut item: Planned,
     skill: SkillWrite<'a>,
-    on_disk: &OnDisk,
+    on_disk: OnDisk,
     incoming: &BTreeMap<String, RecordedFile>,
     stamp: &super::stamped::Stamp,
     options: &WriteOptions,
@@ -467,6 +493,7 @@ fn plan_stamped<'a>(
     let write = Work::Write {
         skill,
         keep: BTreeSet::new(),
+        seen: Some(on_disk),
     };
     if stamp.unedited {
         item.state = State::Outdated;
@@ -532,7 +559,7 @@ pub(super) fn orphans<'a>(
                     && let Some(stamp) = super::stamped::read(&folder)
                     && owner.owns_stamp(&stamp.by) =>
                 {
-                    found.push(plan_stamped_orphan(relative, &stamp, options));
+                    found.push(plan_stamped_orphan(&folder, relative, &stamp, options));
                 }
                 // A foreign skill's folder is not searched: what is inside is its own.
                 None if fs::symlink_metadata(folder.join(skills_core::SKILL_MD)).is_ok() => {}
@@ -548,6 +575,7 @@ pub(super) fn orphans<'a>(
 }
 
 fn plan_stamped_orphan<'a>(
+    folder: &Path,
     path: String,
     stamp: &super::stamped::Stamp,
     options: &WriteOptions,
@@ -570,9 +598,17 @@ fn plan_stamped_orphan<'a>(
         );
         (item, None)
     } else if options.remove_orphans {
-        item.action = Action::Remove;
-        item.reason = Some("installed by skill-embed".into());
-        (item, Some(Work::Remove))
+        match read_folder(folder) {
+            Ok(seen) => {
+                item.action = Action::Remove;
+                item.reason = Some("installed by skill-embed".into());
+                (item, Some(Work::Remove { seen }))
+            }
+            Err(error) => {
+                item.error = Some(format!("`{}` cannot be read: {error}", item.path));
+                (item, None)
+            }
+        }
     } else {
         item.action = Action::None;
         item.reason = Some("installed by skill-embed, no longer given; left in place".into());
@@ -606,7 +642,7 @@ fn plan_orphan<'a>(
             } else if options.remove_orphans {
                 item.action = Action::Remove;
                 item.files.removed = record.files.keys().cloned().collect();
-                (item, Some(Work::Remove))
+                (item, Some(Work::Remove { seen: on_disk }))
             } else {
                 item.action = Action::None;
                 item.reason = Some("no longer given; left in place".into());
@@ -647,30 +683,59 @@ pub(super) fn apply(
     if let Found::Blocked(reason) = look(root, &item.path).map_err(|error| error.to_string())? {
         return Err(reason);
     }
+    let changed = || {
+        format!(
+            "`{}` changed since it was planned (a file was written, edited, removed or \
+             swapped for a link there, or another writer's folder took its place); nothing \
+             was done: plan again",
+            shown(&item.path)
+        )
+    };
     match work {
-        Work::Remove => remove(root, &folder).map_err(|error| error.to_string()),
-        Work::Write { skill, keep } => {
-            write(root, owner, &folder, &skill, &keep).map_err(|error| error.to_string())
+        Work::Remove { seen } => {
+            match read_folder(&folder) {
+                Ok(now) if seen.same_as(&now) => {}
+                _ => return Err(changed()),
+            }
+            remove(root, &folder).map_err(|error| error.to_string())
+        }
+        Work::Write { skill, keep, seen } => {
+            let linkable = match seen {
+                // Nothing was there: nothing may be there now.
+                None if fs::symlink_metadata(&folder).is_ok() => return Err(changed()),
+                None => None,
+                Some(seen) => match read_folder(&folder) {
+                    Ok(now) if seen.same_as(&now) => Some(now.ids),
+                    _ => return Err(changed()),
+                },
+            };
+            write(root, owner, &folder, &skill, &keep, linkable.as_ref())
+                .map_err(|error| error.to_string())
         }
     }
 }
 
+/// Writes the skill at `folder` through a staging folder. `current` holds
+/// the files of the folder there now, as just read (`None`: there was
+/// none, and the staging folder is renamed into place only if that is still
+/// so: a rename never replaces a folder with anything in it).
 fn write(
     root: &Path,
     owner: &Target,
     folder: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
+    current: Option<&BTreeMap<String, FileId>>,
 ) -> io::Result<()> {
     let parent = folder.parent().unwrap_or(root);
     create_folders_below(root, parent)?;
     let staging = scratch_beside(folder, "staging");
-    let built = build(&staging, owner, folder, skill, keep);
+    let built = build(&staging, owner, folder, skill, keep, current);
     if let Err(error) = built {
         let _ = fs::remove_dir_all(&staging);
         return Err(error);
     }
-    if fs::symlink_metadata(folder).is_ok() {
+    if current.is_some() {
         let old = scratch_beside(folder, "old");
         if let Err(error) = fs::rename(folder, &old) {
             let _ = fs::remove_dir_all(&staging);
@@ -713,14 +778,16 @@ fn create_folders_below(root: &Path, folder: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Builds the new folder at `staging`: unchanged files linked from
-/// `current`, the others written, then the record.
+/// Builds the new folder at `staging`: unchanged files linked from the
+/// folder at `current` (each only if it is the very file read there,
+/// `ids`), the others written, then the record.
 fn build(
     staging: &Path,
     owner: &Target,
     current: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
+    ids: Option<&BTreeMap<String, FileId>>,
 ) -> io::Result<()> {
     fs::create_dir(staging)?;
     let mut record = Record::new(
@@ -735,10 +802,13 @@ fn build(
             fs::create_dir_all(parent)?;
         }
         // An unchanged file is linked from the current folder, if it is
-        // still a regular file there (never a link put there since the plan).
+        // still the regular file read there (never a link put there since,
+        // nor a file reached through a folder swapped for a link).
+        let read = ids.and_then(|ids| ids.get(file.path.as_ref()));
         let linked = keep.contains(file.path.as_ref())
+            && ids.is_some()
             && fs::hard_link(join(current, &file.path), &destination).is_ok()
-            && linked_a_file(&destination)?;
+            && linked_the_file(&destination, read)?;
         if !linked {
             let Some(bytes) = &file.bytes else {
                 return Err(io::Error::other(format!(
@@ -768,10 +838,17 @@ fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .write_all(bytes)
 }
 
-/// Whether the hard link just made at `destination` is a regular file;
-/// anything else (a link `hard_link` copied as a link) is removed again.
-fn linked_a_file(destination: &Path) -> io::Result<bool> {
-    if fs::symlink_metadata(destination)?.file_type().is_file() {
+/// Whether the hard link just made at `destination` is a regular file and,
+/// where the platform gives file identities, the file `read` (the one
+/// hashed); anything else (a link `hard_link` copied as a link, another
+/// file swapped in) is removed again.
+fn linked_the_file(destination: &Path, read: Option<&FileId>) -> io::Result<bool> {
+    let meta = fs::symlink_metadata(destination)?;
+    let same = match FileId::of(&meta) {
+        Some(linked) => read == Some(&linked),
+        None => true,
+    };
+    if meta.file_type().is_file() && same {
         return Ok(true);
     }
     fs::remove_file(destination)?;

@@ -52,6 +52,12 @@
 //!   half-written skill never appears under its name. Files that did not
 //!   change are hard-linked into the new folder, so they keep their inode and
 //!   modification time.
+//! - **What the plan saw is what is replaced**: applying a plan reads each
+//!   folder it touches again; one that changed since it was planned (a
+//!   user's edit, a folder another writer put where nothing was, a folder
+//!   swapped for a link) is left as it is, and its item fails, however long
+//!   the plan waited. A file linked into the new folder is the very file
+//!   hashed (same device and inode).
 //! - **Portable names**: skill and file paths pass
 //!   [`skills_core::names::check_path`], no two of them (in one skill, across
 //!   the skills given, or against what the folder already holds) differ only

@@ -51,7 +51,9 @@ impl<'a> Plan<'a> {
     }
 
     /// Does what the plan says, skill by skill. A skill that fails is left
-    /// as it was and carries its [`Planned::error`]; the others go on.
+    /// as it was and carries its [`Planned::error`]; the others go on. Each
+    /// folder is read again first: one that changed since the plan was made
+    /// fails (nothing is done to it; plan again).
     pub fn apply(self) -> Vec<Planned> {
         let Plan {
             root,
