@@ -612,8 +612,12 @@ impl Liar {
         })
     }
 
-    /// Answers JSON-RPC lines on `stream` until it closes.
-    pub async fn serve(self, stream: DuplexStream) {
+    /// Answers JSON-RPC lines on `stream` (a pipe, or stdin and stdout
+    /// joined) until it closes.
+    pub async fn serve<S>(self, stream: S)
+    where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite,
+    {
         let (read, mut write) = tokio::io::split(stream);
         let mut lines = BufReader::new(read).lines();
         while let Ok(Some(line)) = lines.next_line().await {
@@ -630,7 +634,7 @@ impl Liar {
             };
             let mut bytes = serde_json::to_vec(&reply).unwrap();
             bytes.push(b'\n');
-            if write.write_all(&bytes).await.is_err() {
+            if write.write_all(&bytes).await.is_err() || write.flush().await.is_err() {
                 break;
             }
         }
