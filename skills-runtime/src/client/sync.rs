@@ -302,15 +302,12 @@ pub(crate) async fn download(
 /// folder. Decided on path segments, among paths [`manifest::check_place`]
 /// accepted (no `.`, `..` or empty segment), so a prefix of segments is a
 /// folder that holds another.
+/// The outermost one, looked up by each folder above `path` (shortest
+/// first), so that a listing of thousands of skills costs thousands of
+/// lookups, not millions of comparisons.
 fn parent_of<'a>(path: &str, paths: &'a BTreeSet<String>) -> Option<&'a String> {
-    let segments: Vec<&str> = path.split('/').collect();
-    paths
-        .iter()
-        .filter(|parent| {
-            let outer: Vec<&str> = parent.split('/').collect();
-            outer.len() < segments.len() && segments.starts_with(&outer)
-        })
-        .min_by_key(|parent| parent.split('/').count())
+    path.match_indices('/')
+        .find_map(|(at, _)| paths.get(&path[..at]))
 }
 
 /// Checks a nested skill against its outer skill's manifest: its own entry
