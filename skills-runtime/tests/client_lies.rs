@@ -54,7 +54,7 @@ fn expected_words(lie: Lie, legacy: bool) -> &'static str {
         Lie::UnknownExecutable => "marked executable but is not a file",
         Lie::SizesPastU64 => "sum past 2^64",
         Lie::ModelText => "`description` is advertised as",
-        Lie::Honest => "",
+        Lie::HugeCursor | Lie::HugeListing | Lie::Honest => "",
     }
 }
 
@@ -1052,4 +1052,31 @@ fn what_changed_between_plan_and_apply_is_left_as_it_is() {
         "an edit was lost or a link followed"
     );
     std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listing_cannot_fill_the_hosts_memory() {
+    for (lie, words) in [
+        (Lie::HugeCursor, "a cursor of 1048577 bytes"),
+        (Lie::HugeListing, "more than 64 MiB of entries"),
+    ] {
+        let folder = scratch(&format!("listing-{lie:?}"));
+        let client = transport::connect(transport::stream(Liar::new(lie).spawn()))
+            .await
+            .unwrap();
+        let error = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, ClientError::Listing(reason) if reason.contains(words)),
+            "{lie:?}: {error}"
+        );
+        assert_eq!(snapshot(&folder), Default::default(), "{lie:?}");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 }

@@ -29,8 +29,8 @@ pub enum ClientError {
         /// How long the client waited.
         after: Duration,
     },
-    /// A listing the client refuses to follow: a cursor repeated, too many
-    /// pages or too many entries.
+    /// A listing the client refuses to follow: a cursor repeated or too
+    /// long, too many pages or entries, or too many bytes of them.
     Listing(String),
     /// No skill of that name or URI is served.
     UnknownSkill(String),

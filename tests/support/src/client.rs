@@ -220,6 +220,11 @@ pub enum Lie {
     /// into the text a host shows a model (description, dependencies), and
     /// several kilobytes of it.
     ModelText,
+    /// Pages its listing with cursors of 1 MiB each, each one new.
+    HugeCursor,
+    /// Pages its listing over three pages of 24 MiB each (one skill each,
+    /// with a description that size): a listing a client holds whole.
+    HugeListing,
 }
 
 /// The lies a pre-SEP server can tell about a skill's files: in its
@@ -571,9 +576,26 @@ impl Liar {
                 Err(json!({"code": -32601, "message": format!("{method} not found")}))
             }
             "skills/list" => {
+                let page = params["cursor"]
+                    .as_str()
+                    .and_then(|cursor| cursor.get(..1))
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .unwrap_or(0);
                 let mut skills = vec![self.entry(false)];
                 skills.extend(self.strangers.iter().map(Stranger::entry));
-                Ok(json!({ "skills": skills }))
+                match self.lie {
+                    Lie::HugeCursor if page < 3 => Ok(json!({
+                        "skills": if page == 0 { skills } else { Vec::new() },
+                        "nextCursor": format!("{}{}", page + 1, "c".repeat(1 << 20)),
+                    })),
+                    Lie::HugeListing if page < 3 => {
+                        let mut big = self.entry(false);
+                        big["frontmatter"]["description"] = json!("d".repeat(24 << 20));
+                        Ok(json!({"skills": [big], "nextCursor": format!("{}", page + 1)}))
+                    }
+                    Lie::HugeCursor | Lie::HugeListing => Ok(json!({ "skills": [] })),
+                    _ => Ok(json!({ "skills": skills })),
+                }
             }
             "skills/get" => match self
                 .strangers
