@@ -1080,3 +1080,73 @@ async fn a_listing_cannot_fill_the_hosts_memory() {
         std::fs::remove_dir_all(&folder).unwrap();
     }
 }
+
+#[tokio::test]
+async fn the_writers_scratch_folders_are_its_own() {
+    // A server's skill under a name the writer keeps for its scratch folders
+    // would be invisible to it (never an orphan, never compared).
+    const SCRATCH: Stranger = Stranger {
+        uri: "skill://.skills-runtime-old-pdf-1-0/pdf/SKILL.md",
+        name: "pdf",
+    };
+    for legacy in [false, true] {
+        let folder = scratch(&format!("scratch-name-{legacy}"));
+        let liar = Liar::new(Lie::Honest).with_stranger(SCRATCH);
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        let item = report
+            .skills
+            .iter()
+            .find(|s| s.uri.as_deref() == Some(SCRATCH.uri))
+            .unwrap();
+        assert_eq!(item.action, Action::Keep, "{report}");
+        assert!(
+            item.reason
+                .as_deref()
+                .unwrap_or_default()
+                .contains("scratch"),
+            "{report}"
+        );
+        assert!(!folder.join(".skills-runtime-old-pdf-1-0").exists());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    // Scratch folders a crash left behind hold a whole skill, which agents
+    // that scan hidden folders would load: a write removes those of
+    // processes that are gone, never those of one still running.
+    let folder = scratch("scratch-stale");
+    let stale = folder.join(".skills-runtime-staging-liar-4294967-0");
+    let running = folder.join(".skills-runtime-old-liar-1-0");
+    for left in [&stale, &running] {
+        std::fs::create_dir_all(left).unwrap();
+        std::fs::write(left.join("SKILL.md"), "---\nname: liar\n---\n").unwrap();
+    }
+    let client = transport::connect(transport::stream(Liar::new(Lie::Honest).spawn()))
+        .await
+        .unwrap();
+    let report = client
+        .sync_skills(
+            &folder,
+            &SkillSource::label("liar"),
+            &SyncOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.exit_code(), 0, "{report}");
+    assert!(!stale.exists(), "a dead process's staging folder is left");
+    assert!(
+        running.exists(),
+        "a running process's scratch folder is removed"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}

@@ -69,6 +69,52 @@ pub(super) fn open_root(root: &Path) -> io::Result<PathBuf> {
     Ok(resolved)
 }
 
+/// Whether `name` is one the writer keeps for its scratch folders (a skill
+/// may not use it).
+pub(super) fn is_scratch(name: &str) -> bool {
+    name.starts_with(SCRATCH_PREFIX)
+}
+
+/// Whether the entry `name` is a scratch folder that a process which is
+/// gone left behind (a crash between staging and the swap): it holds a
+/// whole skill, which agents that scan hidden folders would load. One whose
+/// process is still running (or cannot be known: no `/proc`) is not; nor is
+/// anything not named as the writer names them
+/// (`.skills-runtime-{staging|old}-NAME-PID-N`).
+fn is_stale_scratch(name: &str) -> bool {
+    scratch_pid(name).is_some_and(|pid| pid != std::process::id() && !process_may_run(pid))
+}
+
+/// Removes the stale scratch folders [`orphans`] found.
+pub(super) fn remove_stale(stale: &[PathBuf]) {
+    for folder in stale {
+        if fs::symlink_metadata(folder).is_ok_and(|meta| meta.is_dir()) {
+            let _ = fs::remove_dir_all(folder);
+        }
+    }
+}
+
+/// The process id in a scratch folder's name, if it is one.
+fn scratch_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(SCRATCH_PREFIX)?;
+    let rest = rest
+        .strip_prefix("staging-")
+        .or_else(|| rest.strip_prefix("old-"))?;
+    let mut parts = rest.rsplitn(3, '-');
+    let (_counter, pid) = (parts.next()?.parse::<u64>().ok()?, parts.next()?);
+    parts.next()?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may be running: `false` only when `/proc` says it
+/// is not (Linux), so that nothing of a running process is ever removed.
+fn process_may_run(pid: u32) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
 /// `root` joined with a checked relative `/`-separated path.
 fn join(root: &Path, relative: &str) -> PathBuf {
     let mut path = root.to_path_buf();
@@ -517,14 +563,16 @@ fn plan_stamped<'a>(
     }
 }
 
-/// This writer's skills under `root` that are not in `given`.
+/// This writer's skills under `root` that are not in `given`, and the
+/// stale scratch folders beside the folders searched.
 pub(super) fn orphans<'a>(
     root: &Path,
     owner: &Target,
     given: &BTreeSet<String>,
     options: &WriteOptions,
-) -> Vec<(Planned, Option<Work<'a>>)> {
+) -> (Vec<(Planned, Option<Work<'a>>)>, Vec<PathBuf>) {
     let mut found = Vec::new();
+    let mut stale = Vec::new();
     let mut pending = vec![(root.to_path_buf(), String::new(), 0usize)];
     while let Some((dir, prefix, depth)) = pending.pop() {
         let Ok(entries) = fs::read_dir(&dir) else {
@@ -534,11 +582,14 @@ pub(super) fn orphans<'a>(
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            if name.starts_with(SCRATCH_PREFIX) {
-                continue;
-            }
             // Links are never followed; only real folders are searched.
             if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            if is_scratch(&name) {
+                if is_stale_scratch(&name) {
+                    stale.push(entry.path());
+                }
                 continue;
             }
             let relative = format!("{prefix}{name}");
@@ -571,7 +622,7 @@ pub(super) fn orphans<'a>(
         }
     }
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-    found
+    (found, stale)
 }
 
 fn plan_stamped_orphan<'a>(
@@ -664,6 +715,7 @@ fn scratch_beside(folder: &Path, purpose: &str) -> PathBuf {
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
     let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    // Parsed back by `scratch_pid`: keep the process id second to last.
     folder.with_file_name(format!(
         "{SCRATCH_PREFIX}{purpose}-{name}-{}-{unique}",
         std::process::id()

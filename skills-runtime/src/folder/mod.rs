@@ -51,7 +51,12 @@
 //!   staging folder beside the target, then renamed into place; a
 //!   half-written skill never appears under its name. Files that did not
 //!   change are hard-linked into the new folder, so they keep their inode and
-//!   modification time.
+//!   modification time. The scratch folders (`.skills-runtime-staging-…`,
+//!   `.skills-runtime-old-…`) are the writer's own: no skill may be written
+//!   under such a name, and those a crashed run left behind (each a whole
+//!   skill, which agents that scan hidden folders would load) are removed
+//!   when a plan with its orphan search is applied, once `/proc` says their
+//!   process is gone (Linux; elsewhere they are left).
 //! - **What the plan saw is what is replaced**: applying a plan reads each
 //!   folder it touches again; one that changed since it was planned (a
 //!   user's edit, a folder another writer put where nothing was, a folder

@@ -21,6 +21,9 @@ pub struct Plan<'a> {
     owner: Target,
     items: Vec<Planned>,
     work: Vec<Option<disk::Work<'a>>>,
+    /// Scratch folders a crashed run of this writer left (found with the
+    /// orphans), removed by [`apply`](Self::apply).
+    stale: Vec<PathBuf>,
 }
 
 impl<'a> Plan<'a> {
@@ -60,7 +63,9 @@ impl<'a> Plan<'a> {
             owner,
             mut items,
             work,
+            stale,
         } = self;
+        disk::remove_stale(&stale);
         for (item, work) in items.iter_mut().zip(work) {
             if let Some(work) = work
                 && let Err(error) = disk::apply(&root, &owner, item, work)
@@ -160,10 +165,10 @@ fn plan_with<'a>(
         items.push(item);
         work.push(job);
     }
-    let orphans = if with_orphans {
+    let (orphans, stale) = if with_orphans {
         disk::orphans(&root, target, &given, options)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     for (item, job) in orphans {
         items.push(item);
@@ -174,6 +179,7 @@ fn plan_with<'a>(
         owner: target.clone(),
         items,
         work,
+        stale,
     })
 }
 
@@ -275,6 +281,19 @@ fn refusal(skill: &SkillWrite<'_>) -> Option<String> {
     if let Err(problem) = names::check_path(&skill.path) {
         return Some(format!(
             "its folder `{}` cannot be written: {problem}",
+            skill.path
+        ));
+    }
+    // The writer's scratch folders are skipped when it looks for orphans and
+    // for names that collide, and removed once stale: a skill there would
+    // be out of its sight.
+    if let Some(segment) = skill
+        .path
+        .split('/')
+        .find(|segment| disk::is_scratch(segment))
+    {
+        return Some(format!(
+            "its folder `{}` cannot be written: `{segment}` is a name the writer keeps for its own scratch folders",
             skill.path
         ));
     }
