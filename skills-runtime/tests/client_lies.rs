@@ -54,7 +54,7 @@ fn expected_words(lie: Lie, legacy: bool) -> &'static str {
         Lie::UnknownExecutable => "marked executable but is not a file",
         Lie::SizesPastU64 => "sum past 2^64",
         Lie::ModelText => "`description` is advertised as",
-        Lie::HugeCursor | Lie::HugeListing | Lie::Honest => "",
+        Lie::HugeCursor | Lie::HugeListing | Lie::TerminalError | Lie::Honest => "",
     }
 }
 
@@ -1149,4 +1149,58 @@ async fn the_writers_scratch_folders_are_its_own() {
         "a running process's scratch folder is removed"
     );
     std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Whether `text` could act on a terminal or a CI log: an escape, a bell, a
+/// carriage return, a bidirectional override, or more lines than `lines`.
+fn acts_on_a_terminal(text: &str, lines: usize) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{1b}' | '\u{7}' | '\r' | '\u{202e}' | '\u{9b}'))
+        || text.lines().count() > lines
+}
+
+#[tokio::test]
+async fn what_a_server_says_prints_on_one_line_and_acts_on_nothing() {
+    // A skill whose URI (kept to name it in the report) holds a title
+    // sequence, a clear-screen, a line break and an annotation.
+    let hostile: &'static str =
+        Box::leak(format!("skill://x{}/pdf/SKILL.md", support::client::TERMINAL).into_boxed_str());
+    for legacy in [false, true] {
+        let folder = scratch(&format!("terminal-{legacy}"));
+        let liar = Liar::new(Lie::Honest).with_stranger(Stranger {
+            uri: hostile,
+            name: "pdf",
+        });
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(report.skills.len(), 2, "{report:?}");
+        let shown = report.to_string();
+        assert!(!acts_on_a_terminal(&shown, 2), "{legacy}: {shown:?}");
+        for skill in &report.skills {
+            assert!(!acts_on_a_terminal(&skill.to_string(), 1), "{skill:?}");
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+    // An error a server answers with, as a caller prints it.
+    for legacy in [false, true] {
+        let liar = Liar::new(Lie::TerminalError);
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let error = client.discover_skills().await.unwrap_err();
+        let shown = error.to_string();
+        assert!(shown.contains("pwned"), "{shown}");
+        assert!(!acts_on_a_terminal(&shown, 1), "{legacy}: {shown:?}");
+    }
 }

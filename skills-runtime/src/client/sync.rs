@@ -119,19 +119,22 @@ impl SyncedSkill {
     }
 }
 
+/// One line: the path, reason and error quote what a server sent (a path
+/// that names no safe place is kept as sent), so whatever a terminal would
+/// act on is escaped ([`skills_core::printable`]).
 impl fmt::Display for SyncedSkill {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} ({})", self.path, self.state, self.action)?;
+        let mut text = format!("{} {} ({})", self.path, self.state, self.action);
         if let Some(parent) = &self.part_of {
-            write!(f, ", inside {parent}")?;
+            text.push_str(&format!(", inside {parent}"));
         }
         if let Some(reason) = &self.reason {
-            write!(f, ": {reason}")?;
+            text.push_str(&format!(": {reason}"));
         }
         if let Some(error) = &self.error {
-            write!(f, "; {error}")?;
+            text.push_str(&format!("; {error}"));
         }
-        Ok(())
+        f.write_str(&skills_core::printable(&text))
     }
 }
 
