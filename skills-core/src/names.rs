@@ -34,6 +34,11 @@ use crate::rules::Rule;
 /// Longest skill `name`, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 
+/// Longest file or folder name, in UTF-8 bytes: what Linux (`NAME_MAX`) and
+/// macOS (APFS) can hold; Windows holds 255 UTF-16 units, which every name
+/// within this fits.
+pub const MAX_NAME_BYTES: usize = 255;
+
 /// Characters Windows forbids in names; fast-agent refuses them too.
 const WINDOWS_FORBIDDEN: [char; 7] = ['<', '>', ':', '"', '|', '?', '*'];
 
@@ -104,6 +109,9 @@ pub enum NameProblem {
     /// (`con`, `aux.txt`, `LPT1`, `COM¹.md`, `CONIN$`); holds the reserved
     /// stem in lower case.
     ReservedName(String),
+    /// The name is longer than [`MAX_NAME_BYTES`] bytes of UTF-8, which no
+    /// file system of Linux or macOS can hold; holds its length.
+    TooLong(usize),
 }
 
 impl fmt::Display for NameProblem {
@@ -131,6 +139,10 @@ impl fmt::Display for NameProblem {
             Self::ReservedName(stem) => {
                 write!(f, "uses `{stem}`, a device name Windows reserves")
             }
+            Self::TooLong(bytes) => write!(
+                f,
+                "is {bytes} bytes long; Linux and macOS hold names of at most {MAX_NAME_BYTES}"
+            ),
         }
     }
 }
@@ -140,7 +152,8 @@ impl std::error::Error for NameProblem {}
 /// Checks one file or folder name (one segment of a path): it must be
 /// something a URI can carry and every operating system can write.
 ///
-/// Refused: the empty name, `.` and `..`, `/`, control characters, `\`,
+/// Refused: the empty name, `.` and `..`, a name over [`MAX_NAME_BYTES`]
+/// bytes, `/`, control characters, `\`,
 /// the characters Windows forbids (`<>:"|?*`), a trailing dot or space, and
 /// Windows device names with or without an extension, in any case (`con`,
 /// `aux.txt`, `COM1`, `COM0.md`, `lpt².txt`, `CONIN$`, `nul .txt`: Windows
@@ -153,6 +166,9 @@ pub fn check_name(name: &str) -> Result<(), NameProblem> {
         "." => return Err(NameProblem::CurrentDir),
         ".." => return Err(NameProblem::ParentDir),
         _ => {}
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(NameProblem::TooLong(name.len()));
     }
     if is_plain_ascii(name) {
         // No character rule can fail: only the last two remain.
@@ -648,6 +664,13 @@ mod tests {
             ),
             // Windows drops the spaces before the extension.
             ("nul .txt", NameProblem::ReservedName("nul".into()), "`nul`"),
+            // Past what Linux and macOS hold, in bytes, whatever the characters.
+            (
+                &"a".repeat(256),
+                NameProblem::TooLong(256),
+                "is 256 bytes long; Linux and macOS hold names of at most 255",
+            ),
+            (&"é".repeat(128), NameProblem::TooLong(256), "256 bytes"),
         ] {
             assert_eq!(check_name(name), Err(problem.clone()), "{name:?}");
             assert!(problem.to_string().contains(words), "{name:?}: {problem}");
@@ -656,7 +679,9 @@ mod tests {
 
     #[test]
     fn safe_relative_paths() {
-        let longest = format!("{}/{}", "a".repeat(500), "é".repeat(MAX_PATH_CHARS - 501));
+        // Each name at most 255 bytes, the path at its 1,024 characters.
+        let a = "a".repeat(MAX_NAME_BYTES);
+        let longest = format!("{a}/{a}/{a}/{}/{}", "é".repeat(127), "b".repeat(128));
         assert_eq!(longest.chars().count(), MAX_PATH_CHARS);
         for path in [
             "SKILL.md",

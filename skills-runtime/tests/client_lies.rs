@@ -1204,3 +1204,41 @@ async fn what_a_server_says_prints_on_one_line_and_acts_on_nothing() {
         assert!(!acts_on_a_terminal(&shown, 1), "{legacy}: {shown:?}");
     }
 }
+
+#[tokio::test]
+async fn a_name_no_file_system_holds_is_refused_before_it_is_read() {
+    for legacy in [false, true] {
+        let folder = scratch(&format!("long-name-{legacy}"));
+        let mut files = liar_files();
+        let long = format!("references/{}.md", "a".repeat(300));
+        files.push((long.clone(), b"x".to_vec()));
+        let liar = Liar::with_files(Lie::Honest, files);
+        let log = liar.read_log.clone();
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        let item = &report.skills[0];
+        let error = item.error.as_deref().unwrap_or_default();
+        assert!(error.contains("303 bytes long"), "{legacy}: {report}");
+        assert!(item.refused, "a verification failure, not a disk error");
+        assert_eq!(report.exit_code(), 1);
+        assert!(
+            log.lock()
+                .unwrap()
+                .iter()
+                .all(|(uri, _)| uri.ends_with("/_manifest")),
+            "nothing of the skill was read"
+        );
+        assert_eq!(snapshot(&folder), Default::default());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
