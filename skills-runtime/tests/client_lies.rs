@@ -1242,3 +1242,63 @@ async fn a_name_no_file_system_holds_is_refused_before_it_is_read() {
         std::fs::remove_dir_all(&folder).unwrap();
     }
 }
+
+#[tokio::test]
+async fn force_never_removes_the_skills_a_folder_groups() {
+    // `docs` wrote `team/pdf`; another source, forced, lists a skill at
+    // `team`: the folder is no skill's, it groups one.
+    let folder = scratch("force-group");
+    const TEAM_PDF: Stranger = Stranger {
+        uri: "skill://team/pdf/SKILL.md",
+        name: "pdf",
+    };
+    const TEAM: Stranger = Stranger {
+        uri: "skill://team/SKILL.md",
+        name: "team",
+    };
+    let client = transport::connect(transport::stream(
+        Liar::new(Lie::Honest).with_stranger(TEAM_PDF).spawn(),
+    ))
+    .await
+    .unwrap();
+    let report = client
+        .sync_skills(
+            &folder,
+            &SkillSource::label("docs"),
+            &SyncOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.exit_code(), 0, "{report}");
+    let before = snapshot(&folder);
+    let client = transport::connect(transport::stream(
+        Liar::with_files(Lie::Honest, other_liar())
+            .with_stranger(TEAM)
+            .spawn(),
+    ))
+    .await
+    .unwrap();
+    let report = client
+        .sync_skills(
+            &folder,
+            &SkillSource::label("tools"),
+            &SyncOptions::default().force(true).remove_orphans(false),
+        )
+        .await
+        .unwrap();
+    let team = report.skills.iter().find(|s| s.path == "team").unwrap();
+    assert_eq!(team.action, Action::Keep, "{report}");
+    assert!(
+        team.reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("team/pdf"),
+        "{report}"
+    );
+    let mut after = snapshot(&folder);
+    after.retain(|path, _| path.starts_with("team"));
+    let mut kept = before;
+    kept.retain(|path, _| path.starts_with("team"));
+    assert_eq!(after, kept, "another source's skill was removed");
+    std::fs::remove_dir_all(&folder).unwrap();
+}

@@ -271,6 +271,31 @@ fn is_executable(_meta: &fs::Metadata) -> bool {
     false
 }
 
+/// The skill folders inside a folder that is itself no skill's (no
+/// `SKILL.md` and no record at its top): each folder below holding a
+/// `SKILL.md` or a writer's record, outermost ones only.
+fn grouped_skills(on_disk: &OnDisk) -> Vec<String> {
+    if on_disk.record.is_some() || on_disk.files.contains_key(skills_core::SKILL_MD) {
+        return Vec::new();
+    }
+    let mut inner: Vec<String> = on_disk
+        .files
+        .keys()
+        .filter_map(|path| {
+            let (folder, name) = path.rsplit_once('/')?;
+            (name == skills_core::SKILL_MD || name == RECORD_FILE).then(|| folder.to_owned())
+        })
+        .collect();
+    inner.sort();
+    inner.dedup();
+    let all = inner.clone();
+    inner.retain(|folder| {
+        !all.iter()
+            .any(|outer| outer != folder && folder.starts_with(&format!("{outer}/")))
+    });
+    inner
+}
+
 /// What a user changed in a folder the record describes. An executable bit
 /// alone is not an edit (an archive or a copy drops it, nobody means to):
 /// see [`mode_drift`].
@@ -443,6 +468,22 @@ pub(super) fn plan_skill<'a>(
                     None => "a folder no record of this writer knows".to_owned(),
                 });
                 item.files = differences(&on_disk.files, &incoming);
+                // A folder that is no skill's but holds skills (a group)
+                // is theirs: `force` replaces a skill's folder, never the
+                // skills below one.
+                let grouped = grouped_skills(&on_disk);
+                if !grouped.is_empty() {
+                    item.action = Action::Keep;
+                    item.reason = Some(format!(
+                        "it is no skill's folder but holds other skills ({}); they are never replaced, even by force",
+                        grouped
+                            .iter()
+                            .map(|inner| skills_core::relpath::join(&skill.path, inner))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    return (item, None);
+                }
                 return if options.force && on_disk.odd.is_empty() {
                     item.action = Action::Update;
                     (

@@ -46,7 +46,9 @@
 //!   this writer knows), `orphaned` (ours, no longer among the skills given).
 //! - **Edits are kept**: a `modified` or `foreign` folder is left alone
 //!   unless [`WriteOptions::force`]; an `orphaned` one is removed only when
-//!   [`WriteOptions::remove_orphans`] asks and nobody edited it.
+//!   [`WriteOptions::remove_orphans`] asks and nobody edited it. A folder
+//!   that is no skill's but groups skills (`team/` holding `team/pdf/`) is
+//!   never replaced, even by force.
 //! - **An atomic swap per skill**: the new folder is built in a hidden
 //!   staging folder beside the target, then renamed into place; a
 //!   half-written skill never appears under its name. Files that did not
