@@ -452,6 +452,8 @@ pub(crate) fn too_long(file: &str, key: &str, count: usize, max: usize) -> Diagn
 /// D145). `README.md`, `readme.md` and `ReadMe.MD` share a key; so do `é`
 /// written as one character and as `e` plus a combining accent, `σ` and `ς`,
 /// `s` and `ſ`, `straße` and `STRASSE`, which lowercasing alone keeps apart.
+/// Each character is uppercased first, as Windows compares names, so `ı`
+/// and `i` share a key too.
 ///
 /// This is the portable-name rule's comparison: [`case_collisions`] within
 /// one list, the loader across a whole skills tree (`skills check`,
@@ -477,7 +479,16 @@ pub fn fold_case(name: &str) -> String {
         return name.to_ascii_lowercase();
     }
     // NFD first: U+0345 and what decomposes to it fold only once decomposed.
-    name.chars().nfd().default_case_fold().nfc().collect()
+    // Uppercased before folding: Windows compares names by each
+    // character's uppercase, so `ı` (whose uppercase is `I`) is `i` there,
+    // which full folding alone keeps apart; so are the letters Unicode
+    // cased after `caseless`'s tables (the standard library's are newer).
+    name.chars()
+        .nfd()
+        .flat_map(char::to_uppercase)
+        .default_case_fold()
+        .nfc()
+        .collect()
 }
 
 /// Two paths of one list that differ only in letter case or Unicode
@@ -798,6 +809,26 @@ mod tests {
     /// Over every scalar value: the key is a fixed point, the same for the
     /// decomposed spelling, and a portable name stays portable folded (no
     /// character folds into a device name or a forbidden character).
+    /// Windows (NTFS, exFAT) compares names by each character's uppercase:
+    /// any two characters with one uppercase share a key (`ı` and `i`, whose
+    /// full folding keeps them apart).
+    #[cfg(feature = "load")]
+    #[test]
+    fn what_windows_compares_as_one_name_shares_a_key() {
+        let mut apart = Vec::new();
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut upper = c.to_uppercase();
+            if let (Some(u), None) = (upper.next(), upper.next())
+                && fold_case(&format!("a{c}")) != fold_case(&format!("a{u}"))
+            {
+                apart.push(format!("{} {}", c.escape_unicode(), u.escape_unicode()));
+            }
+        }
+        assert!(apart.is_empty(), "{apart:?}");
+        assert_eq!(fold_case("\u{131}.md"), fold_case("I.md"));
+        assert_eq!(fold_case("\u{131}.md"), fold_case("i.md"));
+    }
+
     #[cfg(feature = "load")]
     #[test]
     fn folding_is_stable_for_every_character() {

@@ -701,8 +701,10 @@ async fn a_skill_that_collides_with_what_the_folder_holds_is_refused() {
 }
 
 /// File names one skill cannot hold and still be copied to macOS or Windows.
-const UNPORTABLE_FILES: [(&[&str], &str); 7] = [
+const UNPORTABLE_FILES: [(&[&str], &str); 8] = [
     (&["\u{3c3}.md", "\u{3c2}.md"], "differ only in letter case"),
+    // One name on Windows, which compares uppercase: `ı` is `I` there.
+    (&["\u{131}.md", "i.md"], "differ only in letter case"),
     (&["s.md", "\u{17f}.md"], "differ only in letter case"),
     (&["COM\u{b9}.md"], "a device name Windows reserves"),
     (&["lpt\u{b2}.txt"], "a device name Windows reserves"),
