@@ -4,7 +4,7 @@
 //! recipe compile with `embed_skills!` is checked on a scratch crate by
 //! `tests/pack-recipe.sh`, which `.ci/run` runs.)
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::FileTypeExt as _;

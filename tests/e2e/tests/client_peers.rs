@@ -108,7 +108,7 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
 #[tokio::test]
 #[ignore = "needs the Python clients' venvs (bash tests/e2e/clients/setup.sh)"]
 async fn sync_from_fastmcp_sep_provider() {
-    sync_from_fastmcp("sep", &workspace_dir().join("skills"), Source::Sep).await;
+    sync_from_fastmcp("sep", &workspace_dir().join("examples/skills"), Source::Sep).await;
 }
 
 #[tokio::test]
@@ -118,7 +118,7 @@ async fn sync_from_fastmcp_legacy_provider() {
     let tree = scratch("legacy-tree");
     for skill in ["stock-audit", "purchase-orders"] {
         copy_tree(
-            &workspace_dir().join("skills").join(skill),
+            &workspace_dir().join("examples/skills").join(skill),
             &tree.join(skill),
         );
     }

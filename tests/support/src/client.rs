@@ -170,10 +170,7 @@ pub fn snapshot(root: &Path) -> Snapshot {
 
 /// A fresh empty folder under the temporary folder.
 pub fn scratch(name: &str) -> std::path::PathBuf {
-    let root = std::env::temp_dir().join(format!(
-        "skills-runtime-client-{name}-{}",
-        std::process::id()
-    ));
+    let root = crate::temp_path("runtime-client", name);
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
     root
