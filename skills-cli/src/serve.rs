@@ -20,7 +20,7 @@ use crate::outcome::Outcome;
 use crate::report::{CommandLine, Printer};
 
 /// Serves until the client leaves (stdio) or Ctrl-C / `SIGTERM` (HTTP).
-pub fn run(args: &ServeArgs) -> Outcome {
+pub(crate) fn run(args: &ServeArgs) -> Outcome {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -25,12 +25,12 @@ pub(crate) struct Found {
 
 impl Found {
     /// The skill's `SKILL.md`, relative to the root.
-    pub fn skill_md(&self) -> String {
+    pub(crate) fn skill_md(&self) -> String {
         relpath::join(&self.folder, SKILL_MD)
     }
 
     /// The name of the skill's folder, which `name` must equal.
-    pub fn folder_name(&self) -> &str {
+    pub(crate) fn folder_name(&self) -> &str {
         relpath::name(&self.path)
     }
 }
