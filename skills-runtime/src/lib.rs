@@ -196,6 +196,10 @@ pub mod load;
 
 mod macros;
 
+// The second ways issue 31 removed, as doc tests that must not compile.
+#[cfg(all(doctest, feature = "server"))]
+mod one_way;
+
 #[doc(hidden)]
 pub mod __private {
     #[cfg(feature = "server")]

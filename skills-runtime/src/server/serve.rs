@@ -91,3 +91,20 @@ impl std::error::Error for ServeError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `{:?}` shows the variant, as a derived `Debug` does; the sentence is
+    /// `Display`'s (before, `Debug` printed the sentence too).
+    #[test]
+    fn debug_is_the_structure_and_display_the_sentence() {
+        let error = ServeError::NoClient;
+        assert_eq!(format!("{error:?}"), "NoClient");
+        assert!(
+            error.to_string().starts_with("no client connected: "),
+            "{error}"
+        );
+    }
+}
