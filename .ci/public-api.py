@@ -9,7 +9,8 @@ static or macro declared in a module, or re-exported there with `pub use` (an it
 two paths counts twice: that is what the count is for). A *method* is a public associated
 function or constant of a type's inherent impl, or a provided or required item of a public trait,
 counted once, in the module that defines the type. Enum variants and fields are not counted.
-`--list` prints every path, so that two counts can be compared with `diff`.
+`--list` prints every path, so that two counts can be compared with `diff`. Both end with the
+items a user can reach at more than one path (a second way to name one thing).
 """
 
 import json
@@ -29,6 +30,7 @@ def main():
     names = defaultdict(list)    # module path -> [name]
     methods = defaultdict(list)  # module path -> [Type::method]
     defined = set()              # ids whose methods were counted
+    reached = defaultdict(set)   # item id -> every public path that names it
 
     def kind(item):
         return next(iter(item["inner"]))
@@ -80,10 +82,13 @@ def main():
                             sub = index.get(str(sub_id))
                             if sub is not None and kind(sub) in NAMED:
                                 names[path].append(sub["name"])
+                                reached[sub["id"]].add(f"{path}::{sub['name']}")
                     else:
                         names[path].append(use["source"] + "::*")
                     continue
                 names[path].append(use["name"])
+                if use["id"] is not None:
+                    reached[use["id"]].add(f"{path}::{use['name']}")
                 if target is not None and kind(target) == "module":
                     walk(target["id"], f"{path}::{use['name']}", seen)
                 elif target is not None:
@@ -92,6 +97,7 @@ def main():
             if k not in NAMED:
                 continue
             names[path].append(item["name"])
+            reached[item["id"]].add(f"{path}::{item['name']}")
             if k == "module":
                 walk(item_id, f"{path}::{item['name']}", seen)
             else:
@@ -100,12 +106,15 @@ def main():
     root = index[str(doc["root"])]
     walk(doc["root"], root["name"], frozenset())
     modules = sorted(set(names) | set(methods))
+    twice = sorted(sorted(p) for p in reached.values() if len(p) > 1)
     if listing:
         for m in modules:
             for n in sorted(names[m]):
                 print(f"name   {m}::{n}")
             for n in sorted(methods[m]):
                 print(f"method {m}::{n}")
+        for p in twice:
+            print("twice  " + " = ".join(p))
         return
     width = max(len(m) for m in modules)
     print(f"| {'module'.ljust(width)} | names | methods |")
@@ -115,6 +124,10 @@ def main():
     total_names = sum(len(v) for v in names.values())
     total_methods = sum(len(v) for v in methods.values())
     print(f"| {'total'.ljust(width)} | {total_names:5} | {total_methods:7} |")
+    print()
+    print(f"items at more than one public path: {len(twice)}")
+    for p in twice:
+        print("- " + " = ".join(p))
 
 
 if __name__ == "__main__":

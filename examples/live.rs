@@ -62,7 +62,7 @@ async fn main() -> anyhow::Result<()> {
         .await?;
     println!(
         "client: listening for changes to {} ({} skills)",
-        watch.dir().display(),
+        watch.dirs()[0].display(), // the one folder of Watch::folder
         client.peer().list_all_skills().await?.len()
     );
 

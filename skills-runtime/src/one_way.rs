@@ -3,7 +3,9 @@
 //! compile; rustdoc runs them with `cargo test -p skills-runtime --doc
 //! --all-features`. A block that compiles again fails that test. Stable
 //! rustdoc does not compare the error codes; each block fails with its code
-//! alone (checked by compiling them together in one file).
+//! alone (checked by compiling them together in one file), and each
+//! compiled on main before the second way was removed (`todo!()` stands for
+//! an argument whose type moved).
 //!
 //! Build a server: [`SkillsServerBuilder::build`](crate::SkillsServerBuilder::build)
 //! returns a `Result`; there is no `try_build`, and no `build` that panics.
@@ -89,13 +91,24 @@ use skills_runtime::server::DEBOUNCE;
 ```
 
 ```compile_fail,E0599
-# use skills_runtime::{Skills, SkillsServer, watch::Watch};
-let builder = SkillsServer::builder(Skills::empty()).watch_in_debug(Watch::folder("skills"));
+# use skills_runtime::{Skills, SkillsServer};
+let builder = SkillsServer::builder(Skills::empty()).watch_in_debug(todo!());
 ```
 
 ```compile_fail,E0599
 # use skills_runtime::{Skills, SkillsServer};
 let handle = SkillsServer::new(Skills::empty()).watching();
+```
+
+The folders watched: [`WatchHandle::dirs`](crate::watch::WatchHandle::dirs)
+(`dir()` named the first, or an empty path when there was none).
+
+```compile_fail,E0599
+# use skills_runtime::{Skills, SkillsServer};
+# fn main() -> Result<(), Box<dyn std::error::Error>> {
+let watch = SkillsServer::new(Skills::empty()).watch(todo!())?;
+let dir = watch.dir();
+# Ok(()) }
 ```
 
 Install: [`install::plan`](crate::install::plan), then

@@ -371,7 +371,7 @@ async fn a_relative_folder_is_watched_like_an_absolute_one() {
         .collect();
     assert!(relative.is_relative() && relative.is_dir(), "{relative:?}");
     let (server, watch, mut reloads) = watched(&relative);
-    assert!(watch.dir().is_absolute());
+    assert!(watch.dirs().iter().all(|dir| dir.is_absolute()));
     write(&root, "alpha/SKILL.md", &skill_md("alpha", "Edited."));
     settles_on(&server, &mut reloads, &root).await;
 }
@@ -791,7 +791,7 @@ async fn a_watch_serves_the_folder_over_the_embedded_set_and_turns_on_change_not
     // What a binary that embeds its skills does in debug builds.
     let server = SkillsServer::new(support::trees::EXAMPLES.clone());
     let watch = server.watch(Watch::folder(&root)).unwrap();
-    assert_eq!(watch.dir(), root);
+    assert_eq!(watch.dirs(), [root.clone()]);
     assert_eq!(
         server
             .config(&skills_runtime::server::Caller::anonymous())

@@ -1,7 +1,7 @@
 //! What a watch gives its owner: the handle that keeps it running, each
 //! load's outcome, and why a folder could not be watched.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc;
 
@@ -122,12 +122,6 @@ pub(super) enum Signal {
 }
 
 impl WatchHandle {
-    /// The folder being watched, made absolute (the first one, for
-    /// [`Watch::roots`]).
-    pub fn dir(&self) -> &Path {
-        self.dirs.first().map_or(Path::new(""), PathBuf::as_path)
-    }
-
     /// Every folder being watched, made absolute, highest precedence first.
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
