@@ -746,9 +746,14 @@ async fn an_access_policy_hides_skills_from_some_callers() {
     let guarded = SkillsServer::builder(SKILLS.clone())
         .legacy_index(true)
         .access(|skill, caller| {
-            let admin = caller
-                .mcp()
-                .and_then(|context| context.peer.peer_info())
+            // Only MCP callers: a caller without a session (a catalog
+            // route, the anonymous instructions below) sees nothing.
+            let Some(context) = caller.mcp() else {
+                return Access::Absent;
+            };
+            let admin = context
+                .peer
+                .peer_info()
                 .is_some_and(|info| info.client_info.name == "admin");
             if admin || skill.name() != "purchase-orders" {
                 Access::Owned
