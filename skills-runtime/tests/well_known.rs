@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
-use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::protocol::{ARCHIVE_MTIME, INDEX_SCHEMA, TYPE_ARCHIVE, TYPE_SKILL_MD};
 use skills_runtime::server::{Access, Offer};
 use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
@@ -35,9 +35,12 @@ fn http() -> reqwest::Client {
 }
 
 async fn serve_router(router: axum::Router) -> String {
-    let listener = Listener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr());
-    tokio::spawn(listener.serve_until(router, std::future::pending()));
+    let server = Server::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .until(std::future::pending());
+    let base = server.url();
+    tokio::spawn(server.serve(router));
     base
 }
 

@@ -30,6 +30,7 @@ use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::jwk::{AlgorithmParameters, JwkSet};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+use skills_runtime::http::Principal;
 
 use crate::db::Db;
 
@@ -253,6 +254,7 @@ pub async fn authenticate(State(auth): State<Auth>, mut request: Request, next: 
     let resolved = auth.db.entitlements(&learner).await;
     match resolved {
         Ok(Some(entitlements)) => {
+            request.extensions_mut().insert(Principal::new(learner));
             request.extensions_mut().insert(entitlements);
             next.run(request).await
         }
@@ -264,6 +266,7 @@ pub async fn authenticate(State(auth): State<Auth>, mut request: Request, next: 
         Err(error) => match auth.db.last_known(&learner) {
             Some(entitlements) => {
                 tracing::warn!("answering from the last-known entitlements: {error:#}");
+                request.extensions_mut().insert(Principal::new(learner));
                 request.extensions_mut().insert(entitlements);
                 next.run(request).await
             }

@@ -51,7 +51,7 @@ use std::time::Duration;
 
 use axum::middleware;
 use clap::{Parser, Subcommand};
-use skills_runtime::http::{SkillsRouter, serve};
+use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
@@ -364,7 +364,7 @@ async fn serve_platform(
         jwks.map(|path| path.display().to_string())
             .unwrap_or_else(|| "the database's development key (`token LEARNER`)".to_owned())
     );
-    serve(bind, router).await?;
+    Server::bind(bind).await?.serve(router).await?;
     Ok(())
 }
 
