@@ -183,6 +183,46 @@ async fn the_auth_layers_entitlements_decide_and_a_purchase_tells_the_buyer() {
     b.cancel().await.unwrap();
 }
 
+/// A refresh that takes its time (an author's update reading a database for
+/// each of many sessions, say) holds no lock a new session waits for: on a
+/// runtime with one worker, a learner connects and lists while a refresh
+/// runs on a blocking thread, and is done first.
+#[tokio::test(flavor = "current_thread")]
+async fn a_slow_refresh_does_not_hold_up_a_new_session() {
+    let table: Table = Arc::default();
+    let server = SkillsServer::builder(SKILLS.clone())
+        .access(|skill, caller| match caller.extension::<Learner>() {
+            Some(learner) if learner.owned.contains(skill.name()) => Access::Owned,
+            _ => Access::Absent,
+        })
+        .notify_changes(true)
+        .build();
+    let url = serve(server.clone(), table.clone()).await;
+    let first = connect(&url, "learner-a").await;
+    let (done, mut order) = tokio::sync::mpsc::unbounded_channel();
+    let refreshing = server.clone();
+    let refresh_done = done.clone();
+    let (started, began) = tokio::sync::oneshot::channel();
+    let mut started = Some(started);
+    let refresh = tokio::task::spawn_blocking(move || {
+        refreshing.refresh_views_with(|_| {
+            if let Some(started) = started.take() {
+                let _ = started.send(());
+            }
+            std::thread::sleep(Duration::from_secs(2));
+        });
+        refresh_done.send("refresh").unwrap();
+    });
+    began.await.unwrap();
+    let second = connect(&url, "learner-b").await;
+    owned_uris(&second).await;
+    done.send("new session").unwrap();
+    refresh.await.unwrap();
+    assert_eq!(order.recv().await, Some("new session"));
+    first.cancel().await.unwrap();
+    second.cancel().await.unwrap();
+}
+
 // ---------------------------------------------------------------------------
 // The front door of `SkillsRouter` and `http::Server`: Origin, session
 // ownership and caps, slow clients.
