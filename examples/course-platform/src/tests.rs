@@ -13,9 +13,9 @@ use jsonwebtoken::EncodingKey;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
-use crate::auth::{self, Claims, Verifier};
+use crate::auth::{self, Audience, Claims, KeyMap, KeySource, Purpose, TokenRules, Verifier};
 use crate::db::{self, Db, Entitlement, Entitlements, Location, Store};
-use crate::{SKILLS, api, platform};
+use crate::{Options, SKILLS, api, platform};
 use skills_test_support::postgres::Cluster;
 
 /// The checked-in reference the `academy` skill links to.
@@ -185,17 +185,25 @@ async fn the_documents_routes_are_the_routers_routes() {
 // ---------------------------------------------------------------------------
 // The resource server
 
-/// The platform's router with the development key set, as `serve` builds it.
-async fn server(db: &TestDb) -> axum::Router {
+/// The platform's router with the development key set, as `serve` builds
+/// it, stateless, for a server whose public URL is `public` (and which
+/// answers to `academy.test`).
+async fn server_at(db: &TestDb, public: &str) -> axum::Router {
     let verifier = Verifier::new(
-        &auth::development_keys(db).await.unwrap(),
-        &db.audience,
-        &db.issuer,
+        KeySource::Database(db.db.clone()),
+        TokenRules::of(db).await.unwrap(),
     )
+    .await
     .unwrap();
-    platform(db.db.clone(), verifier, true, Vec::new())
-        .await
-        .unwrap()
+    let mut options = Options::new(public);
+    options.stateless = true;
+    options.allowed_hosts = vec!["academy.test".to_owned()];
+    platform(db.db.clone(), verifier, options).await.unwrap()
+}
+
+/// [`server_at`] `http://academy.test:8080`.
+async fn server(db: &TestDb) -> axum::Router {
+    server_at(db, "http://academy.test:8080").await
 }
 
 struct Answer {
@@ -238,8 +246,8 @@ fn claims(db: &TestDb, learner: &str) -> Claims {
     Claims {
         iss: db.issuer.clone(),
         sub: learner.into(),
-        aud: db.audience.clone(),
-        iat: now,
+        aud: Audience::one(db.audience.clone()),
+        iat: Some(now),
         exp: now + 600,
         nbf: None,
     }
@@ -331,7 +339,7 @@ async fn a_valid_token_reaches_the_learners_own_answers() {
     let scratch = Scratch::new("valid");
     let db = scratch.db().await;
     let router = server(&db).await;
-    let token = auth::mint(&db, "learner-a", Duration::from_secs(60))
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60), Purpose::Access)
         .await
         .unwrap();
     let answer = get(&router, "/api/me", Some(&token)).await;
@@ -369,14 +377,14 @@ async fn bad_signature_expired_wrong_audience_wrong_issuer_and_unknown_learner_a
 
     // Expired an hour ago (past any leeway).
     let mut expired = claims(&db, "learner-a");
-    expired.iat -= 7200;
+    expired.iat = expired.iat.map(|iat| iat - 7200);
     expired.exp -= 600 + 3600;
     let answer = get(&router, "/api/me", Some(&dev_token(&db, &expired))).await;
     assert_refused(&answer, auth::TokenError::Expired);
 
     // Issued for another resource.
     let mut elsewhere = claims(&db, "learner-a");
-    elsewhere.aud = "https://other.example/mcp".into();
+    elsewhere.aud = Audience::one("https://other.example/mcp");
     let answer = get(&router, "/api/me", Some(&dev_token(&db, &elsewhere))).await;
     assert_refused(&answer, auth::TokenError::Audience);
 
@@ -420,14 +428,17 @@ fn dev_token_of(db: &TestDb, claims: &Value) -> String {
     jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&pkcs8)).unwrap()
 }
 
-/// The router served on a real socket, as `serve` does; its base URL.
-async fn serve_on_socket(router: axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
-    format!("http://{address}")
+/// The platform served on a real socket, as `serve` does (its public URL
+/// the one it is reached at); its base URL.
+async fn serve_on_socket(db: &TestDb) -> String {
+    let server = skills_runtime::http::Server::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .until(std::future::pending());
+    let base = server.url();
+    let router = server_at(db, &base).await;
+    tokio::spawn(server.serve(router));
+    base
 }
 
 /// What an HTTP answer said: its status, its headers as text, its body.
@@ -478,7 +489,7 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
     use auth::TokenError as E;
     let scratch = Scratch::new("forged");
     let db = scratch.db().await;
-    let base = serve_on_socket(server(&db).await).await;
+    let base = serve_on_socket(&db).await;
     let metadata = format!("resource_metadata=\"{base}/.well-known/oauth-protected-resource\"");
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
     let (dev_kid, _, dev_jwk) = db.keys[0].clone();
@@ -518,7 +529,7 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
     };
     forged.push((
         "wrong audience",
-        with(&|c| c.aud = "https://other.example/mcp".into()),
+        with(&|c| c.aud = Audience::one("https://other.example/mcp")),
         Some(E::Audience),
     ));
     forged.push((
@@ -529,7 +540,7 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
     forged.push((
         "expired past the leeway",
         with(&|c| {
-            c.iat -= 7200;
+            c.iat = c.iat.map(|iat| iat - 7200);
             c.exp = now - auth::LEEWAY_SECONDS - 60;
         }),
         Some(E::Expired),
@@ -695,14 +706,14 @@ async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() 
     let jwks_path = scratch.folder.join("jwks.json");
     std::fs::write(&jwks_path, json!({"keys": [as_jwk]}).to_string()).unwrap();
     let verifier = Verifier::new(
-        &auth::key_set_file(&jwks_path).unwrap(),
-        &db.audience,
-        &db.issuer,
+        KeySource::File(jwks_path.clone()),
+        TokenRules::of(&db).await.unwrap(),
     )
+    .await
     .unwrap();
-    let router = platform(db.db.clone(), verifier, true, Vec::new())
-        .await
-        .unwrap();
+    let mut options = Options::new("http://academy.test:8080");
+    options.stateless = true;
+    let router = platform(db.db.clone(), verifier, options).await.unwrap();
 
     let issued = auth::sign(&claims(&db, "learner-b"), "as-2026-01", &as_key).unwrap();
     let answer = get(&router, "/api/me", Some(&issued)).await;
@@ -716,7 +727,7 @@ async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() 
         auth::TokenError::UnknownKey,
     );
     // The development key is not in the authorization server's set.
-    let dev = auth::mint(&db, "learner-b", Duration::from_secs(60))
+    let dev = auth::mint(&db, "learner-b", Duration::from_secs(60), Purpose::Access)
         .await
         .unwrap();
     assert_refused(
@@ -736,12 +747,12 @@ async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() 
 fn a_key_set_with_a_shared_secret_or_without_kids_is_refused() {
     let secret = json!({"keys": [{"kty": "oct", "kid": "hs", "k": "c2VjcmV0"}]});
     let set = serde_json::from_value(secret).unwrap();
-    let error = Verifier::new(&set, "aud", "iss").err().unwrap();
+    let error = KeyMap::new(&set).err().unwrap();
     assert!(error.to_string().contains("shared secret"), "{error}");
     let (_, mut jwk) = other_key("x");
     jwk.as_object_mut().unwrap().remove("kid");
     let set = serde_json::from_value(json!({"keys": [jwk]})).unwrap();
-    let error = Verifier::new(&set, "aud", "iss").err().unwrap();
+    let error = KeyMap::new(&set).err().unwrap();
     assert!(error.to_string().contains("no key with a kid"), "{error}");
 }
 
@@ -870,7 +881,7 @@ async fn on_postgres_a_grant_by_another_process_shows_in_the_next_answer() {
 async fn next_answer(scratch: Scratch) {
     let db = scratch.db().await;
     let router = server(&db).await;
-    let token = auth::mint(&db, "learner-a", Duration::from_secs(60))
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60), Purpose::Access)
         .await
         .unwrap();
     let courses = |answer: &Answer| answer.body["courses"].clone();

@@ -746,7 +746,8 @@ async fn measure_resolve_cost_and_grant_to_notification_latency() {
     );
 
     // A session on a replica; grants committed by another connection (as the
-    // `grant` command does: the write and its NOTIFY in one transaction),
+    // `grant` command does: the write, its journal entry and its NOTIFY in
+    // one transaction),
     // timed from the commit's return to the session's notification.
     let session = connect(&postgres, &postgres_token).await;
     let mut writer = <sqlx::PgConnection as sqlx::Connection>::connect(&postgres_db)
@@ -765,6 +766,12 @@ async fn measure_resolve_cost_and_grant_to_notification_latency() {
             .execute(&mut *transaction)
             .await
             .unwrap();
+        sqlx::query(
+            "INSERT INTO entitlement_changes (learner, changed_at) VALUES ('learner-a', 0)",
+        )
+        .execute(&mut *transaction)
+        .await
+        .unwrap();
         sqlx::query("SELECT pg_notify('course_platform_entitlements', 'learner-a')")
             .execute(&mut *transaction)
             .await
