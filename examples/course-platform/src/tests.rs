@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -955,8 +956,469 @@ async fn orders(scratch: Scratch) {
     );
 }
 
+#[tokio::test]
+async fn the_journal_holds_grants_and_revokes_and_no_orders() {
+    journal(Scratch::new("journal")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_the_journal_holds_grants_and_revokes_and_no_orders() {
+    journal(Scratch::postgres("journal")).await;
+}
+
+/// What a serving process reads to know whose sessions to resolve again:
+/// a grant and a revoke name their learner; quotes, confirmations and a
+/// grant that changed nothing name nobody.
+async fn journal(scratch: Scratch) {
+    let db = scratch.db().await;
+    let mut connection = db.watcher_connection().await.unwrap();
+    let start = db.last_change(&mut connection).await.unwrap();
+    let course = db.course("async-rust").await.unwrap().unwrap();
+    for _ in 0..20 {
+        let order = db.quote("learner-a", &course).await.unwrap();
+        assert!(db.confirm("learner-a", order).await.unwrap());
+    }
+    let (learners, last) = db.changes_since(&mut connection, start).await.unwrap();
+    assert!(learners.is_empty(), "{learners:?}");
+    assert_eq!(last, start);
+    let other = scratch.db().await;
+    other
+        .entitle(Entitlement::Grant, "learner-a", "async-rust")
+        .await
+        .unwrap()
+        .unwrap();
+    other
+        .entitle(Entitlement::Revoke, "learner-b", "sql-joins")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        other
+            .entitle(Entitlement::Grant, "learner-a", "async-rust")
+            .await
+            .unwrap(),
+        Ok(db::Change::Unchanged)
+    );
+    let (learners, last) = db.changes_since(&mut connection, start).await.unwrap();
+    assert_eq!(
+        learners,
+        ["learner-a".to_owned(), "learner-b".to_owned()].into()
+    );
+    assert_eq!(
+        db.changes_since(&mut connection, last)
+            .await
+            .unwrap()
+            .0
+            .len(),
+        0
+    );
+    assert_eq!(db.last_change(&mut connection).await.unwrap(), last);
+}
+
+/// The last-known entitlements answer only while the watcher finds the
+/// database unreachable, and only while they are at most `stale_for` old:
+/// a database that answers with an error is not gone, and a failing query
+/// is refused (`503`) then, even with last-known entitlements at hand.
+#[tokio::test]
+async fn last_known_entitlements_serve_only_an_unreachable_database_and_not_for_long() {
+    let scratch = Scratch::new("stale");
+    let db = scratch.db().await;
+    let fresh = db
+        .entitlements_for_request("learner-a", Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert!(fresh.owned.contains("rust-ownership"));
+    // The database fails every read from now on.
+    sqlx::raw_sql("DROP TABLE public_skills")
+        .execute(&mut *db.watcher_connection().await.unwrap())
+        .await
+        .unwrap();
+    // Reachable (only failing): no stale answer.
+    assert!(matches!(
+        db.entitlements_for_request("learner-a", Duration::from_secs(60))
+            .await,
+        Err(db::Unresolved::Unavailable(_))
+    ));
+    // Unreachable: what was known, while young enough.
+    db.health().lost();
+    let stale = db
+        .entitlements_for_request("learner-a", Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert_eq!(stale, fresh);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(matches!(
+        db.entitlements_for_request("learner-a", Duration::from_millis(10))
+            .await,
+        Err(db::Unresolved::Unavailable(_))
+    ));
+    // A learner this process never resolved has nothing to fall back on.
+    assert!(matches!(
+        db.entitlements_for_request("learner-b", Duration::from_secs(60))
+            .await,
+        Err(db::Unresolved::Unavailable(_))
+    ));
+    db.health().reached();
+    assert!(
+        db.entitlements_for_request("learner-a", Duration::from_secs(60))
+            .await
+            .is_err()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Tokens: kinds, audiences, lifetimes, keys
+
+/// `GET path` as `get` does, with extra headers.
+async fn get_with(
+    router: &axum::Router,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Answer {
+    let mut request = Request::builder()
+        .uri(path)
+        .header(header::HOST, "academy.test:8080");
+    if let Some(token) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let challenge = response
+        .headers()
+        .get(header::WWW_AUTHENTICATE)
+        .map(|value| value.to_str().unwrap().to_owned());
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    Answer {
+        status,
+        challenge,
+        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    }
+}
+
+const INSTALL_INDEX: &str = ".well-known/agent-skills/index.json";
+
+#[tokio::test]
+async fn an_install_token_opens_the_install_path_only_and_an_access_token_all_else() {
+    let scratch = Scratch::new("install-token");
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let install = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Install)
+        .await
+        .unwrap();
+    let access = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Access)
+        .await
+        .unwrap();
+    // Each on its own path.
+    let index = get(
+        &router,
+        &format!("/install/{install}/{INSTALL_INDEX}"),
+        None,
+    )
+    .await;
+    assert_eq!(index.status, StatusCode::OK);
+    assert_eq!(index.body["skills"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        get(&router, "/api/me", Some(&access)).await.status,
+        StatusCode::OK
+    );
+    // And refused on the other's: /api, /mcp, /skills and the well-known
+    // index behind the header take no install token.
+    for path in ["/api/me", "/mcp", "/skills", &format!("/{INSTALL_INDEX}")] {
+        assert_refused(
+            &get(&router, path, Some(&install)).await,
+            auth::TokenError::Audience,
+        );
+    }
+    let wrong = get(&router, &format!("/install/{access}/{INSTALL_INDEX}"), None).await;
+    assert_refused(&wrong, auth::TokenError::Audience);
+    // A token for both audiences is for neither.
+    let mut both = claims(&db, "learner-a");
+    both.aud = Audience(vec![
+        db.audience.clone(),
+        db.setting("install_audience").await.unwrap(),
+    ]);
+    let both = dev_token(&db, &both);
+    assert_refused(
+        &get(&router, "/api/me", Some(&both)).await,
+        auth::TokenError::Audience,
+    );
+    assert_refused(
+        &get(&router, &format!("/install/{both}/{INSTALL_INDEX}"), None).await,
+        auth::TokenError::Audience,
+    );
+}
+
+#[tokio::test]
+async fn an_audience_array_holding_ours_is_accepted() {
+    let scratch = Scratch::new("aud-array");
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let mut many = claims(&db, "learner-a");
+    many.aud = Audience(vec![
+        "https://other.example/api".into(),
+        db.audience.clone(),
+    ]);
+    let answer = get(&router, "/api/me", Some(&dev_token(&db, &many))).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+    // As the raw JSON an authorization server sends.
+    let now = u64::try_from(db::now()).unwrap();
+    let raw = dev_token_of(
+        &db,
+        &json!({"iss": db.issuer, "sub": "learner-a", "aud": [db.audience], "iat": now, "exp": now + 60}),
+    );
+    assert_eq!(
+        get(&router, "/api/me", Some(&raw)).await.status,
+        StatusCode::OK
+    );
+    let mut none_ours = claims(&db, "learner-a");
+    none_ours.aud = Audience(vec!["https://other.example/api".into()]);
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &none_ours))).await,
+        auth::TokenError::Audience,
+    );
+}
+
+#[tokio::test]
+async fn a_token_living_longer_than_its_kind_allows_is_refused() {
+    let scratch = Scratch::new("lifetime");
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let now = u64::try_from(db::now()).unwrap();
+    // A day is the most for an access token.
+    let mut day = claims(&db, "learner-a");
+    day.exp = now + auth::MAX_LIFETIME.as_secs();
+    assert_eq!(
+        get(&router, "/api/me", Some(&dev_token(&db, &day)))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let mut year = claims(&db, "learner-a");
+    year.exp = now + 365 * 24 * 3600;
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
+        auth::TokenError::TooLong,
+    );
+    // Without `iat`, the lifetime left counts.
+    year.iat = None;
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
+        auth::TokenError::TooLong,
+    );
+    // An install token lives 15 minutes at most.
+    let mut install = claims(&db, "learner-a");
+    install.aud = Audience::one(db.setting("install_audience").await.unwrap());
+    install.exp = now + 3600;
+    assert_refused(
+        &get(
+            &router,
+            &format!("/install/{}/{INSTALL_INDEX}", dev_token(&db, &install)),
+            None,
+        )
+        .await,
+        auth::TokenError::TooLong,
+    );
+}
+
+#[tokio::test]
+async fn a_new_key_verifies_at_once_a_retired_one_is_refused_within_the_refresh() {
+    let scratch = Scratch::new("rotation");
+    let db = scratch.db().await;
+    let verifier = Arc::new(
+        Verifier::new(
+            KeySource::Database(db.db.clone()),
+            TokenRules::of(&db).await.unwrap(),
+        )
+        .await
+        .unwrap(),
+    );
+    verifier.refresh_every(Duration::from_millis(200));
+    let before = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Access)
+        .await
+        .unwrap();
+    assert!(verifier.verify(&before, Purpose::Access).await.is_ok());
+    // A key rotated in: minting signs with it, and its first token
+    // verifies at once (its kid makes the verifier read the set).
+    let (new_kid, retired) = db.rotate_key(false).await.unwrap();
+    assert!(retired.is_empty());
+    let after = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Access)
+        .await
+        .unwrap();
+    assert_eq!(
+        jsonwebtoken::decode_header(&after).unwrap().kid.as_deref(),
+        Some(new_kid.as_str())
+    );
+    assert!(verifier.verify(&after, Purpose::Access).await.is_ok());
+    // The key before it keeps verifying.
+    assert!(verifier.verify(&before, Purpose::Access).await.is_ok());
+    // Retired (it leaked): refused once the set is read again.
+    let (_, retired) = db.rotate_key(true).await.unwrap();
+    assert_eq!(retired.len(), 2);
+    let started = std::time::Instant::now();
+    while verifier.verify(&before, Purpose::Access).await.is_ok() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the retired key still verifies"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        verifier.verify(&after, Purpose::Access).await,
+        Err(auth::TokenError::UnknownKey)
+    );
+}
+
+#[tokio::test]
+async fn unknown_kids_read_the_key_set_again_at_most_once_per_interval() {
+    let scratch = Scratch::new("unknown-kid");
+    let db = scratch.db().await;
+    let (first_key, first_jwk) = other_key("as-1");
+    let path = scratch.folder.join("jwks.json");
+    std::fs::write(&path, json!({"keys": [first_jwk.clone()]}).to_string()).unwrap();
+    let verifier = Verifier::new(
+        KeySource::File(path.clone()),
+        TokenRules::of(&db).await.unwrap(),
+    )
+    .await
+    .unwrap();
+    let token =
+        |kid: &str, key: &EncodingKey| auth::sign(&claims(&db, "learner-a"), kid, key).unwrap();
+    assert!(
+        verifier
+            .verify(&token("as-1", &first_key), Purpose::Access)
+            .await
+            .is_ok()
+    );
+    // The authorization server publishes a key: its first token verifies.
+    let (second_key, second_jwk) = other_key("as-2");
+    std::fs::write(
+        &path,
+        json!({"keys": [first_jwk.clone(), second_jwk.clone()]}).to_string(),
+    )
+    .unwrap();
+    assert!(
+        verifier
+            .verify(&token("as-2", &second_key), Purpose::Access)
+            .await
+            .is_ok()
+    );
+    // Forged kids do not make it read the set on every request: a key
+    // published right after waits for the interval (or the next refresh).
+    let (third_key, third_jwk) = other_key("as-3");
+    assert_eq!(
+        verifier
+            .verify(&token("as-x", &third_key), Purpose::Access)
+            .await,
+        Err(auth::TokenError::UnknownKey)
+    );
+    std::fs::write(
+        &path,
+        json!({"keys": [first_jwk, second_jwk, third_jwk]}).to_string(),
+    )
+    .unwrap();
+    assert_eq!(
+        verifier
+            .verify(&token("as-3", &third_key), Purpose::Access)
+            .await,
+        Err(auth::TokenError::UnknownKey)
+    );
+    verifier.reload().await.unwrap();
+    assert!(
+        verifier
+            .verify(&token("as-3", &third_key), Purpose::Access)
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn the_401_names_the_configured_public_url_never_the_requests_host() {
+    let scratch = Scratch::new("public-url");
+    let db = scratch.db().await;
+    let verifier = || async {
+        Verifier::new(
+            KeySource::Database(db.db.clone()),
+            TokenRules::of(&db).await.unwrap(),
+        )
+        .await
+        .unwrap()
+    };
+    let mut options = Options::new("https://academy.example.com/");
+    options.allowed_hosts = vec!["academy.example.com".into(), "mirror.example.com".into()];
+    let direct = platform(db.db.clone(), verifier().await, options.clone())
+        .await
+        .unwrap();
+    let metadata = |base: &str| {
+        format!("Bearer resource_metadata=\"{base}/.well-known/oauth-protected-resource\"")
+    };
+    let forwarded = [
+        ("x-forwarded-proto", "https"),
+        ("x-forwarded-host", "mirror.example.com"),
+    ];
+    for headers in [&[][..], &[("host", "evil.example")][..], &forwarded[..]] {
+        let answer = get_with(&direct, "/api/me", None, headers).await;
+        assert_eq!(
+            answer.challenge.as_deref(),
+            Some(metadata("https://academy.example.com").as_str())
+        );
+    }
+    // Behind a proxy the operator named, its headers say where the client
+    // came in, when that is a name the server answers to.
+    options.public.behind_proxy = true;
+    let proxied = platform(db.db.clone(), verifier().await, options)
+        .await
+        .unwrap();
+    let answer = get_with(&proxied, "/api/me", None, &forwarded).await;
+    assert_eq!(
+        answer.challenge.as_deref(),
+        Some(metadata("https://mirror.example.com").as_str())
+    );
+    for headers in [
+        &[
+            ("x-forwarded-proto", "https"),
+            ("x-forwarded-host", "evil.example"),
+        ][..],
+        &[
+            ("x-forwarded-proto", "gopher"),
+            ("x-forwarded-host", "mirror.example.com"),
+        ][..],
+        &[("x-forwarded-host", "mirror.example.com")][..],
+    ] {
+        let answer = get_with(&proxied, "/api/me", None, headers).await;
+        assert_eq!(
+            answer.challenge.as_deref(),
+            Some(metadata("https://academy.example.com").as_str())
+        );
+    }
+}
+
 #[test]
 fn a_database_url_is_never_shown_with_its_password() {
+    for (url, shown) in [
+        (
+            "postgres://kestrel@db.internal:5432/academy?password=hunter2-secret&sslmode=require",
+            "postgres://kestrel@db.internal:5432/academy?password=***&sslmode=require",
+        ),
+        (
+            "postgresql://kestrel:hunter2-secret@db.internal/academy?sslpassword=hunter2-secret&application_name=academy",
+            "postgresql://kestrel:***@db.internal/academy?sslpassword=***&application_name=academy",
+        ),
+    ] {
+        let location = Location::parse(url).unwrap();
+        assert_eq!(location.to_string(), shown);
+        assert!(!format!("{location:?}").contains("hunter2"));
+    }
     let url = "postgres://kestrel:hunter2-secret@db.internal:5432/academy";
     let location = Location::parse(url).unwrap();
     assert_eq!(location.store(), Store::Postgres);
