@@ -45,6 +45,8 @@ pub enum Rule {
     FrontmatterStart,
     /// The frontmatter has no closing `---` line, or a delimiter has trailing characters.
     FrontmatterEnd,
+    /// The frontmatter is larger than [`MAX_FRONTMATTER_BYTES`](crate::MAX_FRONTMATTER_BYTES).
+    FrontmatterTooLarge,
     /// The frontmatter is not valid YAML.
     YamlSyntax,
     /// A mapping key appears twice.
@@ -134,6 +136,7 @@ impl Rule {
             Self::Encoding => "encoding",
             Self::FrontmatterStart => "frontmatter-start",
             Self::FrontmatterEnd => "frontmatter-end",
+            Self::FrontmatterTooLarge => "frontmatter-too-large",
             Self::YamlSyntax => "yaml-syntax",
             Self::DuplicateKey => "duplicate-key",
             Self::YamlAnchor => "yaml-anchor",
@@ -166,7 +169,7 @@ impl Rule {
 
 impl Rule {
     /// Every rule, in the order of this enum (for tables and `--explain`-like listings).
-    pub const ALL: [Rule; 43] = [
+    pub const ALL: [Rule; 44] = [
         Self::RootMissing,
         Self::NoSkills,
         Self::NotASkill,
@@ -184,6 +187,7 @@ impl Rule {
         Self::Encoding,
         Self::FrontmatterStart,
         Self::FrontmatterEnd,
+        Self::FrontmatterTooLarge,
         Self::YamlSyntax,
         Self::DuplicateKey,
         Self::YamlAnchor,
@@ -223,6 +227,7 @@ impl Rule {
             Self::Encoding
                 | Self::FrontmatterStart
                 | Self::FrontmatterEnd
+                | Self::FrontmatterTooLarge
                 | Self::YamlSyntax
                 | Self::DuplicateKey
                 | Self::YamlAnchor
