@@ -26,7 +26,7 @@ pub struct Hostile {
     #[arg(long, default_value_t = 1000)]
     tricklers: usize,
     /// Clients flooding `initialize` (each in a loop, one at a time).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 1)]
     flooders: usize,
     /// Honest `skills/list` requests per phase.
     #[arg(long, default_value_t = 1000)]
