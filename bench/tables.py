@@ -467,7 +467,7 @@ def _():
     rs = round_ratios(rows, "skills_list", lambda r: r.get("bench") == "hostile")
     out = []
     for phase, label in (("idle", "idle server"),
-                         ("attack", f"{s['tricklers']:,} connections trickling headers + {s['flooders']} client flooding `initialize`")):
+                         ("attack", f"{s['tricklers']:,} connections trickling headers + {s['flooders']} client{'s' if s['flooders'] != 1 else ''} flooding `initialize`")):
         l = s[phase]
         out.append([label, f"{l['n']:,}", ms(l["p50"]), ms(l["p90"]), ms(l["p99"]),
                     "1" if phase == "idle" else ratio_cell(rs)])

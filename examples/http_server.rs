@@ -44,7 +44,7 @@ struct Options {
     allowed_hosts: Vec<String>,
 
     /// A browser origin to accept besides loopback origins and the server's
-    /// own pages (repeatable), e.g. https://app.example.com. A request from
+    /// own pages (repeatable), e.g. `https://app.example.com`. A request from
     /// any other page gets 403; clients that are not browsers send no Origin.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allowed_origins: Vec<String>,

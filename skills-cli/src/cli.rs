@@ -224,7 +224,7 @@ pub struct ServeArgs {
     pub allowed_hosts: Vec<String>,
 
     /// With `--http`: a browser origin to accept besides loopback origins
-    /// and the server's own pages (repeatable), e.g. https://app.example.com;
+    /// and the server's own pages (repeatable), e.g. `https://app.example.com`;
     /// a request from any other page gets 403.
     #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
     pub allowed_origins: Vec<String>,

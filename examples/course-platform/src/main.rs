@@ -172,7 +172,7 @@ struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     jwks: Option<PathBuf>,
 
-    /// The URL clients reach this server at (https://academy.example.com):
+    /// The URL clients reach this server at (`https://academy.example.com`):
     /// what a 401 names as the protected resource metadata's home
     /// [default: the URL the server prints].
     #[arg(long, value_name = "URL")]
