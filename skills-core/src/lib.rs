@@ -88,6 +88,8 @@ mod options;
 #[cfg(feature = "load")]
 mod read_cache;
 #[cfg(feature = "load")]
+mod reading;
+#[cfg(feature = "load")]
 mod scalar;
 #[cfg(feature = "load")]
 mod secrets;
