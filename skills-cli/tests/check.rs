@@ -2,19 +2,22 @@
 //! folder as typed, the three formats, the options (spelled back by the
 //! hints and fed back in), warnings, and `--fix`.
 
-mod support;
+use crate::support;
 
 use support::{TempDir, json_lines, skill_md, skills, skills_with, workspace};
 
 #[test]
 fn a_clean_folder_exits_zero() {
-    let run = skills(&workspace(), &["check", "skills"]);
+    let run = skills(&workspace(), &["check", "examples/skills"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "3 skills in skills: no problems\n");
+    assert_eq!(run.stdout, "3 skills in examples/skills: no problems\n");
     // A folder that is itself a skill.
-    let run = skills(&workspace(), &["check", "skills/stock-audit/"]);
+    let run = skills(&workspace(), &["check", "examples/skills/stock-audit/"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "1 skill in skills/stock-audit/: no problems\n");
+    assert_eq!(
+        run.stdout,
+        "1 skill in examples/skills/stock-audit/: no problems\n"
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@
 //! and the corpus is `../shared`: the test is ignored by default and lives
 //! in the module `shared` (`.ci/run` runs it).
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
