@@ -234,11 +234,11 @@ mod front_door {
     use axum::middleware::Next;
     use axum::response::Response;
     use serde_json::{Value, json};
+    use skills_runtime::SkillsServer;
     use skills_runtime::http::{Limits, Principal, Server, SessionLimits, SkillsRouter};
-    use skills_runtime::{SkillsServer, embed_skills};
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
-    static SKILLS: skills_runtime::Skills = embed_skills!("../skills");
+    use super::SKILLS;
 
     /// Bearer token → principal (the token is the principal's name here).
     async fn authenticate(mut request: Request, next: Next) -> Response {
