@@ -39,18 +39,15 @@
 // of its family (`skills`, `resources`, `directory`, `completion`, `tool`,
 // `prompts`)
 // reads the view, pages through `cursor::page`, and converts to rmcp's model
-// in `wire`. `info` answers what the server says of itself; `catalog` is the
-// same view for plain HTTP routes; `sessions` tells each session and listen
-// stream when its view changes, `changes` tells subscribers when a file's
-// bytes change (`subscriptions` is how clients ask); `watch` reloads a
-// folder; `handler` plugs all of it into `ServerHandler`; `artifact` is a
-// skill as the well-known index serves it, held by the snapshot.
+// in `wire`. `info` answers what the server says of itself; `skills_view`
+// is the same view for plain HTTP routes; `sessions` tells each session and
+// listen stream when its view changes, `changes` tells subscribers when a
+// file's bytes change (`subscriptions` is how clients ask); `handler` plugs
+// all of it into `ServerHandler`. The crate's `watch` module reloads a folder
+// from outside, through `replace`.
 
 mod access;
-#[cfg(feature = "http")]
-mod artifact;
 pub(crate) mod builder;
-mod catalog;
 mod changes;
 mod compat;
 mod completion;
@@ -69,6 +66,7 @@ mod sessions;
 mod settings;
 mod skills;
 pub(crate) mod skills_server;
+mod skills_view;
 mod snapshot;
 mod subscriptions;
 mod tool;
@@ -77,9 +75,6 @@ mod visible;
 mod wire;
 
 pub use access::{Access, AccessPolicy, Caller, Offer};
-#[cfg(feature = "http")]
-pub(crate) use artifact::{Artifact, Kind};
-pub use catalog::SkillsView;
 #[doc(hidden)]
 pub use cursor::fuzzing as cursor_fuzzing;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
@@ -92,4 +87,7 @@ pub use sessions::ViewChanges;
 pub(crate) use skills_server::SkillsServer;
 #[cfg(feature = "watch")]
 pub(crate) use skills_server::WeakServer;
+pub use skills_view::SkillsView;
+#[cfg(feature = "http")]
+pub(crate) use skills_view::SnapshotKey;
 pub use wire::skill_entry;

@@ -28,7 +28,7 @@
 use std::net::SocketAddr;
 
 use anyhow::{Context as _, bail};
-use skills_runtime::http::{SkillsRouter, serve};
+use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 // Paths are relative to this package (`tests/e2e`); build.rs watches both.
@@ -192,6 +192,6 @@ async fn main() -> anyhow::Result<()> {
     let router = SkillsRouter::new(server)
         .stateless(options.stateless)
         .build();
-    serve(bind, router).await?;
+    Server::bind(bind).await?.serve(router).await?;
     Ok(())
 }
