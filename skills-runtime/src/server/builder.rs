@@ -115,8 +115,9 @@ impl SkillsServerBuilder {
     /// # use skills_runtime::server::Caller;
     /// # use skills_runtime::{Skills, SkillsServer};
     /// # static SKILLS: Skills = Skills::empty();
-    /// let server = SkillsServer::builder(SKILLS.clone()).prompts(true).build();
+    /// let server = SkillsServer::builder(SKILLS.clone()).prompts(true).build()?;
     /// assert!(server.config(&Caller::anonymous()).capabilities.prompts.is_some());
+    /// # Ok::<(), skills_runtime::Report>(())
     /// ```
     pub fn prompts(mut self, on: bool) -> Self {
         self.settings.prompts = on;
@@ -190,8 +191,9 @@ impl SkillsServerBuilder {
     ///             Access::Locked(offer.clone())
     ///         }
     ///     })
-    ///     .build();
+    ///     .build()?;
     /// # let _ = server;
+    /// # Ok::<(), skills_runtime::Report>(())
     /// ```
     ///
     /// A skill nested in one the caller owns is readable through its parent

@@ -76,9 +76,10 @@ impl SkillsServer {
     /// # use skills_runtime::server::Caller;
     /// # use skills_runtime::{Skills, SkillsServer};
     /// # static SKILLS: Skills = Skills::empty();
-    /// let server = SkillsServer::builder(SKILLS.clone()).instructions("Ask before ordering.").build();
+    /// let server = SkillsServer::builder(SKILLS.clone()).instructions("Ask before ordering.").build()?;
     /// let instructions = server.instructions(&Caller::anonymous());
     /// assert_eq!(instructions.as_deref(), Some("Ask before ordering."));
+    /// # Ok::<(), skills_runtime::Report>(())
     /// ```
     pub fn instructions(&self, caller: &Caller<'_>) -> Option<String> {
         let instructions = self.instructions_after(self.settings().instructions.as_deref(), caller);

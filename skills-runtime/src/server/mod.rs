@@ -6,7 +6,7 @@
 //!
 //! - as a complete server of its own (it implements `ServerHandler`);
 //! - wrapped around your handler in one line,
-//!   [`SkillsServer::wrap`] (a [`WithSkills`]); or
+//!   [`SkillsServer::wrap`] (a [`WithSkills`](crate::WithSkills)); or
 //! - from your own `impl ServerHandler`, which delegates each skills
 //!   request to it, as rmcp documents for its `SkillCatalog`
 //!   ([`delegate_skills!`](crate::delegate_skills) writes those calls).
@@ -17,12 +17,12 @@
 //!
 //! Every answer depends on the request context: the protocol era decides the
 //! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and an
-//! [access policy](SkillsServerBuilder::access) decides, per [`Caller`],
+//! [access policy](crate::SkillsServerBuilder::access) decides, per [`Caller`],
 //! which skills are owned, locked (a teaser with an offer, on catalog
 //! routes) or absent. Plain HTTP routes get the same caller's view of the
 //! same snapshot through [`SkillsServer::view`]. The set served can be
 //! swapped atomically at run time with [`SkillsServer::replace`]; a server
-//! that [notifies changes](SkillsServerBuilder::notify_changes) (every server
+//! that [notifies changes](crate::SkillsServerBuilder::notify_changes) (every server
 //! that watches a folder, feature `watch`) tells each client only about what
 //! its own view shows: initialized 2025-11-25 sessions and 2026-07-28
 //! `subscriptions/listen` streams whose view changed (a replace, or a grant

@@ -32,7 +32,7 @@ use crate::Skill;
 ///         Some(_) if skill.name() == "stock-audit" => Access::Owned,
 ///         _ => Access::Absent,
 ///     })
-///     .build();
+///     .build()?;
 ///
 /// // In an axum handler, `parts` is the request's `http::request::Parts`.
 /// let mut request = http::Request::new(());
@@ -49,6 +49,7 @@ use crate::Skill;
 /// // Cache-Control: private, and an ETag that changes only with this view.
 /// assert!(view.is_private());
 /// assert!(view.fingerprint().starts_with("sha256:"));
+/// # Ok::<(), skills_runtime::Report>(())
 /// ```
 #[derive(Clone)]
 pub struct SkillsView {

@@ -57,10 +57,10 @@ impl Reload {
         self.report.as_deref()
     }
 
-    /// The skills a lenient load ([`Watch::roots`], [`Watch::agent`]) left
+    /// The skills a lenient load ([`Watch::roots`](super::Watch::roots), [`Watch::agent`](super::Watch::agent)) left
     /// out, each with the
     /// errors that refused it; the others are served. Always empty for
-    /// [`Watch::folder`], which loads a folder whole or not at all.
+    /// [`Watch::folder`](super::Watch::folder), which loads a folder whole or not at all.
     pub fn refused(&self) -> &[Refused] {
         &self.refused
     }

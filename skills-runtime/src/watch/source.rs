@@ -14,7 +14,7 @@ use skills_core::{FrontEnd, Options};
 ///   served.
 /// - [`Watch::roots`]: several roots merged, highest precedence first, each
 ///   loaded skill by skill (`skills_core::load_roots`): an invalid skill is
-///   left out and reported ([`Reload::refused`]) while the others are
+///   left out and reported ([`Reload::refused`](super::Reload::refused)) while the others are
 ///   served, and a skill whose name an earlier root already has is left out
 ///   with a `duplicate-name` warning naming both. Roots that do not exist
 ///   serve nothing and are watched for, so a folder created later is served
