@@ -714,3 +714,8 @@ mod shared {
         assert!(table.len() >= 10);
     }
 }
+
+// The differential test of `skills check --readers`, in this test binary
+// until the crate's tests become one binary with a module per file.
+#[path = "readers/differential.rs"]
+mod readers;

@@ -87,6 +87,8 @@ mod options;
 #[cfg(feature = "load")]
 mod read_cache;
 #[cfg(feature = "load")]
+pub mod readers;
+#[cfg(feature = "load")]
 mod scalar;
 #[cfg(feature = "load")]
 mod secrets;

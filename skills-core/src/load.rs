@@ -73,9 +73,34 @@ impl Loaded {
         relpath::on_disk(&self.roots[*root], folder)
     }
 
-    /// The file on disk that `file` of the skill at `index` was read from.
+    /// The folder of the skill at `index`, relative to its root (`""` when
+    /// the root is the skill).
+    pub fn skill_folder(&self, index: usize) -> &str {
+        &self.sources[index].1
+    }
+
+    /// Which of [`roots`](Self::roots) the skill at `index` was loaded from.
+    pub fn skill_root_index(&self, index: usize) -> usize {
+        self.sources[index].0
+    }
+
+    /// The file on disk that `file` of the skill at `index` was read from
+    /// (its main file, whatever its name, for `SKILL.md`).
     pub fn source_path(&self, index: usize, file: &SkillFile) -> PathBuf {
-        relpath::on_disk(&self.skill_dir(index), file.path())
+        let skill = &self.skills.skills()[index];
+        let path = file.path();
+        // Every `SKILL.md` of a skill with another main file is a main file
+        // (the rules refuse a plain file of that name there).
+        let on_disk = match path.strip_suffix(SKILL_MD) {
+            Some(folder)
+                if skill.main_file() != SKILL_MD
+                    && (folder.is_empty() || folder.ends_with('/')) =>
+            {
+                format!("{folder}{}", skill.main_file())
+            }
+            _ => path.to_owned(),
+        };
+        relpath::on_disk(&self.skill_dir(index), &on_disk)
     }
 
     /// The warnings of the skills that loaded: a `SKILL.md` over 500 lines
@@ -454,7 +479,9 @@ impl Loader<'_> {
                 return None;
             }
         };
-        let found = layout::find_skills(&entries, &root_name(self.root), self.diagnostics)?;
+        let main_file = self.options.main_file_static();
+        let found =
+            layout::find_skills(&entries, &root_name(self.root), main_file, self.diagnostics)?;
         layout::check_entries(&entries, &found, self.diagnostics);
         let gated = self.gated(&found);
         let declared = generated::declared(&self.options.generated, &found, self.diagnostics);
@@ -476,7 +503,7 @@ impl Loader<'_> {
         let worth_reading: Vec<&Entry> = files
             .into_iter()
             .filter(|entry| {
-                entry.name() == SKILL_MD
+                entry.name() == main_file
                     || found.iter().any(|skill| {
                         relpath::is_within(&entry.rel, &skill.folder)
                             && !oversized.contains(&skill.folder)
@@ -776,6 +803,7 @@ fn assemble(skill: &Found, checked: skill_md::Checked, files: Vec<SkillFile>) ->
         files,
     }
     .build()
+    .with_main_file(skill.main_file)
 }
 
 /// The sorted tables of skills from several roots.
@@ -857,7 +885,9 @@ fn under<'c>(
 
 /// Every file below the skill's folder, ordered by its path inside the skill.
 /// A file inside one of its `nested` skills is copied, since that skill takes
-/// it later; every other file's bytes are moved, not copied.
+/// it later; every other file's bytes are moved, not copied. A main file
+/// with another name (the `main_file` option), the skill's own or a nested
+/// skill's, is held as `SKILL.md`, the name it is served under.
 fn take_files(skill: &Found, nested: &[&str], contents: &mut Contents) -> Vec<SkillFile> {
     let rels: Vec<String> = under(contents, &skill.folder)
         .map(|(rel, _)| rel.clone())
@@ -870,12 +900,22 @@ fn take_files(skill: &Found, nested: &[&str], contents: &mut Contents) -> Vec<Sk
             contents.remove(&rel).expect("listed above")
         };
         let within = relpath::strip_folder(&rel, &skill.folder).unwrap_or(&rel);
-        let within = Cow::Owned(within.to_owned());
+        let is_main = skill.main_file != SKILL_MD
+            && relpath::name(within) == skill.main_file
+            && (relpath::parent(within).is_empty() || nested.contains(&relpath::parent(&rel)));
+        let within = if is_main {
+            Cow::Owned(relpath::join(relpath::parent(within), SKILL_MD))
+        } else {
+            Cow::Owned(within.to_owned())
+        };
         let (digest, executable) = (content.digest, content.executable);
         files.push(match content.body {
             Ok(text) => SkillFile::from_text(within, Cow::Owned(text), digest, executable),
             Err(bytes) => SkillFile::from_binary(within, Cow::Owned(bytes), digest, executable),
         });
+    }
+    if skill.main_file != SKILL_MD {
+        files.sort_by(|a, b| a.path().cmp(b.path()));
     }
     files
 }

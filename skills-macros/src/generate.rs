@@ -256,12 +256,18 @@ pub(crate) fn source(
                 skill.version(),
             ],
         );
-        let _ = writeln!(
+        let _ = write!(
             skill_values,
-            "], {}, __SKILLS_FILES_{index}).with_gated({}),",
+            "], {}, __SKILLS_FILES_{index}).with_gated({})",
             skill.body_offset(),
             skill.is_gated()
         );
+        if skill.main_file() != skills_core::SKILL_MD {
+            skill_values.push_str(".with_main_file(");
+            string(&mut skill_values, skill.main_file());
+            skill_values.push(')');
+        }
+        skill_values.push_str(",\n");
     }
 
     let _ = write!(
@@ -286,7 +292,13 @@ pub(crate) fn source(
     strings(&mut out, options.gated.iter().map(String::as_str));
     out.push_str("], &[");
     strings(&mut out, options.generated.iter().map(String::as_str));
-    out.push_str("]), &[");
+    out.push_str("])");
+    if options.main_file != skills_core::SKILL_MD {
+        out.push_str(".with_main_file(");
+        string(&mut out, &options.main_file);
+        out.push(')');
+    }
+    out.push_str(", &[");
     // Files declared generated and not there: the program adds them at start-up.
     for pending in loaded.skills().pending_files() {
         let _ = write!(out, "{p}::Cow::Borrowed(");

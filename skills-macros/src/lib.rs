@@ -99,6 +99,9 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     load_options.allow_secrets_in = options.allow_secrets_in;
     load_options.gated = options.gated;
     load_options.generated = options.generated;
+    if let Some(main_file) = options.main_file {
+        load_options.main_file = main_file;
+    }
     // The crate's own OUT_DIR keeps each file's digest and secret scan, so a
     // rebuild after a one-file edit hashes and scans that file only, and the
     // last expansion, reused when no skill changed (see `memo`).

@@ -40,6 +40,7 @@ pub struct Skill {
     body_offset: usize,
     files: Cow<'static, [SkillFile]>,
     gated: bool,
+    main_file: &'static str,
 }
 
 /// One file of a skill, with its bytes and what a server says about it.
@@ -329,6 +330,7 @@ impl Skill {
             body_offset,
             files,
             gated: false,
+            main_file: crate::SKILL_MD,
         }
     }
 
@@ -338,6 +340,18 @@ impl Skill {
     #[doc(hidden)]
     pub const fn with_gated(mut self, gated: bool) -> Self {
         self.gated = gated;
+        self
+    }
+
+    /// The same skill, whose main file is named `main_file` on disk
+    /// (`embed_skills!`'s `main_file` option, the loader's
+    /// `Options::main_file`): the file is held, and served on the SEP-2640
+    /// path, as `SKILL.md`; the FastMCP layer names it `main_file`, as
+    /// FastMCP's `main_file_name` and SkillsDotNet's `MainFileName` do.
+    /// The generated code calls this.
+    #[doc(hidden)]
+    pub const fn with_main_file(mut self, main_file: &'static str) -> Self {
+        self.main_file = main_file;
         self
     }
 
@@ -420,7 +434,14 @@ impl Skill {
         self.gated
     }
 
-    /// The `SKILL.md` file.
+    /// The name of the skill's main file in its folder on disk: `SKILL.md`,
+    /// unless it was embedded or loaded with another (`main_file`). The
+    /// skill holds it as [`SKILL.md`](crate::SKILL_MD) whatever its name.
+    pub fn main_file(&self) -> &str {
+        self.main_file
+    }
+
+    /// The `SKILL.md` file (the main file, whatever its name on disk).
     pub fn skill_md(&self) -> &SkillFile {
         self.file(crate::SKILL_MD)
             .expect("every skill holds its SKILL.md")

@@ -1,0 +1,296 @@
+//! What the readers' rules look at, gathered once per skill from a loaded
+//! set: where the skill sits, its frontmatter as our rules read it, how
+//! skills-ref would cut it, and the hidden entries of its folder on disk,
+//! which skills-runtime never serves but some readers do.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Diagnostics;
+use crate::frontmatter::{self, Node, Shape};
+use crate::load::Loaded;
+use crate::options::Options;
+use crate::{Skill, relpath};
+
+/// A hidden entry (its name or a folder above it starts with `.`) inside a
+/// skill's folder, relative to that folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Hidden {
+    pub path: String,
+    pub kind: HiddenKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum HiddenKind {
+    File {
+        len: u64,
+    },
+    Dir,
+    /// A symbolic link.
+    Link,
+    /// A FIFO, socket or device.
+    Special,
+}
+
+impl Hidden {
+    /// Whether it is inside (or is) a `.git` folder, which the `skills` CLI never copies.
+    pub fn in_git(&self) -> bool {
+        self.path.split('/').any(|segment| segment == ".git")
+    }
+}
+
+/// skills-ref's view of a frontmatter it cuts at a `---` inside it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Cut {
+    /// The line of `SKILL.md` the `---` is on.
+    pub line: usize,
+    /// What its YAML reader gets: our reading of the text before the cut,
+    /// `None` when that text is not a YAML mapping.
+    pub fields: Option<Map<String, Value>>,
+    /// Whether the text before the cut still holds a flow collection.
+    pub flow: bool,
+}
+
+/// Everything the readers' rules need about one skill.
+#[derive(Debug)]
+pub(super) struct Facts<'a> {
+    pub skill: &'a Skill,
+    /// Which root of the load it came from.
+    pub root: usize,
+    /// The skill's folder relative to the root it was loaded from (`""`
+    /// when the root is the skill).
+    pub folder: String,
+    /// Its main file, relative to the root.
+    pub file: String,
+    /// The main file's name on disk (`SKILL.md` unless configured).
+    pub main_file: &'a str,
+    /// The whole frontmatter, as our rules read it.
+    pub frontmatter: Map<String, Value>,
+    /// The line of the first flow collection (`{…}`, `[…]`), if any.
+    pub flow_line: Option<usize>,
+    /// The line of the first tab outside quoted and block scalars and
+    /// comments (after a colon, inside or after an unquoted value), which
+    /// PyYAML's pure-Python scanner and strictyaml's refuse.
+    pub tab_line: Option<usize>,
+    /// Where skills-ref ends the frontmatter, when not at its closing line.
+    pub cut: Option<Cut>,
+    /// The folder of the skill that holds this one, if any.
+    pub enclosing: Option<String>,
+    /// The hidden entries of its folder, sorted.
+    pub hidden: Vec<Hidden>,
+}
+
+impl Facts<'_> {
+    /// Segments of the folder below the root (0 when the root is the skill).
+    pub fn depth(&self) -> usize {
+        if self.folder.is_empty() {
+            0
+        } else {
+            self.folder.split('/').count()
+        }
+    }
+
+    /// A top-level frontmatter field.
+    pub fn field(&self, key: &str) -> Option<&Value> {
+        self.frontmatter.get(key)
+    }
+}
+
+/// The facts of every skill of `loaded`, in its order.
+pub(super) fn gather(loaded: &Loaded) -> Vec<Facts<'_>> {
+    let skills = loaded.skills().skills();
+    let folders: Vec<(usize, &str)> = (0..skills.len())
+        .map(|index| (loaded.skill_root_index(index), loaded.skill_folder(index)))
+        .collect();
+    skills
+        .iter()
+        .enumerate()
+        .map(|(index, skill)| {
+            let (root, folder) = folders[index];
+            let enclosing = folders
+                .iter()
+                .filter(|(other_root, other)| {
+                    *other_root == root && relpath::is_below(folder, other)
+                })
+                .map(|(_, other)| (*other).to_owned())
+                .max_by_key(String::len);
+            let text = std::str::from_utf8(skill.skill_md().bytes()).unwrap_or_default();
+            let parsed = parse(text);
+            let (frontmatter, flow_line, tab_line) = match parsed {
+                Some(parsed) => (parsed.object, parsed.flow_line, parsed.tab_line),
+                None => (Map::new(), None, None),
+            };
+            Facts {
+                skill,
+                root,
+                folder: folder.to_owned(),
+                file: relpath::join(folder, skill.main_file()),
+                main_file: skill.main_file(),
+                frontmatter,
+                flow_line,
+                tab_line,
+                cut: cut(text, skill.body_offset()),
+                enclosing,
+                hidden: hidden_entries(&loaded.skill_dir(index)),
+            }
+        })
+        .collect()
+}
+
+/// A frontmatter as our reader reads it, with what some readers refuse in it.
+struct Parsed {
+    object: Map<String, Value>,
+    flow_line: Option<usize>,
+    tab_line: Option<usize>,
+}
+
+/// The frontmatter of `text` as our reader reads it. `None` when it does
+/// not parse to a mapping.
+fn parse(text: &str) -> Option<Parsed> {
+    let mut diagnostics = Diagnostics::new();
+    let parsed = frontmatter::parse(text, "SKILL.md", &Options::default(), &mut diagnostics)?;
+    let flow_line = parsed
+        .fields
+        .iter()
+        .filter_map(|entry| flow_in(text, &entry.value))
+        .min();
+    let mut protected = Vec::new();
+    for entry in &parsed.fields {
+        quoted_and_block(&entry.value, &mut protected);
+    }
+    let yaml_end = parsed.body_offset.min(text.len());
+    let tab_line = unquoted_tab(text, parsed.yaml_offset..yaml_end, &protected);
+    Some(Parsed {
+        object: parsed.object,
+        flow_line,
+        tab_line,
+    })
+}
+
+/// The byte ranges of the quoted and block scalars of `node`, where a tab is text.
+fn quoted_and_block(node: &Node, ranges: &mut Vec<std::ops::Range<usize>>) {
+    match &node.shape {
+        Shape::Scalar { plain: false } => ranges.push(node.range.clone()),
+        Shape::Scalar { plain: true } | Shape::Sequence => {}
+        Shape::Mapping(entries) => {
+            for entry in entries {
+                quoted_and_block(&entry.value, ranges);
+            }
+        }
+    }
+}
+
+/// The line of the first tab in `yaml` (a range of `text`) outside the
+/// `protected` ranges and comments.
+fn unquoted_tab(
+    text: &str,
+    yaml: std::ops::Range<usize>,
+    protected: &[std::ops::Range<usize>],
+) -> Option<usize> {
+    let inside = |offset: usize| protected.iter().any(|range| range.contains(&offset));
+    let mut line_start = yaml.start;
+    for line in text[yaml.clone()].split_inclusive('\n') {
+        let bytes = line.as_bytes();
+        for (index, byte) in bytes.iter().enumerate() {
+            let offset = line_start + index;
+            if inside(offset) {
+                continue;
+            }
+            // A comment: `#` at the start of a line or after a blank.
+            if *byte == b'#' && (index == 0 || matches!(bytes[index - 1], b' ' | b'\t')) {
+                break;
+            }
+            if *byte == b'\t' {
+                return Some(text[..offset].matches('\n').count() + 1);
+            }
+        }
+        line_start += line.len();
+    }
+    None
+}
+
+/// The line of the first flow collection in `node`.
+fn flow_in(text: &str, node: &Node) -> Option<usize> {
+    let opens_flow = matches!(text.as_bytes().get(node.range.start), Some(b'{' | b'['));
+    match &node.shape {
+        Shape::Mapping(entries) if !opens_flow => entries
+            .iter()
+            .filter_map(|entry| flow_in(text, &entry.value))
+            .min(),
+        Shape::Mapping(_) | Shape::Sequence if opens_flow => Some(node.at.line as usize),
+        _ => None,
+    }
+}
+
+/// Where skills-ref's `content.split("---", 2)` ends the frontmatter, when
+/// that is before the closing line: the first `---` after the opening one,
+/// anywhere in the text.
+fn cut(text: &str, body_offset: usize) -> Option<Cut> {
+    let found = text.get(3..)?.find("---")? + 3;
+    // The closing line `---` starts `"---\n".len()` (or CRLF) before the body.
+    let closing = text[..body_offset.min(text.len())]
+        .trim_end_matches(['\n', '\r'])
+        .len()
+        .checked_sub(3)?;
+    if found >= closing {
+        return None;
+    }
+    let line = text[..found].matches('\n').count() + 1;
+    let mut yaml = text[3..found].to_owned();
+    if !yaml.ends_with('\n') {
+        yaml.push('\n');
+    }
+    // Read the text before the cut as a SKILL.md of its own.
+    let reread = format!("---{yaml}---\n");
+    let (fields, flow) = match parse(&reread) {
+        Some(parsed) => (Some(parsed.object), parsed.flow_line.is_some()),
+        None => (None, false),
+    };
+    Some(Cut { line, fields, flow })
+}
+
+/// The hidden entries of the folder `dir`: every entry whose name starts
+/// with `.` at any depth, and everything below a hidden folder. Links are
+/// never followed; a folder that cannot be listed is passed over.
+pub(super) fn hidden_entries(dir: &Path) -> Vec<Hidden> {
+    let mut found = Vec::new();
+    visit(dir, "", false, &mut found);
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    found
+}
+
+fn visit(dir: &Path, rel: &str, in_hidden: bool, found: &mut Vec<Hidden>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let hidden = in_hidden || name.starts_with('.');
+        let path = relpath::join(rel, &name);
+        let Ok(metadata) = fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        let kind = if metadata.file_type().is_symlink() {
+            HiddenKind::Link
+        } else if metadata.is_dir() {
+            HiddenKind::Dir
+        } else if metadata.is_file() {
+            HiddenKind::File {
+                len: metadata.len(),
+            }
+        } else {
+            HiddenKind::Special
+        };
+        if hidden {
+            found.push(Hidden {
+                path: path.clone(),
+                kind,
+            });
+        }
+        if kind == HiddenKind::Dir {
+            visit(&entry.path(), &path, hidden, found);
+        }
+    }
+}
