@@ -525,8 +525,13 @@ async fn check_claude_and_agent_read_the_agents_folders_and_honour_overrides() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("broken/SKILL.md:3:"), "{stdout}");
     assert!(
-        !stdout.contains("claudes/SKILL.md"),
+        !stdout.contains("claudes/SKILL.md:"),
         "Claude Code's keys pass: {stdout}"
+    );
+    // ... and the readers that refuse them are named.
+    assert!(
+        stdout.contains("refuse skills-ref@0.1.1: `agentskills validate` (skills-ref 0.1.1) refuses this skill: it allows no top-level field besides"),
+        "{stdout}"
     );
 
     // CODEX_HOME moves Codex's own folder.
