@@ -183,6 +183,10 @@ fn not_a_skill(entry: &Entry, entries: &[Entry], found: &[Found], diagnostics: &
             "`{}`: the main file is `{main_file}` here (the `main_file` option)",
             other.rel
         ),
+        Some(other) if main_file == SKILL_MD => format!(
+            "`{}` must be named exactly `SKILL.md` (upper case, `.md` lower case)",
+            other.rel
+        ),
         Some(other) => format!(
             "`{}` must be named exactly `{main_file}` (the same letter case)",
             other.rel

@@ -58,6 +58,7 @@ pub mod digest;
 mod merge;
 pub mod mime;
 pub mod names;
+pub mod readers;
 mod render;
 pub mod root;
 mod rules;
@@ -86,8 +87,7 @@ mod load;
 mod options;
 #[cfg(feature = "load")]
 mod read_cache;
-#[cfg(feature = "load")]
-pub mod readers;
+
 #[cfg(feature = "load")]
 mod scalar;
 #[cfg(feature = "load")]

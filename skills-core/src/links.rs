@@ -688,7 +688,11 @@ mod tests {
             Err(report) => report.rendered().collect(),
         };
         assert_eq!(found.len(), 3, "{found:#?}");
-        for (found, path) in found.iter().zip(["scripts/missing.py", "references/absent.md", "assets/logo.png"]) {
+        for (found, path) in found.iter().zip([
+            "scripts/missing.py",
+            "references/absent.md",
+            "assets/logo.png",
+        ]) {
             assert!(found.contains(&format!("refers to `{path}`")), "{found}");
         }
     }

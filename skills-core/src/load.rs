@@ -88,19 +88,7 @@ impl Loaded {
     /// (its main file, whatever its name, for `SKILL.md`).
     pub fn source_path(&self, index: usize, file: &SkillFile) -> PathBuf {
         let skill = &self.skills.skills()[index];
-        let path = file.path();
-        // Every `SKILL.md` of a skill with another main file is a main file
-        // (the rules refuse a plain file of that name there).
-        let on_disk = match path.strip_suffix(SKILL_MD) {
-            Some(folder)
-                if skill.main_file() != SKILL_MD
-                    && (folder.is_empty() || folder.ends_with('/')) =>
-            {
-                format!("{folder}{}", skill.main_file())
-            }
-            _ => path.to_owned(),
-        };
-        relpath::on_disk(&self.skill_dir(index), &on_disk)
+        relpath::on_disk(&self.skill_dir(index), &skill.disk_path(file))
     }
 
     /// The warnings of the skills that loaded: a `SKILL.md` over 500 lines

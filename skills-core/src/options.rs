@@ -133,6 +133,10 @@ impl Default for Options {
 /// assert_eq!(options.allow_fields, ["dependencies"]);
 /// assert!(!options.check_links);
 /// assert_eq!(options.gated, ["courses/*"]);
+///
+/// // A set embedded with `main_file = "README.md"` reloads with it.
+/// static README: EmbedOptions = EmbedOptions::new(&[], true, &[], &[], &[]).with_main_file("README.md");
+/// assert_eq!(Options::from(&README).main_file, "README.md");
 /// ```
 impl From<&crate::EmbedOptions> for Options {
     fn from(embedded: &crate::EmbedOptions) -> Self {

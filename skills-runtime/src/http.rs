@@ -186,6 +186,7 @@ pub struct SkillsRouter<H = SkillsServer> {
     config: StreamableHttpServerConfig,
     catalog: bool,
     well_known: bool,
+    list_internal: bool,
 }
 
 impl SkillsRouter {
@@ -198,6 +199,7 @@ impl SkillsRouter {
             config: StreamableHttpServerConfig::default(),
             catalog: true,
             well_known: true,
+            list_internal: false,
         }
     }
 }
@@ -215,6 +217,7 @@ impl<H> SkillsRouter<H> {
             config: self.config,
             catalog: self.catalog,
             well_known: self.well_known,
+            list_internal: self.list_internal,
         }
     }
 
@@ -291,6 +294,18 @@ impl<H> SkillsRouter<H> {
         self
     }
 
+    /// List skills whose `metadata.internal` is `true` in the well-known
+    /// index too (default: off). The `skills` CLI hides such skills unless
+    /// told to install internal ones (`INSTALL_INTERNAL_SKILLS=1`, or
+    /// `--skill` naming them); the index leaves them out the same way, so
+    /// that `npx skills add https://your.host` offers what the author meant
+    /// to publish. Their artifacts answer either way, and MCP clients list
+    /// them: hiding is about discovery, [`gated`](crate::embed_skills) skills about access.
+    pub fn list_internal_skills(mut self, on: bool) -> Self {
+        self.list_internal = on;
+        self
+    }
+
     /// The well-known index and its artifacts alone, with this router's
     /// `Host` check, to nest under a prefix outside your auth layer: a path
     /// that carries a grant (`/install/{grant}`) for installers that cannot
@@ -318,6 +333,7 @@ impl<H> SkillsRouter<H> {
         well_known::routes(
             self.skills.clone(),
             self.config.allowed_hosts.clone().into(),
+            self.list_internal,
         )
     }
 
@@ -349,7 +365,12 @@ impl<H: ServerHandler + Clone> SkillsRouter<H> {
             router = router.merge(catalog::routes(self.skills.clone(), allowed_hosts.clone()));
         }
         if self.well_known {
-            router = router.merge(well_known::routes(self.skills, allowed_hosts));
+            well_known::warn_at_start(&self.skills, self.list_internal);
+            router = router.merge(well_known::routes(
+                self.skills,
+                allowed_hosts,
+                self.list_internal,
+            ));
         }
         router
     }
@@ -363,6 +384,7 @@ impl<H> std::fmt::Debug for SkillsRouter<H> {
             .field("allowed_hosts", &self.config.allowed_hosts)
             .field("catalog", &self.catalog)
             .field("well_known", &self.well_known)
+            .field("list_internal", &self.list_internal)
             .finish_non_exhaustive()
     }
 }

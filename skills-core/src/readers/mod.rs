@@ -39,12 +39,17 @@
 //! # std::fs::remove_dir_all(&root).unwrap();
 //! ```
 
+#[cfg(feature = "load")]
 mod facts;
+mod index;
+#[cfg(feature = "load")]
 mod predict;
 mod table;
 
 use std::fmt;
 
+pub use index::{index_entry_problem, is_internal};
+#[cfg(feature = "load")]
 pub use predict::predict;
 pub use table::{
     FAST_AGENT, FASTMCP, READERS, RMCP, RULES, Reader, ReaderRule, SKILLS_CLI, SKILLS_REF,

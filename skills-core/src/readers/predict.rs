@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::facts::{self, Facts, Hidden, HiddenKind};
+use super::index::{index_entry_problem, is_internal};
 use super::{
     FAST_AGENT, FASTMCP, Finding, READERS, RMCP, Reader, ReaderRule, ReaderVerdict, SKILLS_CLI,
     SKILLS_REF, SkillVerdicts, Verdict,
@@ -21,9 +22,6 @@ const CLI_SKIP_DIRS: [&str; 5] = ["node_modules", ".git", "dist", "build", "__py
 /// (findSkillDirs, 5 below the repository, dist/cli.mjs:1286).
 const CLI_DEPTH: usize = 3;
 const CLI_FALLBACK_DEPTH: usize = 4;
-/// Longest description in a well-known index entry, in UTF-16 code units
-/// (JavaScript's `length`, dist/cli.mjs:3286).
-const CLI_INDEX_DESCRIPTION: usize = 1024;
 /// How many paths a message names before "and N more".
 const NAMED: usize = 3;
 
@@ -159,9 +157,7 @@ fn cli_discovery(facts: &[Facts<'_>]) -> Vec<Option<Missed>> {
 }
 
 fn internal(f: &Facts<'_>) -> bool {
-    f.field("metadata")
-        .and_then(|metadata| metadata.get("internal"))
-        .is_some_and(|internal| internal == &Value::Bool(true))
+    is_internal(f.skill.extra_fields_json())
 }
 
 fn skills_cli(f: &Facts<'_>, missed: Option<&Missed>) -> Vec<Finding> {
@@ -250,13 +246,12 @@ fn skills_cli(f: &Facts<'_>, missed: Option<&Missed>) -> Vec<Finding> {
             "shows the description without its control characters and terminal escapes".to_owned(),
         ));
     }
-    let units = description.encode_utf16().count();
-    if units > CLI_INDEX_DESCRIPTION && !internal(f) {
+    if let Some(problem) = index_entry_problem(f.skill.name(), description)
+        && !internal(f)
+    {
         findings.push(finding(
             "skills-cli/index-description",
-            format!(
-                "skips this skill in a skills-runtime server's well-known index: its description is {units} UTF-16 code units long, over the {CLI_INDEX_DESCRIPTION} it allows there (characters outside the Basic Multilingual Plane, such as emoji, count twice)"
-            ),
+            format!("skips this skill in a skills-runtime server's well-known index: {problem}"),
         ));
     }
     findings

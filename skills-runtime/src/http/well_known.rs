@@ -15,6 +15,11 @@
 //! Artifact URLs are relative to the index, so the routes work as well
 //! under a prefix ([`SkillsRouter::well_known_routes`](super::SkillsRouter::well_known_routes)
 //! nested under a path that carries a grant).
+//!
+//! A skill whose `metadata.internal` is `true` is left out of the index, as
+//! the `skills` CLI hides it (skills 1.7.4, dist/cli.mjs:1277), unless the
+//! router lists internal skills ([`SkillsRouter::list_internal_skills`](super::SkillsRouter::list_internal_skills));
+//! its artifact still answers (hiding is about discovery: `gated` is about access).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -36,12 +41,18 @@ const JSON_CONTENT_TYPE: &str = "application/json";
 
 /// The index, the archives and the lone `SKILL.md` files, answered from
 /// `skills`, for requests whose `Host` is one of `allowed_hosts` (any, when empty).
-pub(super) fn routes<S>(skills: SkillsServer, allowed_hosts: Arc<[String]>) -> axum::Router<S>
+pub(super) fn routes<S>(
+    skills: SkillsServer,
+    allowed_hosts: Arc<[String]>,
+    list_internal: bool,
+) -> axum::Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
+    let index_route =
+        move |state: State<SkillsServer>, request: Request| index(state, request, list_internal);
     axum::Router::new()
-        .route(&format!("{WELL_KNOWN_PATH}/{INDEX_FILE}"), get(index))
+        .route(&format!("{WELL_KNOWN_PATH}/{INDEX_FILE}"), get(index_route))
         .route(&format!("{WELL_KNOWN_PATH}/{{file}}"), get(archive))
         .route(
             &format!("{WELL_KNOWN_PATH}/{{skill}}/{}", crate::SKILL_MD),
@@ -61,10 +72,14 @@ fn owned_artifact<'v>(view: &'v SkillsView, name: &str) -> Option<(&'v Skill, &'
 }
 
 /// The index: `{"$schema", "skills": [{name, type, description, url, digest}]}`
-/// for each skill the caller owns, in path order.
-fn index_json(view: &SkillsView) -> Vec<u8> {
+/// for each skill the caller owns, in path order, internal ones only when
+/// `list_internal`.
+fn index_json(view: &SkillsView, list_internal: bool) -> Vec<u8> {
     let skills: Vec<Value> = view
         .owned()
+        .filter(|skill| {
+            list_internal || !skills_core::readers::is_internal(skill.extra_fields_json())
+        })
         // A name is listed once, for the skill its artifact URL answers with.
         .filter(|skill| {
             view.owned_skill(skill.name())
@@ -85,10 +100,14 @@ fn index_json(view: &SkillsView) -> Vec<u8> {
 }
 
 /// `GET /.well-known/agent-skills/index.json`.
-async fn index(State(skills): State<SkillsServer>, request: Request) -> Response {
+async fn index(
+    State(skills): State<SkillsServer>,
+    request: Request,
+    list_internal: bool,
+) -> Response {
     let (parts, _) = request.into_parts();
     let view = skills.view(&Caller::from_http(&parts));
-    let body = index_json(&view);
+    let body = index_json(&view, list_internal);
     let etag = rmcp::model::sha256_digest(&body);
     answer(
         &parts.headers,
@@ -143,5 +162,29 @@ fn artifact(
             Body::from(artifact.bytes().clone()),
         ),
         _ => not_found(&view),
+    }
+}
+
+/// Start-up warnings about the index: each skill the `skills` CLI would
+/// drop from it (by its name or its description), and, as a note, each
+/// internal one left out.
+pub(super) fn warn_at_start(skills: &SkillsServer, list_internal: bool) {
+    for skill in skills.skills().skills() {
+        if let Some(problem) =
+            skills_core::readers::index_entry_problem(skill.name(), skill.description())
+        {
+            tracing::warn!(
+                skill = skill.path(),
+                "`npx skills add` (skills 1.7.4) will skip `{}` in the well-known index: {problem}",
+                skill.name()
+            );
+        }
+        if !list_internal && skills_core::readers::is_internal(skill.extra_fields_json()) {
+            tracing::info!(
+                skill = skill.path(),
+                "`{}` is left out of the well-known index: its `metadata.internal` is `true` (list it with `SkillsRouter::list_internal_skills`)",
+                skill.name()
+            );
+        }
     }
 }
