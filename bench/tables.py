@@ -184,6 +184,52 @@ def _():
                "release stripped: embed / include-dir", "embed ÷ include-dir (release)", "target ≤ 1.01"], out)
 
 
+HOSTILE = "bench/build-time/results/hostile.jsonl"
+HOSTILE_TREES = {
+    "keys40k": "one skill, 40,000 `metadata` keys (989 KB of frontmatter)",
+    "sparse1g": "a skill, and a 1 GiB sparse file outside every skill",
+}
+
+
+@table("build-hostile", HOSTILE)
+def _():
+    rows = jsonl(HOSTILE)
+    if not rows:
+        raise Missing(HOSTILE)
+    for r in rows:
+        r["round"] = (r["tree"], r["rep"])
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    commits = {v: of(rows, variant=v)[0]["commit"] for v in variants}
+    out = []
+    for tree, label in HOSTILE_TREES.items():
+        rs = of(rows, tree=tree)
+        if not rs:
+            continue
+        row = [label]
+        for v in variants:
+            vs = of(rs, variant=v)
+            built = "" if all(r["ok"] for r in vs) else " (build failed)"
+            row += [cell([r["rustc_cpu_s"] for r in vs], 2) + built, cell([r["rustc_s"] for r in vs], 2),
+                    cell([r["rustc_rss_mb"] for r in vs], 0)]
+        if len(variants) == 2:
+            a, b = variants
+            row.append(ratio_cell(ratios(rs, None, lambda r: r["rustc_cpu_s"], a, b, field="variant")))
+            row.append(ratio_cell(ratios(rs, None, lambda r: r["rustc_rss_mb"], a, b, field="variant")))
+        out.append(row)
+    head = ["tree"]
+    for v in variants:
+        head += [f"{v} ({commits[v]}): CPU, s", f"{v}: wall, s", f"{v}: peak RSS, MB"]
+    if len(variants) == 2:
+        head += [f"{variants[0]} ÷ {variants[1]}: CPU", "peak RSS"]
+    loads = [r["load_at_start"] for r in rows]
+    return md(head, out) + (
+        f"\n\nA clean build of the crate (no expansion memo: the macro loads the tree); the crate's own "
+        f"rustc: CPU time (user + sys), wall time and peak RSS, median (min–max) of "
+        f"{len({r['rep'] for r in rows})} rounds, variants interleaved; ratios are medians of per-round "
+        f"ratios. 1-minute load at the start of each series {min(loads):.2f}–{max(loads):.2f} (other "
+        f"sessions building: compare CPU time and the ratios).")
+
+
 @table("build-profile", PROFILE)
 def _():
     phases = ["load", "read", "sha256", "is_text", "secrets", "yaml_fields_links_tables", "generate", "render"]

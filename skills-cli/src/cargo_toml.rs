@@ -6,20 +6,23 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{DocumentMut, InlineTable, Item, Table, Value};
 
+use crate::write;
+
 /// A manifest being edited.
 #[derive(Debug)]
 pub struct CargoToml {
     path: PathBuf,
-    original: String,
+    original: write::Read,
     document: DocumentMut,
 }
 
 impl CargoToml {
     /// Reads and parses `path`; the error is a sentence naming the file.
     pub fn read(path: &Path) -> Result<Self, String> {
-        let original = std::fs::read_to_string(path)
+        let original = write::read(path)
             .map_err(|error| format!("{}: cannot read it: {error}", path.display()))?;
         let document = original
+            .text
             .parse::<DocumentMut>()
             .map_err(|error| format!("{}: not valid TOML: {error}", path.display()))?;
         Ok(Self {
@@ -145,8 +148,8 @@ impl CargoToml {
     /// Writes the manifest back when an edit changed it.
     pub fn save(&self) -> std::io::Result<()> {
         let text = self.document.to_string();
-        if text != self.original {
-            std::fs::write(&self.path, text)?;
+        if text != self.original.text {
+            write::replace(&self.path, &self.original, &text)?;
         }
         Ok(())
     }
@@ -170,12 +173,22 @@ fn implicit_table<'t>(parent: &'t mut Table, key: &str) -> &'t mut Table {
 mod tests {
     use super::*;
 
+    /// The manifest `text`, read from a file as the command reads one.
+    fn manifest(text: &str) -> CargoToml {
+        static FILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let unique = FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "skills-cli-cargo-toml-{}-{unique}.toml",
+            std::process::id()
+        ));
+        std::fs::write(&path, text).unwrap();
+        let manifest = CargoToml::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        manifest
+    }
+
     fn edited(text: &str, edit: impl FnOnce(&mut CargoToml)) -> String {
-        let mut manifest = CargoToml {
-            path: PathBuf::new(),
-            original: text.to_owned(),
-            document: text.parse().unwrap(),
-        };
+        let mut manifest = manifest(text);
         edit(&mut manifest);
         manifest.document.to_string()
     }
@@ -199,11 +212,7 @@ mod tests {
             "[package]\nname = \"x\"\n\n[dependencies]\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n"
         );
         let renamed = "[dependencies]\nskills = { package = \"skills-runtime\", path = \"x\" }\n";
-        let manifest = CargoToml {
-            path: PathBuf::new(),
-            original: renamed.to_owned(),
-            document: renamed.parse().unwrap(),
-        };
+        let manifest = manifest(renamed);
         assert!(manifest.has_dependency("dependencies", "skills-runtime"));
         assert!(!manifest.has_dependency("dev-dependencies", "trybuild"));
     }

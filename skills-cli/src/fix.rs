@@ -9,6 +9,8 @@ use std::path::Path;
 
 use skills_core::{Diagnostic, Fix, Options, relpath};
 
+use crate::write;
+
 /// Rounds of fix-and-check before giving up on a file that keeps changing.
 const MAX_ROUNDS: usize = 8;
 
@@ -33,12 +35,15 @@ pub fn apply(root: &Path, options: &Options) -> Result<Vec<(String, usize)>, (St
         let mut applied_this_round = 0;
         for (file, fixes) in by_file {
             let path = relpath::on_disk(root, file);
-            let text = std::fs::read_to_string(&path).map_err(|error| (file.to_owned(), error))?;
-            let (fixed_text, applied) = Fix::apply_all(&text, fixes);
-            if applied == 0 || fixed_text == text {
+            let fail = |error: io::Error| (file.to_owned(), error);
+            inside_without_links(root, file).map_err(fail)?;
+            let read = write::read(&path).map_err(fail)?;
+            let (fixed_text, applied) = Fix::apply_all(&read.text, fixes);
+            if applied == 0 || fixed_text == read.text {
                 continue;
             }
-            write_atomically(&path, &fixed_text).map_err(|error| (file.to_owned(), error))?;
+            inside_without_links(root, file).map_err(fail)?;
+            write::replace(&path, &read, &fixed_text).map_err(fail)?;
             *fixed.entry(file.to_owned()).or_default() += applied;
             applied_this_round += applied;
         }
@@ -49,18 +54,24 @@ pub fn apply(root: &Path, options: &Options) -> Result<Vec<(String, usize)>, (St
     Ok(fixed.into_iter().collect())
 }
 
-/// Replaces `path`'s content with `text` so that a crash leaves either the
-/// old file or the new one, never half of it, and keeps its permissions.
-fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    // A hidden name: a check running meanwhile never reads it as part of a skill.
-    let staging = path.with_file_name(format!(".{name}.skills-fix-{}", std::process::id()));
-    let permissions = std::fs::metadata(path)?.permissions();
-    let written = std::fs::write(&staging, text)
-        .and_then(|()| std::fs::set_permissions(&staging, permissions))
-        .and_then(|()| std::fs::rename(&staging, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&staging);
+/// Refuses when a folder between `root` and its file `rel` is a link: the
+/// load that found the problem walked real folders only, and a fix must
+/// not follow one put there since (the file itself is opened without
+/// following a link, and replaced only if it is still the file read).
+fn inside_without_links(root: &Path, rel: &str) -> io::Result<()> {
+    let mut path = root.to_path_buf();
+    let folders = relpath::parent(rel);
+    if folders.is_empty() {
+        return Ok(());
     }
-    written
+    for segment in folders.split('/') {
+        path.push(segment);
+        if !std::fs::symlink_metadata(&path)?.file_type().is_dir() {
+            return Err(io::Error::other(format!(
+                "`{}` is not a folder (a link is never followed)",
+                skills_core::printable(&path.display().to_string())
+            )));
+        }
+    }
+    Ok(())
 }

@@ -26,6 +26,7 @@ use crate::cli::InitArgs;
 use crate::outcome::Outcome;
 use crate::recipe;
 use crate::steps::Steps;
+use crate::write;
 
 /// What the Quickstart's `main` serves with besides skills-runtime, added
 /// to a binary crate: (crate, version requirement, features). rmcp's is
@@ -164,12 +165,13 @@ pub fn run(args: &InitArgs) -> Outcome {
             .is_ok_and(|text| text.contains("embed_skills!"))
     });
     let main_rs = crate_dir.join("src/main.rs");
-    let untouched_main =
-        std::fs::read_to_string(&main_rs).is_ok_and(|text| text.trim() == CARGO_NEW_MAIN);
+    let untouched_main = write::read(&main_rs)
+        .ok()
+        .filter(|read| read.text.trim() == CARGO_NEW_MAIN);
     match embeds {
         Some(file) => steps.unchanged(file, "calls embed_skills!"),
-        None if !library && untouched_main => {
-            match std::fs::write(&main_rs, quickstart_main(&skills)) {
+        None if !library && let Some(read) = untouched_main => {
+            match write::replace(&main_rs, &read, &quickstart_main(&skills)) {
                 Ok(()) => steps.changed(
                     "src/main.rs",
                     format!(
@@ -306,7 +308,7 @@ fn build_script(crate_dir: &Path, manifest: &CargoToml, skills: &str, steps: &mu
         None => "build.rs".to_owned(),
     };
     let path = crate_dir.join(&file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Ok(read) = write::read(&path) else {
         let script = format!(
             "// embed_skills! cannot watch a folder: this tells Cargo to rebuild the\n// crate when anything under `{skills}` changes.\nfn main() {{\n    {line}\n}}\n"
         );
@@ -317,6 +319,7 @@ fn build_script(crate_dir: &Path, manifest: &CargoToml, skills: &str, steps: &mu
         format!("cargo::rerun-if-changed={skills}\""),
         format!("cargo:rerun-if-changed={skills}\""),
     ];
+    let text = &read.text;
     if watched.iter().any(|directive| text.contains(directive)) {
         steps.unchanged(&file, format!("watches `{skills}`"));
         return;
@@ -332,8 +335,8 @@ fn build_script(crate_dir: &Path, manifest: &CargoToml, skills: &str, steps: &mu
         );
         return;
     }
-    match merge_line(&text, &line) {
-        Some(merged) => match std::fs::write(&path, merged) {
+    match merge_line(&read.text, &line) {
+        Some(merged) => match write::replace(&path, &read, &merged) {
             Ok(()) => steps.changed(&file, format!("added `{line}` to `main`")),
             Err(error) => steps.failed(format!("{file}: cannot write it: {error}")),
         },

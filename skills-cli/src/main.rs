@@ -30,6 +30,7 @@ mod recipe;
 mod report;
 mod serve;
 mod steps;
+mod write;
 
 use std::process::ExitCode;
 

@@ -65,8 +65,7 @@ pub fn run(args: &NewArgs) -> Outcome {
         return Outcome::Problems;
     }
     let skill_md = folder.join(skills_core::SKILL_MD);
-    let written = std::fs::create_dir_all(&folder)
-        .and_then(|()| std::fs::write(&skill_md, skeleton(&args.name)));
+    let written = crate::write::create(&skill_md, &skeleton(&args.name));
     if let Err(error) = written {
         eprintln!("error: cannot create {}: {error}", skill_md.display());
         return Outcome::Failed;

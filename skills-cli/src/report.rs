@@ -90,10 +90,10 @@ impl Checked<'_> {
     }
 }
 
-fn root_name(report: &Report) -> &str {
+fn root_name(report: &Report) -> std::borrow::Cow<'_, str> {
     match report.root() {
-        "" => ".",
-        root => root,
+        "" => ".".into(),
+        root => skills_core::printable(root),
     }
 }
 

@@ -48,19 +48,13 @@ impl Steps {
     /// missing folders.
     pub fn write(&mut self, root: &Path, rel: &str, text: &str, what: &str) {
         let path = root.join(rel);
-        match std::fs::read_to_string(&path) {
+        match crate::write::read(&path).map(|read| read.text) {
             Ok(existing) if existing == text => self.unchanged(rel, format!("{what}, as before")),
             Ok(_) => self.unchanged(rel, format!("exists (left as it is; {what} would go here)")),
-            Err(_) => {
-                let written = path
-                    .parent()
-                    .map_or(Ok(()), std::fs::create_dir_all)
-                    .and_then(|()| std::fs::write(&path, text));
-                match written {
-                    Ok(()) => self.changed(rel, format!("created, {what}")),
-                    Err(error) => self.failed(format!("{rel}: cannot write it: {error}")),
-                }
-            }
+            Err(_) => match crate::write::create(&path, text) {
+                Ok(()) => self.changed(rel, format!("created, {what}")),
+                Err(error) => self.failed(format!("{rel}: cannot write it: {error}")),
+            },
         }
     }
 

@@ -483,6 +483,152 @@ fn the_help_names_every_command_and_says_what_agent_does() {
     );
 }
 
+/// What a hostile folder plants: a name that clears the screen and sets the
+/// terminal's title, then starts a line a CI runner reads as a command.
+#[cfg(unix)]
+const HOSTILE: &str = "a\u{1b}[2J\u{1b}]0;pwned\u{7}\n::stop-commands::tok\r\u{9b}2J.md";
+
+/// Whether `output` holds anything the hostile name could act through.
+#[cfg(unix)]
+fn hijacked(output: &str) -> Option<&'static str> {
+    [
+        ("a clear-screen sequence", "\u{1b}[2J"),
+        ("a title sequence", "\u{1b}]0;"),
+        ("a bell", "\u{7}"),
+        ("a carriage return", "\r"),
+        ("a single-byte CSI", "\u{9b}"),
+        ("a workflow command", "\n::stop-commands::"),
+    ]
+    .into_iter()
+    .find(|(_, sequence)| output.contains(sequence) || output.starts_with("::stop-commands::"))
+    .map(|(what, _)| what)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hostile_file_name_cannot_act_on_a_terminal_or_a_ci_log() {
+    let dir = TempDir::new("hostile-name");
+    dir.write("s/pdf/SKILL.md", &skill_md("pdf", ""));
+    dir.write(&format!("s/pdf/{HOSTILE}"), "x");
+    for args in [
+        &["check", "--color", "never", "s"][..],
+        &["check", "--color", "always", "s"],
+        &["check", "--format", "json", "s"],
+        &["check", "--format", "github", "s"],
+        &["manifest", "s"],
+    ] {
+        let run = skills(dir.path(), args);
+        assert_eq!(run.code, 1, "{args:?}: {run:?}");
+        for (stream, output) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            assert_eq!(hijacked(output), None, "{args:?} {stream}: {output:?}");
+        }
+        let printed = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            printed.contains(r"a\u{1b}[2J\u{1b}]0;pwned\u{7}\n::stop-commands::tok\r\u{9b}2J.md")
+                || printed.contains(
+                    r"a\\u{1b}[2J\\u{1b}]0;pwned\\u{7}\\n::stop-commands::tok\\r\\u{9b}2J.md"
+                )
+                || printed.contains(r"\n%3A%3Astop-commands%3A%3Atok\r"),
+            "{args:?}: the name is shown, escaped: {printed:?}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_fixed_line_of_a_hostile_folder_stays_one_line() {
+    let dir = TempDir::new("hostile-fix");
+    let folder = "x\n::stop-commands::tok\n::error::planted";
+    dir.write(
+        &format!("s/{folder}/SKILL.md"),
+        "---\nname: x\ndescription: Does x. Use when asked.\nmetadata:\n  version: 1.10\n---\nBody.\n",
+    );
+    let run = skills(dir.path(), &["check", "--fix", "--format", "github", "s"]);
+    assert!(
+        run.stderr
+            .contains("fixed 1 problem in s/x\\n::stop-commands::tok\\n::error::planted/SKILL.md"),
+        "{run:?}"
+    );
+    for output in [&run.stdout, &run.stderr] {
+        assert!(
+            !output
+                .lines()
+                .any(|line| line.trim_start().starts_with("::stop-commands")
+                    || line.trim_start().starts_with("::error::planted")),
+            "{output}"
+        );
+    }
+}
+
+#[test]
+fn fix_removes_a_byte_order_mark_as_the_error_says() {
+    let dir = TempDir::new("bom");
+    dir.write(
+        "s/pdf/SKILL.md",
+        &format!("\u{feff}{}", skill_md("pdf", "")),
+    );
+    let run = skills(dir.path(), &["check", "s"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains("byte-order mark"), "{run:?}");
+    let fixed = skills(dir.path(), &["check", "--fix", "s"]);
+    assert_eq!(fixed.code, 0, "{fixed:?}");
+    assert!(
+        fixed.stderr.contains("fixed 1 problem in s/pdf/SKILL.md"),
+        "{fixed:?}"
+    );
+    assert_eq!(dir.read("s/pdf/SKILL.md"), skill_md("pdf", ""));
+}
+
+/// `--fix` once staged its rewrite at `.SKILL.md.skills-fix-<pid>` with a
+/// write that followed a link there: a folder planting links for the pids
+/// the next process is likely to get made it overwrite any file the user
+/// can write. Whatever is planted beside the file, the fix writes a fresh
+/// file of its own and renames it over `SKILL.md`.
+#[cfg(unix)]
+#[test]
+fn fix_never_writes_through_a_link_planted_beside_the_file() {
+    let dir = TempDir::new("planted");
+    let victim = dir.write("victim", "the user's own file\n");
+    let skill = "---\nname: pdf\ndescription: Does pdf. Use when asked to.\nmetadata:\n  version: 1.10\n---\nBody.\n";
+    dir.write("s/pdf/SKILL.md", skill);
+    // The next pids, as far as a process started now predicts them.
+    let next = std::process::Command::new("true").spawn().unwrap();
+    let pid = next.id();
+    let mut child = next;
+    child.wait().unwrap();
+    for guess in pid..pid + 4000 {
+        let planted = dir
+            .path()
+            .join(format!("s/pdf/.SKILL.md.skills-fix-{guess}"));
+        std::os::unix::fs::symlink(&victim, planted).unwrap();
+    }
+    let run = skills(dir.path(), &["check", "--fix", "s"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        dir.read("victim"),
+        "the user's own file\n",
+        "nothing written through a link"
+    );
+    let skill_md = dir.path().join("s/pdf/SKILL.md");
+    assert!(
+        std::fs::symlink_metadata(&skill_md)
+            .unwrap()
+            .file_type()
+            .is_file()
+    );
+    assert_eq!(
+        dir.read("s/pdf/SKILL.md"),
+        skill.replace("1.10", "\"1.10\"")
+    );
+    // Only the planted links are left beside it: no staging file.
+    let left: Vec<String> = std::fs::read_dir(dir.path().join("s/pdf"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != "SKILL.md" && !name.starts_with(".SKILL.md.skills-fix-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 #[test]
 fn readers_are_quiet_where_every_reader_accepts_and_named_where_one_does_not() {
     let dir = TempDir::new("readers");

@@ -15,7 +15,8 @@
 //! `--allow-field author` on a command line); a [`Fix`] is the mechanical
 //! edit that fixes the file, for `--fix` and for tests.
 
-use std::fmt;
+use std::borrow::Cow;
+use std::fmt::{self, Write as _};
 use std::ops::Range;
 
 use crate::rules::{OptionHint, Rule, Severity};
@@ -144,8 +145,9 @@ impl Diagnostic {
     }
 
     /// Adds how to fix it.
+    /// Like the message, it stays one line ([`printable`]).
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
+        self.hint = Some(one_line(hint.into()));
         self
     }
 
@@ -189,15 +191,17 @@ impl Diagnostic {
     }
 
     /// The path printed for the file: `root/file`, the root alone for the
-    /// root itself, `.` when both are empty.
+    /// root itself, `.` when both are empty; [`printable`], so that a file's
+    /// name cannot act on the terminal or log it is printed to.
     pub fn display_path(&self, root: &str) -> String {
         let root = root.trim_end_matches('/');
-        match (root.is_empty(), self.file.is_empty()) {
+        let path = match (root.is_empty(), self.file.is_empty()) {
             (true, true) => ".".to_owned(),
             (false, true) => root.to_owned(),
             (true, false) => self.file.clone(),
             (false, false) => format!("{root}/{}", self.file),
-        }
+        };
+        one_line(path)
     }
 
     /// `root/file:line:col: rule: message` on one line, then the hint on a
@@ -261,19 +265,57 @@ impl Position {
 /// key or value it quotes) spelled as an escape, so the message stays one
 /// line whose every character shows: `` `descri\tption` ``.
 fn one_line(message: String) -> String {
-    if !message.contains(char::is_control) {
-        return message;
+    match printable(&message) {
+        Cow::Borrowed(_) => message,
+        Cow::Owned(escaped) => escaped,
     }
-    message
-        .chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
+}
+
+/// `text` (a path, a name, a hint, a line quoted from a file) with every
+/// character that a terminal or a CI log acts on instead of showing spelled
+/// as an escape, as Rust spells it in a string (`\n`, `\u{1b}`): control characters
+/// (C0, DEL and C1: a line break, `ESC` starting a terminal sequence, the
+/// single-byte `CSI`), the bidirectional overrides and isolates that
+/// reorder what a reader sees (U+202A–U+202E, U+2066–U+2069), and the line
+/// and paragraph separators (U+2028, U+2029). What comes out is one line of
+/// visible characters: a name cannot clear a screen, set a terminal's title,
+/// or start a line of its own that a CI runner reads as a command
+/// (`::stop-commands::`). Borrowed when nothing needed escaping.
+///
+/// The one escape of everything the project prints that a folder's owner
+/// or a peer named: every front end's output goes through it.
+///
+/// ```
+/// use skills_core::printable;
+///
+/// assert_eq!(printable("notes.md"), "notes.md");
+/// assert_eq!(printable("a\u{1b}]0;pwned\u{7}b"), "a\\u{1b}]0;pwned\\u{7}b");
+/// assert_eq!(printable("x\n::stop-commands::t"), "x\\n::stop-commands::t");
+/// ```
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(acted_on) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c if acted_on(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
-        })
-        .collect()
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether a terminal or a log reader acts on `c` rather than showing it.
+fn acted_on(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
 }
 
 pub(crate) fn saturating_u32(value: usize) -> u32 {
@@ -357,7 +399,7 @@ impl Report {
         }
         if !self.root.is_empty() {
             out.push_str(" in ");
-            out.push_str(&self.root);
+            out.push_str(&printable(&self.root));
         }
         out
     }

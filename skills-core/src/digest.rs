@@ -28,6 +28,63 @@ pub fn of(bytes: &[u8]) -> Digest {
     }
 }
 
+/// SHA-256 fed in pieces: [`of`] for input that does not sit in memory
+/// whole (a file read in blocks). The same digest as [`of`] over the
+/// pieces joined.
+pub struct Hasher {
+    #[cfg(feature = "fast-digest")]
+    inner: ring::digest::Context,
+    #[cfg(not(feature = "fast-digest"))]
+    inner: sha2::Sha256,
+}
+
+impl Hasher {
+    /// A hasher that has seen nothing.
+    pub fn new() -> Self {
+        Self {
+            #[cfg(feature = "fast-digest")]
+            inner: ring::digest::Context::new(&ring::digest::SHA256),
+            #[cfg(not(feature = "fast-digest"))]
+            inner: <sha2::Sha256 as sha2::Digest>::new(),
+        }
+    }
+
+    /// Adds `bytes`.
+    pub fn update(&mut self, bytes: &[u8]) {
+        #[cfg(feature = "fast-digest")]
+        self.inner.update(bytes);
+        #[cfg(not(feature = "fast-digest"))]
+        sha2::Digest::update(&mut self.inner, bytes);
+    }
+
+    /// The digest of everything added.
+    pub fn finish(self) -> Digest {
+        #[cfg(feature = "fast-digest")]
+        {
+            let digest = self.inner.finish();
+            let mut out = [0; 32];
+            out.copy_from_slice(digest.as_ref());
+            Digest::from_bytes(out)
+        }
+        #[cfg(not(feature = "fast-digest"))]
+        {
+            Digest::from_bytes(sha2::Digest::finalize(self.inner).into())
+        }
+    }
+}
+
+impl Default for Hasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hasher").finish_non_exhaustive()
+    }
+}
+
 /// `sha256:` followed by 64 lowercase hex digits (SEP-2640 §Skill Entries).
 pub fn sha256(bytes: &[u8]) -> String {
     of(bytes).to_string()
@@ -138,6 +195,17 @@ mod tests {
             let expected: [u8; 32] = Sha256::digest(&data[..len]).into();
             assert_eq!(of(&data[..len]).as_bytes(), &expected, "length {len}");
         }
+    }
+
+    #[test]
+    fn a_digest_in_pieces_is_the_digest_of_the_whole() {
+        let data: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 253) as u8).collect();
+        let mut hasher = Hasher::new();
+        for piece in data.chunks(4099) {
+            hasher.update(piece);
+        }
+        assert_eq!(hasher.finish(), of(&data));
+        assert_eq!(Hasher::default().finish(), of(b""));
     }
 
     #[cfg(feature = "load")]

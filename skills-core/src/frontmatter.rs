@@ -10,10 +10,12 @@
 use granit_parser::{
     Event, Marker, Options as ParserOptions, Parser, ScalarStyle, ScanError, Span,
 };
+use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Map, Value};
 
 use std::ops::Range;
 
+use crate::MAX_FRONTMATTER_BYTES;
 use crate::diagnostic::{Diagnostic, Diagnostics, Position, saturating_u32};
 use crate::options::Options;
 use crate::rules::Rule;
@@ -103,10 +105,15 @@ pub(crate) fn check_encoding<'a>(
             .hint(hint)
     };
     if bytes.starts_with(b"\xEF\xBB\xBF") {
-        diagnostics.push(problem(
-            "SKILL.md starts with a UTF-8 byte-order mark (BOM); the reference validator and many hosts reject it",
-            "save the file as UTF-8 without BOM",
-        ));
+        // The mark is U+FEFF in the text, three bytes: removing them is
+        // the fix the hint asks for (`skills check --fix` applies it).
+        diagnostics.push(
+            problem(
+                "SKILL.md starts with a UTF-8 byte-order mark (BOM); the reference validator and many hosts reject it",
+                "save the file as UTF-8 without BOM",
+            )
+            .fix(0..3, ""),
+        );
         return None;
     }
     if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
@@ -238,11 +245,28 @@ pub(crate) fn parse(
     diagnostics: &mut Diagnostics,
 ) -> Option<Frontmatter> {
     let split = split(text, file, diagnostics)?;
+    let size = split.yaml.len();
+    if size > MAX_FRONTMATTER_BYTES {
+        diagnostics.push(
+            Diagnostic::new(
+                Rule::FrontmatterTooLarge,
+                file,
+                format!(
+                    "the frontmatter is {size} bytes, {} over the {MAX_FRONTMATTER_BYTES} bytes (1 MiB) it may hold; every host reads it for every skill at start-up",
+                    size - MAX_FRONTMATTER_BYTES
+                ),
+            )
+            .at(2, 1)
+            .hint("keep `name`, `description` and a few short fields in the frontmatter; put long text in the body or in a file of the skill"),
+        );
+        return None;
+    }
     let yaml = &text[split.yaml.clone()];
     let first_line = saturating_u32(text[..split.yaml.start].matches('\n').count());
     let mut reader = Reader {
         parser: Parser::new_from_str_with_options(yaml, parser_options()),
         yaml,
+        lines: Lines::new(yaml),
         offset: split.yaml.start,
         file,
         first_line,
@@ -324,6 +348,8 @@ fn parser_options() -> ParserOptions {
 struct Reader<'a> {
     parser: Parser<'a, granit_parser::StrInput<'a>>,
     yaml: &'a str,
+    /// Line and column of a byte of `yaml`, in time linear in the YAML.
+    lines: Lines<'a>,
     /// Byte offset of `yaml` in `SKILL.md`.
     offset: usize,
     file: &'a str,
@@ -341,14 +367,17 @@ impl<'a> Reader<'a> {
     /// everywhere else: the parser also breaks lines at a bare `\r` (YAML
     /// does), so its own line and column would point past the file.
     fn position(&self, marker: &Marker) -> Position {
-        let byte = marker.byte_offset().unwrap_or_else(|| {
-            self.yaml
-                .char_indices()
-                .nth(marker.index())
-                .map_or(self.yaml.len(), |(byte, _)| byte)
-        });
+        let byte = match marker.byte_offset() {
+            Some(byte) => byte,
+            None => self.lines.byte_of_char(marker.index()),
+        };
+        self.position_of(byte)
+    }
+
+    /// Where byte `byte` of the YAML lies in `SKILL.md`.
+    fn position_of(&self, byte: usize) -> Position {
         // The slice starts a line (right after the opening `---` line).
-        let inside = Position::of_offset(self.yaml, byte);
+        let inside = self.lines.position(byte);
         Position {
             line: self.first_line.saturating_add(inside.line),
             column: inside.column,
@@ -564,6 +593,9 @@ impl<'a> Reader<'a> {
 
     fn mapping(&mut self, at: Position, start: usize) -> Result<Node, ScanError> {
         let mut entries: Vec<Entry> = Vec::new();
+        // Each key's entry, so that a duplicate is found without a scan
+        // of the keys before it (a mapping of 40,000 keys is valid YAML).
+        let mut seen: HashMap<String, usize> = HashMap::default();
         let mut end = start;
         loop {
             let (event, span) = self.next_node()?;
@@ -634,8 +666,8 @@ impl<'a> Reader<'a> {
             let value = value?;
             end = end.max(value.range.end).max(key_range.end);
             let Some(key) = key else { continue };
-            if let Some(first) = entries.iter().find(|entry| entry.key == key) {
-                let first_line = first.key_at.line;
+            if let Some(&first) = seen.get(&key) {
+                let first_line = entries[first].key_at.line;
                 self.problems.push(
                     Diagnostic::new(
                         Rule::DuplicateKey,
@@ -648,6 +680,7 @@ impl<'a> Reader<'a> {
                 );
                 continue;
             }
+            seen.insert(key.clone(), entries.len());
             entries.push(Entry {
                 key,
                 path,
@@ -698,11 +731,7 @@ impl<'a> Reader<'a> {
         let Some(written) = self.yaml.get(start..end) else {
             return;
         };
-        let at = Position::of_offset(self.yaml, comment_start);
-        let at = Position {
-            line: self.first_line.saturating_add(at.line),
-            column: at.column,
-        };
+        let at = self.position_of(comment_start);
         let path = self.path();
         let subject = if path.is_empty() {
             String::new()
@@ -727,41 +756,40 @@ impl<'a> Reader<'a> {
         .length(comment.chars().count());
         // A `name` can never hold ` #`: the comment goes on a line of its
         // own above the key. Any other value keeps the text, quoted.
-        if self.path.len() == 1 && key.is_some_and(|key| key == "name") {
+        let (hint, fix) = if self.path.len() == 1 && key.is_some_and(|key| key == "name") {
             let line_start = self.yaml[..end]
                 .rfind('\n')
                 .map_or(0, |newline| newline + 1);
             let line_text = &self.yaml[line_start..end];
             let indent =
                 &line_text[..line_text.len() - line_text.trim_start_matches([' ', '\t']).len()];
-            diagnostic = diagnostic
-                .hint(format!(
+            (
+                format!(
                     "put the comment on a line of its own: `{indent}{comment}` above `{}`",
                     line_text.trim_start()
-                ))
-                .fix(
+                ),
+                (
                     self.offset + line_start..self.offset + comment_end,
                     format!("{indent}{comment}\n{line_text}"),
-                );
+                ),
+            )
         } else {
-            diagnostic = diagnostic
-                .hint(format!(
+            (
+                format!(
                     "quote the value to keep all of it: {}; if the `#` starts a note for readers, put that comment on a line of its own",
                     with_key(&whole)
-                ))
-                .fix(self.offset + start..self.offset + comment_end, whole);
-        }
+                ),
+                (self.offset + start..self.offset + comment_end, whole),
+            )
+        };
         // A value continued over lines, or a tab, would break the hint's
         // one line: then it says what to do without quoting the text.
-        if diagnostic
-            .hint
-            .as_deref()
-            .is_some_and(|hint| hint.contains(char::is_control))
-        {
-            diagnostic.hint = Some(
-                "quote the value, from its first word to the end of the comment, to keep all of it; if the `#` starts a note for readers, put that comment on a line of its own".to_owned(),
-            );
-        }
+        let hint = if hint.contains(char::is_control) {
+            "quote the value, from its first word to the end of the comment, to keep all of it; if the `#` starts a note for readers, put that comment on a line of its own".to_owned()
+        } else {
+            hint
+        };
+        diagnostic = diagnostic.hint(hint).fix(fix.0, fix.1);
         self.problems.push(diagnostic);
     }
 
@@ -837,10 +865,152 @@ fn span_end(yaml: &str) -> Marker {
     Marker::new(yaml.chars().count(), lines.max(1), 0)
 }
 
+/// Line and column (1-based, columns in characters, lines broken at `\n`
+/// only) of bytes of one text, each in time independent of where it lies:
+/// the start of every line is found once, and the columns of positions asked
+/// in order along one long line (a flow mapping of thousands of keys) are
+/// counted on from the last one, so reading a frontmatter costs time linear
+/// in its size, not quadratic.
+struct Lines<'a> {
+    text: &'a str,
+    /// Byte offset of the start of each line.
+    starts: Vec<usize>,
+    /// The last position given: its byte and column, on the line it
+    /// names (an index into `starts`).
+    last: std::cell::Cell<(usize, usize, usize)>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(newline, _)| newline + 1));
+        Self {
+            text,
+            starts,
+            last: std::cell::Cell::new((0, 0, 1)),
+        }
+    }
+
+    /// The position of byte `byte` (clamped to the text, and back to the
+    /// start of its character), as [`Position::of_offset`] gives it.
+    fn position(&self, byte: usize) -> Position {
+        let mut byte = byte.min(self.text.len());
+        while !self.text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        let line = self.starts.partition_point(|&start| start <= byte) - 1;
+        let (last_line, last_byte, last_column) = self.last.get();
+        let (from, column) = if last_line == line && last_byte <= byte {
+            (last_byte, last_column)
+        } else {
+            (self.starts[line], 1)
+        };
+        let column = column + self.text[from..byte].chars().count();
+        #[cfg(test)]
+        tests::SCANNED.with(|scanned| scanned.set(scanned.get() + (byte - from)));
+        self.last.set((line, byte, column));
+        Position {
+            line: saturating_u32(line + 1),
+            column: saturating_u32(column),
+        }
+    }
+
+    /// The byte offset of character `index` (the text's length past its end).
+    fn byte_of_char(&self, index: usize) -> usize {
+        self.text
+            .char_indices()
+            .nth(index)
+            .map_or(self.text.len(), |(byte, _)| byte)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::diagnostic::{Fix, Report};
+
+    thread_local! {
+        /// Bytes [`Lines::position`] counted characters over, in this thread.
+        pub(super) static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    #[test]
+    fn a_frontmatter_over_its_limit_is_refused_before_it_is_parsed() {
+        let within: String = (0..MAX_FRONTMATTER_BYTES / 17 - 10)
+            .map(|i| format!("x-{i:09}: v\n"))
+            .collect();
+        let text = format!(
+            "---\nname: a\ndescription: d\nmetadata:\n{}---\n",
+            within.replace("x-", "  x-")
+        );
+        assert!(text.len() < MAX_FRONTMATTER_BYTES + 100);
+        let metadata = parse_ok(&text);
+        assert!(metadata.get("metadata").is_some());
+        let over = format!(
+            "---\nname: a\ndescription: d\n{}\n---\n",
+            "x: [".repeat(300_000)
+        );
+        let found = problems(&over);
+        assert_eq!(found.len(), 1, "{:?}", found.first());
+        assert_eq!(
+            (found[0].0, found[0].1, found[0].2),
+            (Rule::FrontmatterTooLarge, Some(2), Some(1))
+        );
+        assert!(
+            found[0].3.contains("over the 1048576 bytes (1 MiB)"),
+            "{}",
+            found[0].3
+        );
+    }
+
+    #[test]
+    fn positions_are_those_of_the_offsets() {
+        let text = "a: 1\né: [x, y, ü]\n\n  b: \"q\"\r\nlast";
+        let lines = Lines::new(text);
+        // In order, backwards, and at random: the same answers.
+        let bytes: Vec<usize> = (0..=text.len() + 2)
+            .chain((0..=text.len()).rev())
+            .chain([7, 3, 19, 2, 30, 0])
+            .collect();
+        for byte in bytes {
+            assert_eq!(
+                lines.position(byte),
+                Position::of_offset(text, byte),
+                "byte {byte}"
+            );
+        }
+    }
+
+    /// The work of placing every node grows with the frontmatter, not with
+    /// its square: each byte is counted over a bounded number of times,
+    /// whether the keys are on lines of their own or on one line.
+    #[test]
+    fn placing_nodes_is_linear_in_the_frontmatter() {
+        let many = 20_000;
+        let block: String = (0..many)
+            .map(|i| format!("  key-{i}: value {i}\n"))
+            .collect();
+        let flow: String = (0..many).map(|i| format!("key-{i}: value {i}, ")).collect();
+        for (shape, metadata) in [
+            ("block", format!("metadata:\n{block}")),
+            ("flow", format!("metadata: {{{flow}}}\n")),
+        ] {
+            let text = format!("---\nname: a\ndescription: d\n{metadata}---\n");
+            SCANNED.with(|scanned| scanned.set(0));
+            let fields = parse_ok(&text);
+            let metadata = fields.get("metadata").expect("metadata");
+            let Shape::Mapping(entries) = &metadata.value.shape else {
+                panic!("a mapping");
+            };
+            assert_eq!(entries.len(), many);
+            let scanned = SCANNED.with(std::cell::Cell::get);
+            assert!(
+                scanned <= 2 * text.len(),
+                "{shape}: {scanned} bytes scanned to place the nodes of {} bytes",
+                text.len()
+            );
+        }
+    }
 
     fn parse_ok(text: &str) -> Frontmatter {
         let mut diagnostics = Diagnostics::new();

@@ -220,20 +220,8 @@ fn check_entry(entry: &Entry, diagnostics: &mut Diagnostics) {
             "this name is not valid UTF-8, so no URI can carry it",
         )
         .hint("rename it using UTF-8 characters"),
-        Kind::Symlink { target, .. } => Diagnostic::new(
-            Rule::Symlink,
-            rel,
-            format!(
-                "this is a symbolic link (to `{target}`); links are never followed, so its content would be missing"
-            ),
-        )
-        .hint("replace the link with a copy of what it points to"),
-        Kind::Special => Diagnostic::new(
-            Rule::SpecialFile,
-            rel,
-            "this is a FIFO, socket or device, not a regular file",
-        )
-        .hint("remove it from the skills tree"),
+        Kind::Symlink { target, .. } => crate::open::link_diagnostic(&rel, target),
+        Kind::Special => crate::open::special_diagnostic(&rel),
         Kind::Unreadable(error) => {
             Diagnostic::new(Rule::Io, rel, format!("this entry cannot be read: {error}"))
         }

@@ -58,6 +58,7 @@ pub mod digest;
 mod merge;
 pub mod mime;
 pub mod names;
+pub mod open;
 pub mod readers;
 mod render;
 pub mod root;
@@ -99,7 +100,7 @@ mod syntax;
 #[cfg(feature = "load")]
 mod walk;
 
-pub use diagnostic::{Diagnostic, Fix, Position, Report};
+pub use diagnostic::{Diagnostic, Fix, Position, Report, printable};
 #[cfg(feature = "load")]
 pub use fields::SPEC_FIELDS;
 #[cfg(feature = "load")]
@@ -141,6 +142,13 @@ pub const MAX_SKILL_BYTES: u64 = 16 * 1024 * 1024;
 /// Most bytes in one file: rmcp clients drop messages over 16 MiB and base64
 /// adds a third, so a file must stay under 12 MiB to fit one `resources/read`.
 pub const MAX_FILE_BYTES: u64 = 12 * 1024 * 1024;
+
+/// Most bytes of YAML between a `SKILL.md`'s `---` lines. Every host reads
+/// the frontmatter of every skill at start-up; the largest in real skills
+/// is about a kilobyte, and reading it takes time linear in its size. This
+/// bounds that work (and the memory of its JSON) well below
+/// [`MAX_FILE_BYTES`]: a larger frontmatter is refused before it is parsed.
+pub const MAX_FRONTMATTER_BYTES: usize = 1024 * 1024;
 
 /// Longest path of a file inside its skill, in characters (fast-agent's limit).
 pub const MAX_PATH_CHARS: usize = 1024;

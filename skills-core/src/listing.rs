@@ -1,31 +1,40 @@
 //! Fingerprint step: what a load's result depends on, found without parsing
 //! anything. Every entry of the tree (its kind, size and executable bit) and
-//! every file's digest: from the read cache when it vouches for the file's
-//! stamp, else read and hashed now (and remembered for the load that may
-//! follow). Two trees with the same [`Listing::key`] load to the same result
-//! under the same options, so a front end that remembers what it made of a
-//! load (`embed_skills!` keeps its expansion in `OUT_DIR`) can reuse it
-//! after a rebuild in which no skill changed: the common case, when only
-//! the crate's code was edited. [`crate::load_listed`] gives the listing of
-//! the very bytes it loaded, with no second pass over the tree.
+//! the digest of every file a load reads: from the read cache when it
+//! vouches for the file's stamp, else read in blocks and hashed now (and
+//! remembered for the load that may follow). Two trees with the same
+//! [`Listing::key`] load to the same result under the same options, so a
+//! front end that remembers what it made of a load (`embed_skills!` keeps
+//! its expansion in `OUT_DIR`) can reuse it after a rebuild in which no
+//! skill changed: the common case, when only the crate's code was edited.
+//! [`crate::load_listed`] gives the listing of the very bytes it loaded,
+//! with no second pass over the tree.
 //!
-//! The key covers more than a load reads (files outside every skill, folders
-//! that hold none): a change there only costs a load, never a stale result.
+//! A file a load does not read (outside every skill, over the size limit,
+//! in a skill over its limits) is listed by kind and size only: its bytes
+//! change nothing a load gives, so nothing reads them to key a cache (a
+//! 1 GiB file beside the skills costs a `stat`, not a read). The key still
+//! covers more than a load depends on (such a file's size, folders that
+//! hold no skill): a change there only costs a load, never a stale result.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
+use rustc_hash::FxHashSet as HashSet;
+
+use crate::diagnostic::Diagnostics;
 use crate::digest::{self, Digest};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
-use crate::relpath;
 use crate::walk::{self, Entry, Kind};
+use crate::{MAX_FILE_BYTES, layout, load, open, relpath};
 
 /// What a load of one tree depends on, by content: every entry of the tree
-/// (its kind, size and executable bit) and every file's digest, under this
-/// crate's version and the load's options. Two trees with the same
-/// [`key`](Self::key) load to the same result; a change outside every
-/// skill changes the key too (it costs a load, never a stale result).
+/// (its kind, size and executable bit) and the digest of every file a load
+/// reads, under this crate's version and the load's options. Two trees with
+/// the same [`key`](Self::key) load to the same result; a change of size
+/// outside every skill changes the key too (it costs a load, never a stale
+/// result).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
     key: String,
@@ -33,27 +42,33 @@ pub struct Listing {
 
 impl Listing {
     /// `sha256:` over this crate's version, the options, and every entry of
-    /// the tree with each file's digest.
+    /// the tree with the digest of each file a load reads.
     pub fn key(&self) -> &str {
         &self.key
     }
 }
 
 /// The listing of `entries` (a walk of the tree, in its order), each file's
-/// digest given by `digest_of` (`None`: the file cannot be read, so no
-/// listing). [`listing`] takes digests from the read cache or hashes the
-/// file; a load asked for one ([`crate::load_listed`]) has them already.
-/// Both write the same text for the same tree.
+/// digest given by `digest_of`: `Some(Some(digest))` for a file a load
+/// reads, `Some(None)` for one it does not (its bytes change nothing a load
+/// gives: only its kind and size are listed), `None` when a file a load
+/// reads cannot be read (then there is no listing). [`listing`] takes
+/// digests from the read cache or hashes the file; a load asked for one
+/// ([`crate::load_listed`]) has them already. Both write the same text for
+/// the same tree.
 pub(crate) fn of_entries(
     options: &Options,
     entries: &[Entry],
-    mut digest_of: impl FnMut(&Entry) -> Option<Digest>,
+    mut digest_of: impl FnMut(&Entry) -> Option<Option<Digest>>,
 ) -> Option<Listing> {
     let mut text = String::with_capacity(entries.len() * 100 + 512);
     let _ = writeln!(text, "skills-core {}", env!("CARGO_PKG_VERSION"));
     let _ = writeln!(text, "{options:?}");
     for entry in entries {
-        let Kind::File { len, executable } = entry.kind else {
+        let Kind::File {
+            len, executable, ..
+        } = entry.kind
+        else {
             // A folder, a link, something unreadable.
             let _ = writeln!(text, "{:?} {}", entry.kind, entry.rel);
             continue;
@@ -61,7 +76,10 @@ pub(crate) fn of_entries(
         text.push_str(if executable { "x " } else { "f " });
         text.push_str(&len.to_string());
         text.push(' ');
-        text.push_str(&digest_of(entry)?.to_string());
+        match digest_of(entry)? {
+            Some(digest) => text.push_str(&digest.to_string()),
+            None => text.push('-'),
+        }
         text.push(' ');
         text.push_str(&entry.rel);
         text.push('\n');
@@ -72,19 +90,43 @@ pub(crate) fn of_entries(
 }
 
 /// The [`Listing`] of the tree at `root`, or `None` when the tree cannot be
-/// walked or a file cannot be read (a load will say why).
+/// walked or a file a load reads cannot be (a load will say why).
+///
+/// Only the files a load reads are hashed ([`crate::load`]'s reading: the
+/// files of the skills, within the size limits), each from the read cache
+/// when it vouches for the file's stamp, else read in blocks through
+/// [`crate::open`]: a file outside every skill or over the size limit is
+/// never read, whatever its size.
 pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
     let entries = walk::walk(root, options.follow_top_level_links).ok()?;
+    // Which files a load would read: the same steps, their problems dropped
+    // (the load reports them).
+    let mut ignored = Diagnostics::new();
+    let main_file = options.main_file_static();
+    let found = layout::find_skills(&entries, &load::root_name(root), main_file, &mut ignored);
+    let read: HashSet<&str> = found
+        .map(|found| {
+            load::Reading::of(&entries, &found, &mut ignored)
+                .read
+                .into_iter()
+                .map(|entry| entry.rel.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
     let mut cache = options
         .cache_dir
         .as_deref()
         .map(|dir| ReadCache::open(dir, root));
     let listing = of_entries(options, &entries, |entry| {
+        if !read.contains(entry.rel.as_str()) {
+            return Some(None);
+        }
+        let Kind::File { id, .. } = entry.kind else {
+            return Some(None);
+        };
         let path = relpath::on_disk(root, &entry.rel);
-        let stamp = std::fs::metadata(&path)
-            .ok()
-            .as_ref()
-            .and_then(read_cache::Stamp::of);
+        let mut opened = open::open(&path, id).ok()?;
+        let stamp = read_cache::Stamp::of(opened.metadata());
         let known = match (&cache, &stamp) {
             (Some(cache), Some(stamp)) => cache.get(&entry.rel, stamp).cloned(),
             _ => None,
@@ -94,11 +136,15 @@ pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
             if let Some(cache) = &mut cache {
                 cache.put(&entry.rel, known);
             }
-            return Some(digest);
+            return Some(Some(digest));
         }
-        let (bytes, stamp) = read_cache::read_stamped(&path).ok()?;
-        let digest = digest::of(&bytes);
-        if let (Some(cache), Some(stamp)) = (&mut cache, stamp) {
+        let digest = opened.digest(MAX_FILE_BYTES).ok()?;
+        let after = opened
+            .metadata_now()
+            .ok()
+            .as_ref()
+            .and_then(read_cache::Stamp::of);
+        if let (Some(cache), Some(stamp)) = (&mut cache, stamp.filter(|_| stamp == after)) {
             // The secret scan is the load's to do: `None` asks for it.
             let findings = None;
             cache.put(
@@ -110,7 +156,7 @@ pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
                 },
             );
         }
-        Some(digest)
+        Some(Some(digest))
     });
     if let Some(cache) = cache {
         cache.save();
@@ -220,6 +266,30 @@ mod tests {
             fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
             assert_ne!(key(&tree), before, "an executable bit");
         }
+    }
+
+    #[test]
+    fn files_a_load_does_not_read_are_keyed_by_size_not_read() {
+        let tree = Tree::new("unread");
+        tree.write("loose.bin", "outside every skill");
+        let big = tree.root().join("pdf/assets/big.bin");
+        fs::create_dir_all(big.parent().unwrap()).unwrap();
+        let file = fs::File::create(&big).unwrap();
+        file.set_len(crate::MAX_FILE_BYTES + 1).unwrap();
+        drop(file);
+        let first = key(&tree);
+        // The same sizes, other bytes: nothing a load reads changed.
+        tree.write("loose.bin", "OUTSIDE EVERY SKILL");
+        let mut file = fs::OpenOptions::new().write(true).open(&big).unwrap();
+        std::io::Write::write_all(&mut file, b"other bytes").unwrap();
+        drop(file);
+        assert_eq!(key(&tree), first, "bytes no load reads are not in the key");
+        tree.write("loose.bin", "outside every skill, longer");
+        assert_ne!(key(&tree), first, "their sizes are");
+        // A load lists it the same way, with no second read.
+        fs::remove_file(&big).unwrap();
+        let (_, by_load) = crate::load_listed(&tree.root(), &tree.options()).unwrap();
+        assert_eq!(by_load, listing(&tree.root(), &tree.options()));
     }
 
     #[test]

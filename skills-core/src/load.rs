@@ -442,6 +442,59 @@ impl Scan {
     }
 }
 
+/// Which files of a walk a load reads: every file inside a skill, less
+/// those it cannot use (a file over [`MAX_FILE_BYTES`], every file but
+/// `SKILL.md` of a skill over its limits). What [`listing`](crate::listing)
+/// keys a tree by, too: the bytes of every other file change nothing a load
+/// gives, so they are never read to key a cache.
+pub(crate) struct Reading<'e> {
+    /// Every regular file inside a skill.
+    pub files: Vec<&'e Entry>,
+    /// The folders of the skills over a per-skill limit.
+    pub oversized: HashSet<String>,
+    /// The files read, in walk order.
+    pub read: Vec<&'e Entry>,
+}
+
+impl<'e> Reading<'e> {
+    /// The reading of `entries` (a walk) whose skills are `found`; the size
+    /// limits' problems go to `diagnostics`.
+    pub(crate) fn of(entries: &'e [Entry], found: &[Found], diagnostics: &mut Diagnostics) -> Self {
+        let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
+        let files: Vec<&Entry> = entries
+            .iter()
+            .filter(|entry| {
+                matches!(entry.kind, Kind::File { .. })
+                    && relpath::ancestors(&entry.rel).any(|dir| folders.contains(dir))
+            })
+            .collect();
+        let oversized = layout::check_sizes(&files, found, diagnostics);
+        let main_file = found.first().map_or(SKILL_MD, |skill| skill.main_file);
+        // Layout problems do not stop the run: every skill is still read and
+        // parsed, so one run reports every problem. Only what cannot be read
+        // usefully is skipped: files over the limit, and all but `SKILL.md`
+        // in a skill over its limits (unless a skill within limits holds them).
+        let read = files
+            .iter()
+            .copied()
+            .filter(|entry| {
+                let Kind::File { len, .. } = entry.kind else {
+                    return false;
+                };
+                len <= MAX_FILE_BYTES
+                    && (entry.name() == main_file
+                        || relpath::ancestors(&entry.rel)
+                            .any(|dir| folders.contains(dir) && !oversized.contains(dir)))
+            })
+            .collect();
+        Self {
+            files,
+            oversized,
+            read,
+        }
+    }
+}
+
 struct Loader<'a> {
     root: &'a Path,
     options: &'a Options,
@@ -473,34 +526,16 @@ impl Loader<'_> {
         layout::check_entries(&entries, &found, self.diagnostics);
         let gated = self.gated(&found);
         let declared = generated::declared(&self.options.generated, &found, self.diagnostics);
-        let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
-        let files: Vec<&Entry> = entries
-            .iter()
-            .filter(|entry| {
-                matches!(entry.kind, Kind::File { .. })
-                    && relpath::ancestors(&entry.rel).any(|dir| folders.contains(dir))
-            })
-            .collect();
-        let oversized = layout::check_sizes(&files, &found, self.diagnostics);
-        let allowed_secrets =
-            layout::allowed_secrets(&self.options.allow_secrets_in, &files, self.diagnostics);
-        // Layout problems do not stop the run: every skill is still read and
-        // parsed, so one run reports every problem. Only what cannot be read
-        // usefully is skipped: files over the limit, and all but `SKILL.md`
-        // in a skill over its limits (unless a skill within limits holds them).
-        let worth_reading: Vec<&Entry> = files
-            .into_iter()
-            .filter(|entry| {
-                entry.name() == main_file
-                    || found.iter().any(|skill| {
-                        relpath::is_within(&entry.rel, &skill.folder)
-                            && !oversized.contains(&skill.folder)
-                    })
-            })
-            .collect();
+        let reading = Reading::of(&entries, &found, self.diagnostics);
+        let allowed_secrets = layout::allowed_secrets(
+            &self.options.allow_secrets_in,
+            &reading.files,
+            self.diagnostics,
+        );
+        let (oversized, worth_reading) = (reading.oversized, reading.read);
         let contents = self.read(&worth_reading, &allowed_secrets);
         if let Some(slot) = self.listing.take() {
-            *slot = list(self.root, self.options, &entries, &contents);
+            *slot = list(self.options, &entries, &contents);
         }
         // Declared generated files not on disk: added at run time.
         let pending = declared
@@ -559,27 +594,19 @@ impl Loader<'_> {
         let mut read = Vec::with_capacity(files.len());
         let mut unscanned_bytes = 0;
         for entry in files {
-            let Kind::File { executable, len } = entry.kind else {
+            let Kind::File { executable, id, .. } = entry.kind else {
                 continue;
             };
-            if len > MAX_FILE_BYTES {
-                continue; // Reported by the size check.
-            }
-            let (bytes, stamp) =
-                match read_cache::read_stamped(&relpath::on_disk(self.root, &entry.rel)) {
-                    Ok(read) => read,
-                    Err(error) => {
-                        self.diagnostics.push(Diagnostic::new(
-                            Rule::Io,
-                            entry.rel.clone(),
-                            format!("cannot read this file: {error}"),
-                        ));
-                        continue;
-                    }
-                };
-            if bytes.len() as u64 > MAX_FILE_BYTES {
-                continue; // Grew while we walked; reported on the next run.
-            }
+            #[cfg(test)]
+            tests::before_read(self.root, &entry.rel);
+            let path = relpath::on_disk(self.root, &entry.rel);
+            let (bytes, stamp) = match read_cache::read_stamped(&path, id) {
+                Ok(read) => read,
+                Err(refusal) => {
+                    self.diagnostics.push(refusal.diagnostic(&entry.rel));
+                    continue;
+                }
+            };
             let cached = match (&cache, &stamp) {
                 (Some(cache), Some(stamp)) => cache.get(&entry.rel, stamp).cloned(),
                 _ => None,
@@ -735,16 +762,11 @@ impl Loader<'_> {
 }
 
 /// The listing of the tree from the walk's `entries` and the digests of the
-/// files the load read; a file it did not read (outside every skill, or in
-/// a skill over its limits) is hashed here. `None` if one cannot be read.
-fn list(root: &Path, options: &Options, entries: &[Entry], contents: &Contents) -> Option<Listing> {
-    listing::of_entries(options, entries, |entry| match contents.get(&entry.rel) {
-        Some(content) => Some(content.digest),
-        None => Some(digest::of(
-            &read_cache::read_stamped(&relpath::on_disk(root, &entry.rel))
-                .ok()?
-                .0,
-        )),
+/// files the load read; the others' bytes change nothing a load gives, and
+/// are not read (see [`Reading`]).
+fn list(options: &Options, entries: &[Entry], contents: &Contents) -> Option<Listing> {
+    listing::of_entries(options, entries, |entry| {
+        Some(contents.get(&entry.rel).map(|content| content.digest))
     })
 }
 
@@ -772,7 +794,7 @@ fn check_root(root: &Path) -> Option<Diagnostic> {
 }
 
 /// The root's own folder name (the skill path when the root is a skill).
-fn root_name(root: &Path) -> String {
+pub(crate) fn root_name(root: &Path) -> String {
     let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     canonical
         .file_name()
@@ -906,4 +928,190 @@ fn take_files(skill: &Found, nested: &[&str], contents: &mut Contents) -> Vec<Sk
         files.sort_by(|a, b| a.path().cmp(b.path()));
     }
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::path::{Path, PathBuf};
+    use std::time::Duration;
+
+    use crate::{Options, Rule};
+
+    /// What a test does to the tree between the walk and the read of a file.
+    type Hook = Box<dyn FnMut(&Path, &str)>;
+
+    thread_local! {
+        static BEFORE_READ: RefCell<Option<Hook>> = RefCell::new(None);
+    }
+
+    /// Called by the loader just before it opens `rel`: the window in which
+    /// a hostile folder swaps what the walk saw.
+    pub(super) fn before_read(root: &Path, rel: &str) {
+        BEFORE_READ.with(|hook| {
+            if let Some(hook) = hook.borrow_mut().as_mut() {
+                hook(root, rel);
+            }
+        });
+    }
+
+    const NOTES: &str = "pdf/references/notes.md";
+
+    struct Tree(PathBuf);
+
+    impl Tree {
+        fn new(name: &str) -> Self {
+            let base = std::env::temp_dir().join(format!(
+                "skills-core-load-race-{name}-{}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&base);
+            for (rel, text) in [
+                (
+                    "skills/pdf/SKILL.md",
+                    "---\nname: pdf\ndescription: Fills PDF forms. Use when a form arrives.\n---\nSee [notes](references/notes.md).\n",
+                ),
+                ("skills/pdf/references/notes.md", "the notes\n"),
+                (
+                    "skills/other/SKILL.md",
+                    "---\nname: other\ndescription: Another skill. Use when asked.\n---\n",
+                ),
+                (
+                    "outside/references/notes.md",
+                    "SECRET from outside the folder\n",
+                ),
+                ("outside/secret", "SECRET from outside the folder\n"),
+            ] {
+                let path = base.join(rel);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            Self(base)
+        }
+
+        fn root(&self) -> PathBuf {
+            self.0.join("skills")
+        }
+
+        /// Loads leniently with `swap` run between the walk and the read of
+        /// the notes; the load must end (a FIFO must not block it).
+        fn load_with(&self, swap: impl FnMut(&Path) + Send + 'static) -> crate::Lenient {
+            let root = self.root();
+            let (done, result) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let mut swap = swap;
+                BEFORE_READ.with(|hook| {
+                    *hook.borrow_mut() = Some(Box::new(move |root: &Path, rel: &str| {
+                        if rel == NOTES {
+                            swap(root);
+                        }
+                    }));
+                });
+                let _ = done.send(crate::load_lenient(&root, &Options::default()));
+            });
+            result
+                .recv_timeout(Duration::from_secs(20))
+                .expect("the load ended (a FIFO swapped in must not block it)")
+        }
+    }
+
+    impl Drop for Tree {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// The refusal of the pdf skill, and that nothing from outside was loaded.
+    fn refused(lenient: &crate::Lenient) -> Rule {
+        for skill in lenient.skills().skills() {
+            for file in skill.files() {
+                assert!(
+                    !file.bytes().windows(6).any(|w| w == b"SECRET"),
+                    "bytes from outside the folder were loaded: {}",
+                    file.path()
+                );
+            }
+        }
+        assert!(
+            lenient.skills().get("other").is_some(),
+            "the other skill still loads"
+        );
+        assert!(
+            lenient.skills().get("pdf").is_none(),
+            "the pdf skill is refused"
+        );
+        let errors = &lenient.refused()[0].errors;
+        let error = errors
+            .iter()
+            .find(|e| e.file == NOTES)
+            .expect("the notes are named");
+        error.rule
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_renamed_over_a_file_after_the_walk_is_not_followed() {
+        let tree = Tree::new("link");
+        let secret = tree.0.join("outside/secret");
+        let lenient = tree.load_with(move |root| {
+            let link = root.join("pdf/references/.swap");
+            std::os::unix::fs::symlink(&secret, &link).unwrap();
+            std::fs::rename(&link, root.join(NOTES)).unwrap();
+        });
+        assert_eq!(refused(&lenient), Rule::Symlink);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_dev_zero_renamed_over_a_file_is_not_read() {
+        let tree = Tree::new("zero");
+        let lenient = tree.load_with(|root| {
+            let link = root.join("pdf/references/.swap");
+            std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+            std::fs::rename(&link, root.join(NOTES)).unwrap();
+        });
+        assert_eq!(refused(&lenient), Rule::Symlink);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_renamed_over_a_file_does_not_block_the_load() {
+        let tree = Tree::new("fifo");
+        let lenient = tree.load_with(|root| {
+            let fifo = root.join("pdf/references/.swap");
+            let made = std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap();
+            assert!(made.success());
+            std::fs::rename(&fifo, root.join(NOTES)).unwrap();
+        });
+        assert_eq!(refused(&lenient), Rule::SpecialFile);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_swapped_for_a_link_after_the_walk_is_not_followed() {
+        let tree = Tree::new("folder");
+        let outside = tree.0.join("outside/references");
+        let lenient = tree.load_with(move |root| {
+            let folder = root.join("pdf/references");
+            std::fs::rename(&folder, root.join("pdf/.old")).unwrap();
+            std::os::unix::fs::symlink(&outside, &folder).unwrap();
+        });
+        assert_eq!(refused(&lenient), Rule::Io);
+    }
+
+    #[test]
+    fn a_file_that_grew_past_the_limit_after_the_walk_is_not_read_whole() {
+        let tree = Tree::new("grown");
+        let lenient = tree.load_with(|root| {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(root.join(NOTES))
+                .unwrap();
+            file.set_len(1 << 30).unwrap(); // 1 GiB of holes
+        });
+        assert_eq!(refused(&lenient), Rule::FileTooLarge);
+    }
 }

@@ -29,6 +29,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::digest::Digest;
+use crate::open::{self, FileId, Refusal};
 use crate::secrets::{self, Finding};
 
 /// How long after a file's modification an entry about it becomes
@@ -141,14 +142,7 @@ impl ReadCache {
     /// any error leaves the old file or none.
     pub(crate) fn save(self) {
         let text = render(self.started, &self.new);
-        let temporary = self
-            .file
-            .with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&temporary, text).is_err()
-            || std::fs::rename(&temporary, &self.file).is_err()
-        {
-            let _ = std::fs::remove_file(&temporary);
-        }
+        let _ = open::replace_file(&self.file, text.as_bytes());
     }
 }
 
@@ -240,15 +234,20 @@ fn parse(text: &str) -> Option<(u128, HashMap<String, Entry>)> {
     Some((written_at, entries))
 }
 
-/// A file's bytes and, when the file did not change while it was read, its
-/// stamp for the read cache (metadata of the open handle, before and after).
-pub(crate) fn read_stamped(path: &Path) -> std::io::Result<(Vec<u8>, Option<Stamp>)> {
-    use std::io::Read as _;
-    let mut file = std::fs::File::open(path)?;
-    let before = file.metadata().ok().as_ref().and_then(Stamp::of);
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    let after = file.metadata().ok().as_ref().and_then(Stamp::of);
+/// The bytes of the file the walk saw (`seen`), at most [`MAX_FILE_BYTES`]
+/// of them ([`crate::open`]), and, when the file did not change while it
+/// was read, its stamp for the read cache (metadata of the open handle,
+/// before and after).
+///
+/// [`MAX_FILE_BYTES`]: crate::MAX_FILE_BYTES
+pub(crate) fn read_stamped(
+    path: &Path,
+    seen: Option<FileId>,
+) -> Result<(Vec<u8>, Option<Stamp>), Refusal> {
+    let mut opened = open::open(path, seen)?;
+    let before = Stamp::of(opened.metadata());
+    let bytes = opened.read(crate::MAX_FILE_BYTES)?;
+    let after = opened.metadata_now().ok().as_ref().and_then(Stamp::of);
     let unchanged = before.is_some() && before == after;
     Ok((bytes, if unchanged { before } else { None }))
 }

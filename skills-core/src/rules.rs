@@ -48,6 +48,8 @@ pub enum Rule {
     FrontmatterStart,
     /// The frontmatter has no closing `---` line, or a delimiter has trailing characters.
     FrontmatterEnd,
+    /// The frontmatter is larger than [`MAX_FRONTMATTER_BYTES`](crate::MAX_FRONTMATTER_BYTES).
+    FrontmatterTooLarge,
     /// The frontmatter is not valid YAML.
     YamlSyntax,
     /// A mapping key appears twice.
@@ -138,6 +140,7 @@ impl Rule {
             Self::Encoding => "encoding",
             Self::FrontmatterStart => "frontmatter-start",
             Self::FrontmatterEnd => "frontmatter-end",
+            Self::FrontmatterTooLarge => "frontmatter-too-large",
             Self::YamlSyntax => "yaml-syntax",
             Self::DuplicateKey => "duplicate-key",
             Self::YamlAnchor => "yaml-anchor",
@@ -170,7 +173,7 @@ impl Rule {
 
 impl Rule {
     /// Every rule, in the order of this enum (for tables and `--explain`-like listings).
-    pub const ALL: [Rule; 44] = [
+    pub const ALL: [Rule; 45] = [
         Self::RootMissing,
         Self::NoSkills,
         Self::NotASkill,
@@ -189,6 +192,7 @@ impl Rule {
         Self::Encoding,
         Self::FrontmatterStart,
         Self::FrontmatterEnd,
+        Self::FrontmatterTooLarge,
         Self::YamlSyntax,
         Self::DuplicateKey,
         Self::YamlAnchor,
@@ -228,6 +232,7 @@ impl Rule {
             Self::Encoding
                 | Self::FrontmatterStart
                 | Self::FrontmatterEnd
+                | Self::FrontmatterTooLarge
                 | Self::YamlSyntax
                 | Self::DuplicateKey
                 | Self::YamlAnchor

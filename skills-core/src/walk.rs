@@ -10,6 +10,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::open::FileId;
 use crate::relpath;
 
 /// What a walked entry is.
@@ -18,6 +19,9 @@ pub(crate) enum Kind {
     File {
         len: u64,
         executable: bool,
+        /// Which file it is: a read opens this file or refuses
+        /// ([`crate::open`]). `None` where the platform gives no identity.
+        id: Option<FileId>,
     },
     Dir,
     /// A symbolic link, with where it points (never followed).
@@ -76,7 +80,11 @@ fn visit(dir: &Path, rel: &str, follow_links: bool, out: &mut Vec<Entry>) -> io:
         }
         let child_rel = relpath::join(rel, &name);
         let path = item.path();
-        let mut kind = if utf8 { classify(&path) } else { Kind::NonUtf8 };
+        let mut kind = if utf8 {
+            classify(&path, item.metadata())
+        } else {
+            Kind::NonUtf8
+        };
         if follow_links && matches!(kind, Kind::Symlink { to_dir: true, .. }) {
             kind = Kind::Dir;
         }
@@ -96,8 +104,10 @@ fn visit(dir: &Path, rel: &str, follow_links: bool, out: &mut Vec<Entry>) -> io:
     Ok(())
 }
 
-fn classify(path: &PathBuf) -> Kind {
-    let metadata = match fs::symlink_metadata(path) {
+/// What the entry at `path` is, from its metadata as listed (`lstat` of the
+/// name inside the folder handle that was listed: never a link followed).
+fn classify(path: &PathBuf, metadata: io::Result<fs::Metadata>) -> Kind {
+    let metadata = match metadata {
         Ok(metadata) => metadata,
         Err(error) => return Kind::Unreadable(error.to_string()),
     };
@@ -114,6 +124,7 @@ fn classify(path: &PathBuf) -> Kind {
         Kind::File {
             len: metadata.len(),
             executable: is_executable(&metadata),
+            id: FileId::of(&metadata),
         }
     } else {
         Kind::Special

@@ -11,8 +11,12 @@
 //!   never reuses an expansion an older one made;
 //! - the call: the resolved folder, the environment variables it names, the
 //!   options (`untracked` included);
-//! - the tree, by content: [`skills_core::listing`], every entry and every
-//!   file's digest (a file the read cache does not vouch for is hashed).
+//! - the tree, by content: [`skills_core::listing`], every entry (kind,
+//!   size, executable bit) and the digest of every file a load reads (a
+//!   file the read cache does not vouch for is hashed, in blocks). A file
+//!   no load reads (outside every skill, over the size limit) is keyed by
+//!   its size alone and never read: its bytes change nothing the expansion
+//!   holds, so a 1 GiB file beside the skills costs a `stat`.
 //!
 //! An expansion is filed under the listing of the very bytes its load read
 //! ([`skills_core::load_listed`]), so a file edited during the build never
@@ -71,15 +75,8 @@ impl Memo {
     /// Keeps `source` under `key` (atomically: a temporary file, then a
     /// rename); a memo that cannot be written is not written.
     pub(crate) fn store(&self, key: &str, source: &str) {
-        let temporary = self
-            .file
-            .with_extension(format!("tmp{}", std::process::id()));
         let text = format!("{MAGIC} {key}\n{source}");
-        if std::fs::write(&temporary, text).is_err()
-            || std::fs::rename(&temporary, &self.file).is_err()
-        {
-            let _ = std::fs::remove_file(&temporary);
-        }
+        let _ = skills_core::open::replace_file(&self.file, text.as_bytes());
     }
 }
 

@@ -19,7 +19,11 @@
 //!   for a program, [`EmbedMacro`] for the macro's own words);
 //! - where skills folders are: [`vendor`] (the folders each agent reads and
 //!   installs to) and [`root`] (`${VAR:-default}` expansion);
-//! - files known only at run time: [`add_files`].
+//! - files known only at run time: [`add_files`];
+//! - a folder written by someone else: [`open`] (the one way its files are
+//!   read: no link followed, no FIFO opened, only the file a walk saw, up
+//!   to a limit) and [`printable`] (the one escape of every path, name and
+//!   hint printed).
 //!
 //! ```
 //! use skills_runtime::load::{Library, Options, Renderer, SkillMdContext, parse_skill_md};
@@ -38,8 +42,8 @@
 
 pub use skills_core::{
     CLAUDE_CODE_FIELDS, Diagnostic, EmbedMacro, Fix, FrontEnd, InspectedSkillMd, Lenient, Library,
-    Loaded, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, OptionHint, Options,
-    PLACEHOLDER_DESCRIPTION, Position, Refused, Renderer, Rule, SPEC_FIELDS, Severity, SkillMd,
-    SkillMdContext, add_files, estimate_tokens, inspect_skill_md, load, load_lenient, load_roots,
-    names, parse_skill_md, root, vendor,
+    Loaded, MAX_FRONTMATTER_BYTES, MAX_RECOMMENDED_LINES, MAX_RECOMMENDED_TOKENS, OptionHint,
+    Options, PLACEHOLDER_DESCRIPTION, Position, Refused, Renderer, Rule, SPEC_FIELDS, Severity,
+    SkillMd, SkillMdContext, add_files, estimate_tokens, inspect_skill_md, load, load_lenient,
+    load_roots, names, open, parse_skill_md, printable, root, vendor,
 };

@@ -158,9 +158,12 @@ fn difference(path: &Path, current: &[u8], generated: &[u8]) -> String {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`, so that a failed write never leaves half a file.
+/// Writes `bytes` to a fresh file beside `path` (created new with a name
+/// nobody can predict: never an existing file, never through a link), then
+/// renames it over `path`, so that a failed write never leaves half a file
+/// and a link at `path` is replaced, not written through.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
     let folder = match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() => folder,
         _ => Path::new("."),
@@ -169,15 +172,23 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::other("the path names no file"))?;
-    let mut staging_name = std::ffi::OsString::from(".");
-    staging_name.push(name);
-    staging_name.push(format!(".{}.tmp", std::process::id()));
-    let staging = folder.join(staging_name);
-    let written = std::fs::write(&staging, bytes).and_then(|()| std::fs::rename(&staging, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&staging);
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    // A new file gets the usual mode (0666 less the umask), not 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut staged = builder.tempfile_in(folder)?;
+    staged.write_all(bytes)?;
+    staged.as_file().sync_all()?;
+    // A file that exists keeps its permissions (the temporary one is 0600).
+    if let Ok(existing) = std::fs::symlink_metadata(path)
+        && existing.is_file()
+    {
+        staged.as_file().set_permissions(existing.permissions())?;
     }
-    written
+    staged.persist(path).map_err(|error| error.error)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -255,6 +266,33 @@ mod tests {
             .map(|entry| entry.unwrap().file_name())
             .collect();
         assert_eq!(names, ["api.md"]);
+    }
+
+    /// The rewrite once staged at `.api.md.<pid>.tmp` with a write that
+    /// followed a link there: a link planted at that name made SKILLS_UPDATE
+    /// overwrite whatever it pointed to.
+    #[cfg(unix)]
+    #[test]
+    fn update_never_writes_through_a_link_planted_beside_the_file() {
+        let scratch = Scratch::new("planted");
+        let path = scratch.0.join("api.md");
+        let victim = scratch.0.join("victim");
+        std::fs::write(&path, "old\n").unwrap();
+        std::fs::write(&victim, "the user's own file\n").unwrap();
+        let planted = scratch
+            .0
+            .join(format!(".api.md.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        assert_eq!(
+            compare(&path, b"new\n", true),
+            Ok(Outcome::Written(path.clone()))
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+        assert_eq!(
+            std::fs::read_to_string(&victim).unwrap(),
+            "the user's own file\n"
+        );
     }
 
     #[test]

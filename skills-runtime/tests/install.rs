@@ -683,3 +683,77 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Runs `args` on another thread and gives up after a generous deadline:
+/// a FIFO opened for reading would block the run forever.
+fn run_within_deadline(loaded: &Loaded, args: &[&str]) -> (u8, String, String) {
+    let root = loaded.root().to_path_buf();
+    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let loaded = load(&root, &skills_runtime::load::Options::default()).unwrap();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let _ = done.send(run(&installer(&loaded), &args));
+    });
+    result
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the run ended (nothing in the destination may block it)")
+}
+
+/// The orphan search reads the record and `SKILL.md` of every folder in the
+/// destination, a cloned repository's `.agents/skills` in project scope: a
+/// FIFO there must not block it, a link to `/dev/zero` must not be read,
+/// and what it prints of a record's name cannot act on a terminal.
+#[test]
+fn the_orphan_search_opens_no_fifo_reads_no_device_and_escapes_names() {
+    let base = scratch("hostile-destination");
+    let v1 = skills(&base.join("v1"), &[("alpha", "One.")]);
+    let dir = base.join("installed");
+    let dir_arg = dir.to_str().unwrap().to_owned();
+    let (code, out, _) = run(&installer(&v1), &["install", "--dir", &dir_arg]);
+    assert_eq!(code, 0, "{out}");
+    let mkfifo = |path: &Path| {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let made = Command::new("mkfifo").arg(path).status().unwrap();
+        assert!(made.success());
+    };
+    mkfifo(&dir.join("fifo-record/.skills-runtime.json"));
+    mkfifo(&dir.join("fifo-skill/SKILL.md"));
+    fs::create_dir_all(dir.join("zero")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero/SKILL.md")).unwrap();
+    // An orphan of this installer whose recorded name is hostile.
+    let record = fs::read_to_string(dir.join("alpha/.skills-runtime.json")).unwrap();
+    let hostile = record.replacen(
+        "\"alpha\"",
+        "\"x\\u001b]0;pwned\\u0007\\n::stop-commands::t\"",
+        1,
+    );
+    assert_ne!(hostile, record);
+    write(&dir.join("gone/.skills-runtime.json"), &hostile);
+    write(&dir.join("gone/SKILL.md"), &skill_md("gone", "Gone."));
+
+    for args in [
+        &["list", "--dir", &dir_arg][..],
+        &["install", "--dir", &dir_arg, "--dry-run"],
+        &["uninstall", "--dir", &dir_arg, "--dry-run"],
+    ] {
+        let (_, out, err) = run_within_deadline(&v1, args);
+        for output in [&out, &err] {
+            assert!(
+                !output.contains('\u{1b}') && !output.contains('\u{7}'),
+                "{args:?}: {output:?}"
+            );
+            assert!(
+                !output.lines().any(|line| line.starts_with("::")),
+                "{args:?}: {output:?}"
+            );
+        }
+        if args[0] != "list" {
+            assert!(
+                out.contains(r"x\u{1b}]0;pwned\u{7}\n::stop-commands::t"),
+                "{args:?}: {out}"
+            );
+        }
+    }
+    fs::remove_dir_all(&base).unwrap();
+}

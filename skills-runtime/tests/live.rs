@@ -1040,3 +1040,123 @@ async fn an_agents_override_is_honoured_and_roots_merge_first_wins() {
         next_reload(&mut reloads).await;
     }
 }
+
+/// Swaps `alpha/notes.md` between a regular file and what `other` puts in
+/// its place, as fast as it can, until told to stop: a folder racing the
+/// loader's walk against its read. Hidden names (which the loader skips)
+/// stage each swap.
+#[cfg(unix)]
+struct Swapper {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<usize>>,
+}
+
+#[cfg(unix)]
+impl Swapper {
+    fn start(root: &Path, other: impl Fn(&Path) + Send + 'static) -> Self {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let (dir, flag) = (root.join("alpha"), stop.clone());
+        let thread = std::thread::spawn(move || {
+            let mut swaps = 0;
+            let mut touched = std::time::Instant::now();
+            while !flag.load(Ordering::Relaxed) {
+                std::fs::write(dir.join(".regular"), "the notes\n").unwrap();
+                std::fs::rename(dir.join(".regular"), dir.join("notes.md")).unwrap();
+                other(&dir.join(".other"));
+                std::fs::rename(dir.join(".other"), dir.join("notes.md")).unwrap();
+                swaps += 1;
+                // A name swapped without pause never settles for the
+                // debouncer; an edit elsewhere does, and each reload it
+                // starts reads the folder while the swaps go on.
+                if touched.elapsed() > std::time::Duration::from_millis(80) {
+                    std::fs::write(dir.join("trigger.md"), format!("{swaps}\n")).unwrap();
+                    touched = std::time::Instant::now();
+                }
+            }
+            swaps
+        });
+        Self {
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    fn stop(mut self) -> usize {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.thread.take().unwrap().join().unwrap()
+    }
+}
+
+/// Lets the swapper race `reloads` reloads, checking after each that the
+/// server serves nothing but bytes from inside the folder; then stops it,
+/// removes the notes, adds a skill and waits for the watch to serve it.
+#[cfg(unix)]
+async fn races_then_recovers(
+    root: &Path,
+    server: &SkillsServer,
+    reloads: &mut Reloads,
+    swapper: Swapper,
+) {
+    for _ in 0..20 {
+        next_reload(reloads).await;
+        for skill in server.skills().skills() {
+            for file in skill.files() {
+                assert!(
+                    !file.bytes().windows(6).any(|window| window == b"SECRET"),
+                    "served bytes from outside the folder: {}",
+                    file.path()
+                );
+            }
+        }
+    }
+    let swaps = swapper.stop();
+    assert!(swaps > 20, "the folder was swapped {swaps} times");
+    std::fs::remove_file(root.join("alpha/notes.md")).unwrap();
+    write(
+        root,
+        "beta/SKILL.md",
+        &skill_md("beta", "Added after the race."),
+    );
+    // Reloads that saw the last swap may still report it; the watch goes
+    // on and serves the skill added after the race.
+    while server.skills().get("beta").is_none() {
+        next_reload(reloads).await;
+    }
+    assert_eq!(server.skills().len(), 2);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_link_swapped_in_between_walk_and_read_is_never_served() {
+    let root = folder("swap-link", &[("alpha", &skill_md("alpha", "First."))]);
+    let secret = root.with_extension("secret");
+    std::fs::write(&secret, "SECRET from outside the folder\n").unwrap();
+    let (server, _watch, mut reloads) = watched(&root);
+    let target = secret.clone();
+    let swapper = Swapper::start(&root, move |staged| {
+        std::os::unix::fs::symlink(&target, staged).unwrap();
+    });
+    races_then_recovers(&root, &server, &mut reloads, swapper).await;
+    let _ = std::fs::remove_file(&secret);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_fifo_swapped_in_between_walk_and_read_does_not_stop_the_watch() {
+    let root = folder("swap-fifo", &[("alpha", &skill_md("alpha", "First."))]);
+    let fifo = root.with_extension("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (server, _watch, mut reloads) = watched(&root);
+    let master = fifo.clone();
+    // A hard link to one FIFO: a FIFO at the name with no writer ever.
+    let swapper = Swapper::start(&root, move |staged| {
+        std::fs::hard_link(&master, staged).unwrap();
+    });
+    races_then_recovers(&root, &server, &mut reloads, swapper).await;
+    let _ = std::fs::remove_file(&fifo);
+}

@@ -7,6 +7,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use skills_core::MAX_FILE_BYTES;
+use skills_core::open::{FileId, Refusal};
+
 use super::record::{RECORD_FILE, Record, RecordedFile};
 use super::{Action, Changes, Planned, SkillWrite, State, WriteOptions};
 
@@ -132,13 +135,36 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
             if kind.is_dir() {
                 pending.push((entry.path(), format!("{relative}/")));
             } else if kind.is_file() {
-                let bytes = fs::read(entry.path())?;
+                // Opened as the loader opens a skill's files: the very file
+                // listed, never a link or FIFO swapped in since, and hashed
+                // in blocks up to the size limit. Anything else is a file
+                // the writer never replaces.
+                let metadata = entry.metadata()?;
+                let mut opened = match skills_core::open::open(&entry.path(), FileId::of(&metadata))
+                {
+                    Ok(opened) => opened,
+                    Err(Refusal::Io(error)) => return Err(error),
+                    Err(_) => {
+                        on_disk.odd.push(relative);
+                        continue;
+                    }
+                };
                 if prefix.is_empty() && name == RECORD_FILE {
-                    on_disk.record = Record::parse(&bytes);
+                    on_disk.record = opened
+                        .read(MAX_FILE_BYTES)
+                        .ok()
+                        .and_then(|bytes| Record::parse(&bytes));
                     continue;
                 }
-                let digest = skills_core::digest::of(&bytes);
-                let executable = is_executable(&entry.metadata()?);
+                let digest = match opened.digest(MAX_FILE_BYTES) {
+                    Ok(digest) => digest,
+                    Err(Refusal::Io(error)) => return Err(error),
+                    Err(_) => {
+                        on_disk.odd.push(relative);
+                        continue;
+                    }
+                };
+                let executable = is_executable(&metadata);
                 on_disk
                     .files
                     .insert(relative, RecordedFile::new(digest, executable));
@@ -446,7 +472,10 @@ pub(super) fn orphans<'a>(
             }
             let relative = format!("{prefix}{name}");
             let folder = entry.path();
-            let record = fs::read(folder.join(RECORD_FILE))
+            // A record, a FIFO or a link to `/dev/zero` planted in a cloned
+            // repository's skills folder is opened without blocking or
+            // following, and read up to the limit.
+            let record = skills_core::open::read(&folder.join(RECORD_FILE), MAX_FILE_BYTES)
                 .ok()
                 .and_then(|bytes| Record::parse(&bytes));
             match record {
@@ -462,7 +491,7 @@ pub(super) fn orphans<'a>(
                     found.push(plan_stamped_orphan(relative, &stamp, options));
                 }
                 // A foreign skill's folder is not searched: what is inside is its own.
-                None if folder.join(skills_core::SKILL_MD).exists() => {}
+                None if fs::symlink_metadata(folder.join(skills_core::SKILL_MD)).is_ok() => {}
                 None if depth + 1 < ORPHAN_DEPTH => {
                     pending.push((folder, format!("{relative}/"), depth + 1))
                 }
@@ -656,8 +685,11 @@ fn build(
         if let Some(parent) = destination.parent() {
             fs::create_dir_all(parent)?;
         }
+        // An unchanged file is linked from the current folder, if it is
+        // still a regular file there (never a link put there since the plan).
         let linked = keep.contains(file.path.as_ref())
-            && fs::hard_link(join(current, &file.path), &destination).is_ok();
+            && fs::hard_link(join(current, &file.path), &destination).is_ok()
+            && linked_a_file(&destination)?;
         if !linked {
             let Some(bytes) = &file.bytes else {
                 return Err(io::Error::other(format!(
@@ -665,7 +697,7 @@ fn build(
                     file.path
                 )));
             };
-            fs::write(&destination, bytes)?;
+            write_new(&destination, bytes)?;
             set_executable(&destination, file.executable)?;
         }
         record.files.insert(
@@ -673,7 +705,28 @@ fn build(
             RecordedFile::new(file.digest, file.executable),
         );
     }
-    fs::write(staging.join(RECORD_FILE), record.to_bytes())
+    write_new(&staging.join(RECORD_FILE), &record.to_bytes())
+}
+
+/// Writes a file that must not exist yet (the staging folder is fresh):
+/// created new, so nothing already at the name is ever written through.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(bytes)
+}
+
+/// Whether the hard link just made at `destination` is a regular file;
+/// anything else (a link `hard_link` copied as a link) is removed again.
+fn linked_a_file(destination: &Path) -> io::Result<bool> {
+    if fs::symlink_metadata(destination)?.file_type().is_file() {
+        return Ok(true);
+    }
+    fs::remove_file(destination)?;
+    Ok(false)
 }
 
 #[cfg(unix)]

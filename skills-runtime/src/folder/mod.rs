@@ -433,16 +433,18 @@ impl Planned {
     }
 }
 
+/// One line: the name and reasons come from folders on disk, so whatever
+/// a terminal would act on is escaped ([`skills_core::printable`]).
 impl fmt::Display for Planned {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} ({})", self.name, self.state, self.action)?;
+        let mut text = format!("{} {} ({})", self.name, self.state, self.action);
         if let Some(reason) = &self.reason {
-            write!(f, ": {reason}")?;
+            text.push_str(&format!(": {reason}"));
         }
         if let Some(error) = &self.error {
-            write!(f, "; failed: {error}")?;
+            text.push_str(&format!("; failed: {error}"));
         }
-        Ok(())
+        f.write_str(&skills_core::printable(&text))
     }
 }
 

@@ -14,6 +14,8 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
+use skills_core::{MAX_FILE_BYTES, MAX_SKILL_BYTES};
+
 /// The keys `skill-embed` writes into the frontmatter.
 const STAMP_KEYS: [&str; 4] = [
     "x-embedded-by",
@@ -37,10 +39,14 @@ pub(crate) struct Stamp {
 }
 
 /// The stamp of the skill folder at `folder`, when its `SKILL.md` carries
-/// one. Reads the folder without following links (a link makes it
-/// unrecognisable: `None`).
+/// one. Reads the folder without following links nor opening anything but
+/// regular files, and at most one skill's bytes (a link, a FIFO or more
+/// makes it unrecognisable: `None`).
 pub(crate) fn read(folder: &Path) -> Option<Stamp> {
-    let skill_md = fs::read(folder.join(skills_core::SKILL_MD)).ok()?;
+    // Opened as the loader opens a skill's files: a link, a FIFO (which
+    // would block) or a device (`/dev/zero` reads forever) is no stamp.
+    let skill_md =
+        skills_core::open::read(&folder.join(skills_core::SKILL_MD), MAX_FILE_BYTES).ok()?;
     let fields = frontmatter_scalars(&skill_md);
     let field = |key: &str| {
         fields
@@ -53,7 +59,8 @@ pub(crate) fn read(folder: &Path) -> Option<Stamp> {
     let recorded = field("x-embedded-digest")?;
     let version = field("x-embedded-version").unwrap_or_default();
     let mut files = Vec::new();
-    collect(folder, "", &mut files).ok()?;
+    let mut budget = MAX_SKILL_BYTES;
+    collect(folder, "", &mut files, &mut budget).ok()?;
     Some(Stamp {
         by,
         version,
@@ -62,8 +69,15 @@ pub(crate) fn read(folder: &Path) -> Option<Stamp> {
 }
 
 /// Regular files below `dir`, skipping the writer's own record and the
-/// junk `skill-embed` skips; any link or special file fails.
-fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> io::Result<()> {
+/// junk `skill-embed` skips; any link or special file fails, and so do more
+/// bytes than `budget` (what one skill may hold: a larger folder is no
+/// skill `skill-embed` installed).
+fn collect(
+    dir: &Path,
+    prefix: &str,
+    out: &mut Vec<(String, Vec<u8>)>,
+    budget: &mut u64,
+) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry
@@ -77,10 +91,13 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> io::Re
         };
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            collect(&entry.path(), &path, out)?;
+            collect(&entry.path(), &path, out, budget)?;
         } else if kind.is_file() {
             if !JUNK.contains(&name.as_str()) {
-                out.push((path, fs::read(entry.path())?));
+                let seen = skills_core::open::FileId::of(&entry.metadata()?);
+                let bytes = skills_core::open::open(&entry.path(), seen)?.read(*budget)?;
+                *budget -= bytes.len() as u64;
+                out.push((path, bytes));
             }
         } else {
             return Err(io::Error::other("a link or special file"));

@@ -297,7 +297,7 @@ impl<'a> Installer<'a> {
         for destination in &destinations {
             if headed {
                 let titles = destination.agent_titles();
-                writeln!(out, "{} ({titles}):", destination.dir.display())?;
+                line(out, format!("{} ({titles}):", destination.dir.display()))?;
             }
             let folder = Target::new(&destination.dir, &self.writer);
             code = code.max(match command {
@@ -366,19 +366,19 @@ impl<'a> Installer<'a> {
         for item in &items {
             match (&item.error, item.action) {
                 (Some(error), _) => {
-                    writeln!(out, "{}: failed: {error}", item.name)?;
+                    line(out, format!("{}: failed: {error}", item.name))?;
                     code = 2;
                 }
                 (None, Action::Remove) if args.dry_run => {
-                    writeln!(out, "{}: would remove", item.name)?
+                    line(out, format!("{}: would remove", item.name))?
                 }
-                (None, Action::Remove) => writeln!(out, "{}: removed", item.name)?,
+                (None, Action::Remove) => line(out, format!("{}: removed", item.name))?,
                 (None, _) => {
-                    write!(out, "{}: kept, edited since it was installed", item.name)?;
+                    let mut text = format!("{}: kept, edited since it was installed", item.name);
                     if !item.files.edited.is_empty() {
-                        write!(out, " [edited: {}]", item.files.edited.join(", "))?;
+                        text.push_str(&format!(" [edited: {}]", item.files.edited.join(", ")));
                     }
-                    writeln!(out)?;
+                    line(out, text)?;
                     code = code.max(1);
                 }
             }
@@ -395,7 +395,7 @@ impl<'a> Installer<'a> {
     ) -> Result<u8, Box<dyn std::error::Error>> {
         let plan = super::plan(self.skills, folder, &WriteOptions::default())?;
         for item in plan.items() {
-            writeln!(out, "{} {}", item.name, item.state)?;
+            line(out, format!("{} {}", item.name, item.state))?;
         }
         let count = |state| plan.items().iter().filter(|i| i.state == state).count();
         let (outdated, missing) = (count(State::Outdated), count(State::Missing));
@@ -434,11 +434,11 @@ fn report(items: &[Planned], dry_run: bool, out: &mut dyn Write) -> io::Result<u
         // The writer's reasons for keeping a folder say so themselves.
         let says_kept = item.action == Action::Keep
             && item.reason.as_deref().is_some_and(|r| r.contains("kept"));
-        if says_kept {
-            write!(out, "{} {}:", item.name, item.state)?;
+        let mut text = if says_kept {
+            format!("{} {}:", item.name, item.state)
         } else {
-            write!(out, "{} {}: {done}", item.name, item.state)?;
-        }
+            format!("{} {}: {done}", item.name, item.state)
+        };
         let changed: Vec<&str> = item
             .files
             .added
@@ -448,24 +448,31 @@ fn report(items: &[Planned], dry_run: bool, out: &mut dyn Write) -> io::Result<u
             .map(String::as_str)
             .collect();
         if item.action == Action::Update && !changed.is_empty() && item.state == State::Outdated {
-            write!(out, " ({})", changed.join(", "))?;
+            text.push_str(&format!(" ({})", changed.join(", ")));
         }
         if let Some(reason) = &item.reason
             && item.action != Action::Write
         {
             let separator = if says_kept { " " } else { "; " };
-            write!(out, "{separator}{reason}")?;
+            text.push_str(&format!("{separator}{reason}"));
         }
         if !item.files.edited.is_empty() && item.action == Action::Keep {
-            write!(out, " [edited: {}]", item.files.edited.join(", "))?;
+            text.push_str(&format!(" [edited: {}]", item.files.edited.join(", ")));
         }
         if let Some(error) = &item.error {
-            write!(out, "; failed: {error}")?;
+            text.push_str(&format!("; failed: {error}"));
             code = 2;
         } else if item.kept_an_edit() {
             code = code.max(1);
         }
-        writeln!(out)?;
+        line(out, text)?;
     }
     Ok(code)
+}
+
+/// Writes `text` as one line: the names and paths in it come from folders
+/// on disk (a record, a folder name in a cloned repository), so whatever a
+/// terminal would act on is escaped ([`skills_core::printable`]).
+fn line(out: &mut dyn Write, text: String) -> io::Result<()> {
+    writeln!(out, "{}", skills_core::printable(&text))
 }

@@ -11,8 +11,11 @@
 //! [`WatchHandle::last_report`], and the next good save recovers.
 //!
 //! Reads stay inside the folder: the loader refuses symbolic links (reported,
-//! never followed), the watcher does not follow them either, and the loaded
-//! bytes are held in memory, so what a client reads is what was checked.
+//! never followed), opens each file without following a link swapped in
+//! after its walk nor blocking on a FIFO, and reads only the very file the
+//! walk saw (`skills_core::open`); the watcher does not follow links either,
+//! and the loaded bytes are held in memory, so what a client reads is what
+//! was checked.
 //!
 //! An agent's folders ([`Watch::agent`], [`Watch::roots`])
 //! are loaded leniently instead: each root skill by skill, merged first-wins
@@ -387,8 +390,29 @@ fn run(
         };
         number += 1;
         let previous = status.borrow().clone();
-        let reload = log.load_into(&SkillsServer { shared }, &options, number, Some(&previous));
-        status.send_replace(reload);
+        // A reload that panics (a bug: every input is refused with words)
+        // must not end the watch: it is logged, the last good set stays
+        // served, and the next change reloads again.
+        let reload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            log.load_into(&SkillsServer { shared }, &options, number, Some(&previous))
+        }));
+        match reload {
+            Ok(reload) => {
+                status.send_replace(reload);
+            }
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|text| (*text).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                tracing::error!(
+                    dir = %log.dir(),
+                    panic = %what,
+                    "reloading the skills folder failed; still serving the last good set, and the next change reloads again"
+                );
+            }
+        }
     }
 }
 

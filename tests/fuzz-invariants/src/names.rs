@@ -7,7 +7,7 @@
 use std::path::{Component, Path};
 
 use skills_core::names::{self, PathProblem};
-use skills_core::{MAX_PATH_CHARS, relpath, uri};
+use skills_core::{Diagnostic, Library, MAX_PATH_CHARS, Renderer, Rule, relpath, uri};
 use unicode_normalization::UnicodeNormalization;
 
 /// How many lines of an input are checked (a skill's file list fits), to
@@ -30,6 +30,11 @@ const PAIRED: usize = 12;
 ///   character;
 /// - [`names::fold_case`] is idempotent and the same for canonically
 ///   equivalent spellings;
+/// - printed, it acts on nothing: [`skills_core::printable`] leaves no
+///   control character, bidirectional control or line separator (and
+///   changes nothing that holds none), a diagnostic's path shows it
+///   escaped, and the renderer's output for a file of that name has as many
+///   lines as for a plain name and no control character but its line breaks;
 /// - [`names::case_collisions`] (on lines without empty segments) reports
 ///   only prefixes of listed paths in one folder whose last names fold
 ///   alike, and two paths collide in either order exactly when, after an
@@ -41,8 +46,42 @@ pub fn check(bytes: &[u8]) {
         name_rule(line);
         path_rule(line);
         folding(line);
+        printed(line);
     }
     collisions(&lines);
+}
+
+/// Whether a terminal or a CI log would act on `c` rather than show it.
+fn acted_on(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
+/// The name as every front end prints it.
+fn printed(name: &str) {
+    let shown = skills_core::printable(name);
+    assert!(
+        !shown.chars().any(acted_on),
+        "printable({name:?}) = {shown:?} still acts on a terminal"
+    );
+    if !name.chars().any(acted_on) {
+        assert_eq!(shown, name, "printable changed a harmless name");
+    }
+    let diagnostic = Diagnostic::new(Rule::UnportableName, name, "m");
+    let path = diagnostic.display_path("skills");
+    assert!(!path.chars().any(acted_on), "a printed path acts: {path:?}");
+    let plain = Renderer::new(&Library)
+        .diagnostic(&Diagnostic::new(Rule::UnportableName, "x", "m"), "skills");
+    let rendered = Renderer::new(&Library).diagnostic(&diagnostic, "skills");
+    assert_eq!(
+        rendered.lines().count(),
+        plain.lines().count(),
+        "the name added lines: {rendered:?}"
+    );
+    assert!(
+        !rendered.chars().any(|c| c != '\n' && acted_on(c)),
+        "the rendered diagnostic acts: {rendered:?}"
+    );
 }
 
 fn name_rule(name: &str) {

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 use skills_core::{
-    Diagnostic, Fix, Library, Options, Renderer, Report, Rule, Severity, SkillMd, SkillMdContext,
-    digest, load, names, parse_skill_md,
+    Diagnostic, Fix, Library, MAX_FRONTMATTER_BYTES, Options, Renderer, Report, Rule, Severity,
+    SkillMd, SkillMdContext, digest, load, names, parse_skill_md,
 };
 
 /// The files the skill holds when links are checked.
@@ -40,6 +40,9 @@ const FALLBACK_FOLDER: &str = "fuzz-skill";
 ///   are one line without control characters, its fix replaces a range of
 ///   the input by something else; more context (a folder, files) never
 ///   accepts it;
+/// - the frontmatter's size limit: an accepted file whose frontmatter is
+///   padded (with a comment) past [`MAX_FRONTMATTER_BYTES`] is refused for
+///   that alone, at line 2, before it is parsed;
 /// - the loader, on a folder holding only this file, reports exactly the
 ///   problems [`parse_skill_md`] reports (credential findings aside, which
 ///   need the loader's scan), and what it builds from an accepted file holds
@@ -136,6 +139,9 @@ fn accepted(bytes: &[u8], text: &str, skill: &SkillMd) {
         same_skill(&loose, skill);
     }
 
+    // Past the frontmatter's limit the same file is refused for that alone.
+    too_large(text);
+
     // Checking links only adds link problems.
     let linked = SkillMdContext::new("SKILL.md").files(&FILES);
     match parse_skill_md(bytes, &linked, &Options::default()) {
@@ -149,6 +155,32 @@ fn accepted(bytes: &[u8], text: &str, skill: &SkillMd) {
             }
         }
     }
+}
+
+/// `text` (accepted) with a comment line in its frontmatter that takes the
+/// frontmatter one byte past the limit: refused with `frontmatter-too-large`
+/// only.
+fn too_large(text: &str) {
+    let Some(first_line) = text.find('\n') else {
+        return;
+    };
+    let body = text.len() - text[first_line + 1..].len();
+    let yaml_len = text[body..]
+        .split_inclusive('\n')
+        .take_while(|line| line.trim_end_matches(['\n', '\r']) != "---")
+        .map(str::len)
+        .sum::<usize>();
+    let padding = (MAX_FRONTMATTER_BYTES + 1).saturating_sub(yaml_len).max(3);
+    let comment = format!("#{}\n", "x".repeat(padding - 2));
+    let padded = format!("{}{comment}{}", &text[..body], &text[body..]);
+    let report = parse_skill_md(
+        padded.as_bytes(),
+        &SkillMdContext::new("SKILL.md"),
+        &Options::default(),
+    )
+    .expect_err("a frontmatter past its limit is accepted");
+    let found: Vec<(Rule, Option<u32>)> = report.errors().map(|d| (d.rule, d.line)).collect();
+    assert_eq!(found, [(Rule::FrontmatterTooLarge, Some(2))], "{report}");
 }
 
 fn refused(bytes: &[u8], report: &Report) {
