@@ -74,6 +74,48 @@ pub(crate) fn skills(krate: &TokenStream, body: TokenStream) -> TokenStream {
     }}
 }
 
+/// One warning per skill that a pinned reader would refuse, skip or read
+/// otherwise (`skills_core::readers`), as statements that open the
+/// expansion's block: a `#[deprecated]` constant whose note is the reason,
+/// and its use, which rustc reports at the macro call as `use of deprecated
+/// constant `…::reader_verdict`: <reason>`. Stable Rust has no other way
+/// for a proc macro to warn; `#[allow(deprecated)]` on the item silences it.
+pub(crate) fn reader_warnings(verdicts: &[skills_core::readers::SkillVerdicts]) -> String {
+    let mut out = String::new();
+    for skill in verdicts {
+        // The findings a build repeats usefully (not where a host is pointed,
+        // nor what the author asked for: `ReaderRule::in_build`).
+        let reasons: Vec<String> = skill
+            .readers
+            .iter()
+            .filter_map(|reader| {
+                let why: Vec<&str> = reader
+                    .findings
+                    .iter()
+                    .filter(|finding| finding.rule.in_build)
+                    .map(|finding| finding.why.as_str())
+                    .collect();
+                (!why.is_empty())
+                    .then(|| format!("{} {}", reader.reader.speaker, why.join("; it ")))
+            })
+            .collect();
+        if reasons.is_empty() {
+            continue;
+        }
+        let note = format!(
+            "`{}` is read differently by some readers (`skills check --readers` shows the table): {}",
+            skill.skill,
+            reasons.join("; ")
+        );
+        out.push_str("{ #[deprecated(note = ");
+        string(&mut out, &note);
+        out.push_str(
+            ")] #[allow(non_upper_case_globals)] const reader_verdict: () = (); let () = reader_verdict; }\n",
+        );
+    }
+    out
+}
+
 /// A `"…"` literal with the value `text`.
 fn string(out: &mut String, text: &str) {
     // `Debug` for `str` escapes into a valid Rust string literal.

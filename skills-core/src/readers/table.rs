@@ -110,6 +110,11 @@ pub struct ReaderRule {
     pub summary: &'static str,
     /// File and line in the pinned package.
     pub source: &'static str,
+    /// Whether `embed_skills!` warns about it. Not where the finding is
+    /// about where a host is pointed (a skill in a grouping folder, nested
+    /// in another) or what the author asked for (`metadata.internal`), which
+    /// a build would repeat on every run; `skills check` shows every rule.
+    pub in_build: bool,
 }
 
 impl ReaderRule {
@@ -121,12 +126,16 @@ impl ReaderRule {
 
 macro_rules! rule {
     ($reader:expr, $id:literal, $verdict:ident, $summary:literal, $source:literal) => {
+        rule!($reader, $id, $verdict, $summary, $source, true)
+    };
+    ($reader:expr, $id:literal, $verdict:ident, $summary:literal, $source:literal, $in_build:literal) => {
         ReaderRule {
             reader: $reader.id,
             id: $id,
             verdict: Verdict::$verdict,
             summary: $summary,
             source: $source,
+            in_build: $in_build,
         }
     };
 }
@@ -145,14 +154,16 @@ pub static RULES: &[ReaderRule] = &[
         "skills-cli/internal",
         Skip,
         "`metadata.internal: true` (the boolean) hides the skill unless `INSTALL_INTERNAL_SKILLS=1` or `--skill` names it",
-        "dist/cli.mjs:1277, 3453"
+        "dist/cli.mjs:1277, 3453",
+        false
     ),
     rule!(
         SKILLS_CLI,
         "skills-cli/discovery",
         Skip,
         "in a repository it looks up to 3 folders deep under `skills/`, never inside a skill folder nor in folders named `node_modules`, `dist`, `build` or `__pycache__`, and deeper only when it finds no skill at all",
-        "dist/cli.mjs:1188, 1361-1373"
+        "dist/cli.mjs:1188, 1361-1373",
+        false
     ),
     rule!(
         SKILLS_CLI,
@@ -215,7 +226,8 @@ pub static RULES: &[ReaderRule] = &[
         "skills-ref/text-values",
         Alter,
         "strictyaml reads every value as text: `metadata.internal: true` is shown as `\"true\"`",
-        "skills_ref/parser.py:53-62"
+        "skills_ref/parser.py:53-62",
+        false
     ),
     rule!(
         SKILLS_REF,
@@ -243,7 +255,8 @@ pub static RULES: &[ReaderRule] = &[
         "fastmcp/nested",
         Skip,
         "its walk stops at a skill folder: a skill inside another is served only as files of the outer one",
-        "fastmcp/skills/provider.py:418-420"
+        "fastmcp/skills/provider.py:418-420",
+        false
     ),
     rule!(
         FASTMCP,
@@ -285,7 +298,8 @@ pub static RULES: &[ReaderRule] = &[
         "fast-agent/depth",
         Skip,
         "it reads only the folders right below its skills folder",
-        "fast_agent/skills/registry.py:172-177"
+        "fast_agent/skills/registry.py:172-177",
+        false
     ),
     rule!(
         FAST_AGENT,
@@ -299,7 +313,8 @@ pub static RULES: &[ReaderRule] = &[
         "fast-agent/metadata-text",
         Alter,
         "it turns `metadata` values into text with Python's `str()` (`true` becomes `True`)",
-        "fast_agent/skills/registry.py:250, 346-349"
+        "fast_agent/skills/registry.py:250, 346-349",
+        false
     ),
     rule!(
         FAST_AGENT,
