@@ -1022,3 +1022,191 @@ mod shared {
         differential(&[case], &scratch.path().join("cases"));
     }
 }
+
+/// Where each reader's pinned package is installed, for the sources the
+/// rules cite (relative to it).
+fn package_root(reader: &str) -> PathBuf {
+    let venv = |name: &str, python: &str| {
+        needs::python(name)
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("lib")
+            .join(python)
+            .join("site-packages")
+    };
+    match reader {
+        "skills-cli" => workspace().join("tests/e2e/skills-cli/node_modules/skills"),
+        "skills-ref" => venv("skills-ref", "python3.11"),
+        "fastmcp" => venv("py311", "python3.11"),
+        "fast-agent" => venv("py313", "python3.13"),
+        "rmcp" => {
+            // Cargo's copy of the crate the reader project locked.
+            let home = std::env::var_os("CARGO_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(std::env::var("HOME").unwrap()).join(".cargo"));
+            let registry = home.join("registry/src");
+            std::fs::read_dir(&registry)
+                .unwrap()
+                .map(|index| index.unwrap().path().join("rmcp-3.11.0"))
+                .find(|path| path.is_dir())
+                .unwrap_or_else(|| {
+                    panic!(
+                        "needs rmcp 3.11.0 under {}: build tests/readers/rmcp-catalog",
+                        registry.display()
+                    )
+                })
+        }
+        other => panic!("no reader `{other}`"),
+    }
+}
+
+/// The text each rule's first cited line holds: when a reader is upgraded
+/// and its code moves, this says which rows of the table to read again.
+const ANCHORS: &[(&str, &str)] = &[
+    ("skills-cli/main-file", "async function hasSkillMd(dir)"),
+    ("skills-cli/internal", "metadata?.internal === true"),
+    ("skills-cli/discovery", "const SKIP_DIRS = ["),
+    ("skills-cli/excluded-files", "new Set([\"metadata.json\"])"),
+    ("skills-cli/hidden-files", "new Set([\"metadata.json\"])"),
+    ("skills-cli/sanitized", "const CSI_RE"),
+    (
+        "skills-cli/index-description",
+        "e.description.length > 1024",
+    ),
+    (
+        "skills-ref/main-file",
+        "for name in (\"SKILL.md\", \"skill.md\"):",
+    ),
+    ("skills-ref/fields", "ALLOWED_FIELDS = {"),
+    (
+        "skills-ref/flow-collection",
+        "strictyaml.load(frontmatter_str)",
+    ),
+    ("skills-ref/tab", "that cannot start any token"),
+    ("skills-ref/text-values", "strictyaml.load(frontmatter_str)"),
+    ("skills-ref/dashes", "content.split(\"---\", 2)"),
+    ("fastmcp/main-file", "(entry / \"SKILL.md\").is_file()"),
+    ("fastmcp/tab", "class _FrontmatterLoader(yaml.SafeLoader):"),
+    ("fastmcp/nested", "(entry / \"SKILL.md\").is_file()"),
+    ("fastmcp/hidden-entries", "root.rglob(\"*\")"),
+    ("fastmcp/limits", "def _validate_limits("),
+    ("fastmcp/hidden-files", "root.rglob(\"*\")"),
+    ("rmcp/main-file", "let skill_dirs: BTreeSet<&str> = tree"),
+    (
+        "fast-agent/main-file",
+        "manifest_path = entry / SKILL_MANIFEST_FILENAME",
+    ),
+    (
+        "fast-agent/depth",
+        "for entry in sorted(directory.iterdir()):",
+    ),
+    (
+        "fast-agent/allowed-tools-list",
+        "allowed_tools=_allowed_tools(",
+    ),
+    ("fast-agent/metadata-text", "metadata=_string_metadata("),
+    ("fast-agent/other-fields", "class SkillManifest:"),
+];
+
+#[test]
+#[ignore = "needs the pinned readers (see the edge corpus test)"]
+fn every_rule_cites_lines_of_the_pinned_readers_that_exist_and_say_it() {
+    use skills_core::readers::{READERS, RULES};
+    // The versions in the table are the pinned ones.
+    let pins = [
+        (
+            "skills-cli",
+            std::fs::read_to_string(workspace().join("tests/e2e/skills-cli/package.json")).unwrap(),
+        ),
+        (
+            "skills-ref",
+            std::fs::read_to_string(
+                workspace().join("tests/e2e/clients/requirements-skills-ref.txt"),
+            )
+            .unwrap(),
+        ),
+        (
+            "fastmcp",
+            std::fs::read_to_string(workspace().join("tests/e2e/clients/requirements-py311.txt"))
+                .unwrap(),
+        ),
+        (
+            "fast-agent",
+            std::fs::read_to_string(workspace().join("tests/e2e/clients/requirements-py313.txt"))
+                .unwrap(),
+        ),
+        (
+            "rmcp",
+            std::fs::read_to_string(workspace().join("tests/readers/rmcp-catalog/Cargo.lock"))
+                .unwrap(),
+        ),
+    ];
+    for reader in &READERS {
+        let (_, pinned) = pins.iter().find(|(id, _)| *id == reader.id).unwrap();
+        let spelled = match reader.id {
+            "skills-cli" => format!("\"skills\": \"{}\"", reader.version),
+            "skills-ref" => format!("skills-ref=={}", reader.version),
+            "fastmcp" => format!("fastmcp=={}", reader.version),
+            "fast-agent" => format!("fast-agent-mcp=={}", reader.version),
+            _ => format!("name = \"rmcp\"\nversion = \"{}\"", reader.version),
+        };
+        assert!(
+            pinned.contains(&spelled),
+            "{} is pinned at another version than {}",
+            reader.id,
+            reader.version
+        );
+    }
+    assert_eq!(ANCHORS.len(), RULES.len(), "one anchor per rule");
+    for rule in RULES {
+        let anchor = ANCHORS
+            .iter()
+            .find(|(id, _)| *id == rule.id)
+            .unwrap_or_else(|| panic!("no anchor for {}", rule.id))
+            .1;
+        let root = package_root(rule.reader);
+        // `file:line[-line][, line…]`, several separated by `;` or `, file:`.
+        let first = rule.source.split([';', ',']).next().unwrap().trim();
+        let (file, line) = first.rsplit_once(':').unwrap();
+        let line: usize = line.split('-').next().unwrap().trim().parse().unwrap();
+        let text = std::fs::read_to_string(root.join(file))
+            .unwrap_or_else(|error| panic!("{}: {}: {error}", rule.id, root.join(file).display()));
+        let cited = text.lines().nth(line - 1).unwrap_or_default();
+        assert!(
+            cited.contains(anchor),
+            "{}: {file}:{line} is `{cited}`, not the line holding `{anchor}`: read the rule again in the reader's new source",
+            rule.id
+        );
+        // Every other location cited exists too.
+        for part in rule.source.split(';') {
+            for (index, location) in part.split(", ").enumerate() {
+                let location = location.split(" (").next().unwrap().trim();
+                let (file, lines) = match location.rsplit_once(':') {
+                    Some((file, lines))
+                        if index == 0 || file.contains('/') || file.contains('.') =>
+                    {
+                        (file.to_owned(), lines)
+                    }
+                    _ => (part.trim().split(':').next().unwrap().to_owned(), location),
+                };
+                let last: usize = lines
+                    .split('-')
+                    .next_back()
+                    .unwrap()
+                    .trim()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{}: {location}", rule.id));
+                let count = std::fs::read_to_string(root.join(&file))
+                    .map(|t| t.lines().count())
+                    .unwrap_or_else(|error| panic!("{}: {file}: {error}", rule.id));
+                assert!(
+                    last <= count,
+                    "{}: {file} has {count} lines, not {last}",
+                    rule.id
+                );
+            }
+        }
+    }
+}
