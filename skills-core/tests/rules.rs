@@ -529,3 +529,43 @@ fn two_loads_are_identical() {
         first.skills().get("b").unwrap().version()
     );
 }
+
+/// The guide's reader table (docs/guide/embed.md) has one row per reader
+/// rule, citing the rule's source as the table in skills-core holds it, so
+/// the guide cannot drift from what `skills check` predicts.
+#[test]
+fn the_guide_has_a_row_per_reader_rule_citing_its_source() {
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/guide/embed.md"
+    ))
+    .unwrap();
+    let rows: Vec<&str> = guide
+        .lines()
+        .filter(|line| line.starts_with("| "))
+        .collect();
+    for rule in skills_core::readers::RULES {
+        let row = rows
+            .iter()
+            .find(|row| row.contains(&format!("| `{}` |", rule.id)))
+            .unwrap_or_else(|| panic!("no row for `{}` in the guide's reader table", rule.id));
+        assert!(
+            row.contains(&format!("`{}`", rule.source)) && row.contains(rule.summary),
+            "the guide's row for `{}` differs from the rule:\n{row}\n{} / {}",
+            rule.id,
+            rule.summary,
+            rule.source
+        );
+        let build = if rule.in_build {
+            "| warns |"
+        } else {
+            "| — |"
+        };
+        assert!(row.contains(build), "{}: {row}", rule.id);
+        assert!(
+            row.contains(&format!("| {} |", rule.verdict)),
+            "{}: {row}",
+            rule.id
+        );
+    }
+}
