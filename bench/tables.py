@@ -468,6 +468,25 @@ def _():
     return md(["variant", f"wall time, s (median, min–max over {n} rounds)", "÷ skills"], out) + note
 
 
+@table("cli-readers", CLI)
+def _():
+    # `skills check` against itself built before a change (`--baseline COMMIT`), in the same
+    # interleaved rounds: what predicting every reader's verdict costs (issue 32).
+    rows = [r for r in jsonl(CLI) if "variant" in r]
+    meta = next((r["meta"] for r in jsonl(CLI) if "meta" in r), {})
+    base = [r["seconds"] for r in of(rows, variant="skills-baseline")]
+    if not base:
+        return "Not measured: run `bench/cli/run.py --baseline COMMIT`."
+    now = [r["seconds"] for r in of(rows, variant="skills")]
+    rs = ratios(rows, None, lambda r: r["seconds"], "skills", "skills-baseline", field="variant")
+    n = len({r["round"] for r in rows})
+    commit = meta.get("baseline", "?")[:9]
+    return md(["`skills check <tree>`", f"wall time, s (median, min–max over {n} rounds)", "÷ baseline"],
+              [[f"built at the baseline (`{commit}`)", cell(base, 3), "1"],
+               ["with the readers' verdicts", cell(now, 3), ratio_cell(rs, 3)]]) + \
+        f"\n\nTarget ≤ 1.10: {'met' if statistics.median(rs) <= 1.10 else 'not met'}."
+
+
 @table("client-sync", SYNC)
 def _():
     rows = jsonl(SYNC)
