@@ -561,14 +561,25 @@ async fn check_claude_and_agent_read_the_agents_folders_and_honour_overrides() {
 #[tokio::test]
 async fn serve_main_file_serves_readme_folders_live() {
     let root = folder("serve-main-file", &[]);
-    write(&root, "pantry/README.md", &skill_md("pantry", "Keeps stock."));
-    let mut session = Session::start(&root, Era::Handshake, &["--main-file", "README.md"], &[]).await;
+    write(
+        &root,
+        "pantry/README.md",
+        &skill_md("pantry", "Keeps stock."),
+    );
+    let mut session =
+        Session::start(&root, Era::Handshake, &["--main-file", "README.md"], &[]).await;
     assert_eq!(names(session.peer()).await, ["pantry"]);
     let entries = session.peer().list_all_skills().await.unwrap();
     assert_eq!(entries[0].uri, "skill://pantry/SKILL.md");
-    write(&root, "pantry/README.md", &skill_md("pantry", "Keeps the stock, edited."));
+    write(
+        &root,
+        "pantry/README.md",
+        &skill_md("pantry", "Keeps the stock, edited."),
+    );
     session
-        .until(async |s| s.description("pantry").await.as_deref() == Some("Keeps the stock, edited."))
+        .until(async |s| {
+            s.description("pantry").await.as_deref() == Some("Keeps the stock, edited.")
+        })
         .await;
     // Without the option the folder holds no skill: the first load fails, nothing is served.
     let plain = Session::start(&root, Era::Handshake, &[], &[]).await;
