@@ -503,6 +503,29 @@ def _():
         f"max {max(rs):.1f}×) over {len(rs)} rounds; target ≥ 3×: {'met' if statistics.median(rs) >= 3 else 'not met'}."
 
 
+MEMORY = "bench/client/results/memory.jsonl"
+
+
+@table("client-memory", MEMORY)
+def _():
+    rows = jsonl(MEMORY)
+    syncs = [r for r in rows if "client" in r]
+    meta = next((r["meta"] for r in rows if "meta" in r), None)
+    out = []
+    for client, label in (("before", f"before: every skill held until one final write ({meta['before'] if meta else 'main'})"),
+                          ("after", "after: each skill written once verified")):
+        rs = of(syncs, client=client)
+        rss = [r["peak_rss_kib"] / 1024 for r in rs]
+        out.append([label, f"{med(rss, 0)} MiB ({min(rss):,.0f}–{max(rss):,.0f})",
+                    f"{med([r['wall_ms'] for r in rs], 0)} ms"])
+    rs = ratios(syncs, None, lambda r: r["peak_rss_kib"], "after", "before", field="client")
+    note = f"\n\nafter ÷ before, per round: {ratio_cell(rs, 3)} over {len(rs)} rounds; " \
+           f"{syncs[0]['skills']} skills, {syncs[0]['bytes']:,} bytes per sync"
+    if meta:
+        note += f"; 1-minute load {meta['load_before']:.2f} before, {meta['load_after']:.2f} after."
+    return md(["client", "peak RSS of the client, median (min–max)", "wall time, median"], out) + note
+
+
 # ---------------------------------------------------------------------------------------------
 # F. Cold build of a user's crate (bench/cold-build/run.py)
 

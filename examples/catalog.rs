@@ -30,7 +30,13 @@
 //! run asks only about skills whose files changed. Without either, the
 //! catalog trusts every skill (the library's default). `--budget N` keeps the
 //! system-prompt text within N characters (`--budget-tokens N`: about N
-//! tokens), shortening descriptions, then leaving skills out.
+//! tokens), shortening descriptions, then leaving skills out, and the tools'
+//! schemas fit it too.
+//!
+//! What a server lists is checked before a model sees it: a skill whose name
+//! the format does not allow, whose URI does not parse or whose entry does
+//! not verify is printed under "Refused" and never offered; descriptions and
+//! dependencies are one line of visible text, bounded.
 
 #[path = "support/header.rs"]
 mod header;
@@ -267,6 +273,18 @@ async fn session(
         _ => anyhow::bail!("give either an HTTP URL or a server command after `--` (see --help)"),
     };
     catalog.add_server("skills", client.peer().clone()).await?;
+
+    // What the server listed that the model will never see, and why: a name
+    // the format does not allow, a URI that does not parse, an entry that
+    // does not verify.
+    let refused = catalog.refused();
+    if !refused.is_empty() {
+        println!("Refused (not offered to the model):");
+        for skill in &refused {
+            println!("  {} ({}): {}", skill.name, skill.uri, skill.reason);
+        }
+        println!();
+    }
 
     println!("Context blocks for the system prompt:");
     let context = catalog.context();

@@ -5,8 +5,15 @@
 //! cargo run --example sync -- [--header 'Authorization: Bearer …'] <folder> <http URL>
 //! ```
 //!
-//! Prints the report as one JSON object on stdout (`{"server", "folder",
-//! "dry_run", "skills": [{"name", "path", "version", "state", "action", …}]}`);
+//! The folders are recorded as the source's: the URL, or the server command
+//! line (`--source LABEL` names it instead); a folder another source wrote is
+//! kept unless `--force`, its reason naming whose it is. Skills whose names
+//! collide on macOS or Windows (with each other or with what the folder
+//! holds), and skills past `--max-bytes` (1 GiB by default), are refused.
+//!
+//! Prints the report as one JSON object on stdout (`{"source", "server",
+//! "folder", "dry_run", "skills": [{"name", "path", "version", "state",
+//! "action", …}]}`);
 //! a progress bar goes to stderr when stderr is a terminal. Exit status: 0
 //! when every skill is in place, 1 when a skill did not verify or a user's
 //! edit was kept, 2 on a usage, connection or disk error. A second run
@@ -20,7 +27,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use clap::Parser;
-use skills_runtime::client::{Progress, SkillsPeerExt as _, SyncOptions, transport};
+use skills_runtime::client::{Progress, SkillSource, SkillsPeerExt as _, SyncOptions, transport};
 
 /// Sync the skills an MCP server publishes into a folder.
 #[derive(Parser)]
@@ -51,6 +58,13 @@ struct Args {
     /// Keep skills this sync wrote that the server no longer publishes.
     #[arg(long)]
     keep_orphans: bool,
+    /// Name the source yourself (what the folder records say wrote each
+    /// skill); by default the URL, or the server command line.
+    #[arg(long, value_name = "LABEL")]
+    source: Option<String>,
+    /// Most bytes the sync fetches and writes (default 1 GiB).
+    #[arg(long, value_name = "BYTES")]
+    max_bytes: Option<u64>,
 }
 
 fn main() {
@@ -78,16 +92,25 @@ async fn run(args: Args) -> anyhow::Result<i32> {
         .force(args.force)
         .strict(args.strict)
         .remove_orphans(!args.keep_orphans);
+    if let Some(bytes) = args.max_bytes {
+        options = options.max_bytes(bytes);
+    }
     if std::io::stderr().is_terminal() {
         let bar = Mutex::new(Bar::default());
         options = options.on_progress(move |progress| {
             bar.lock().unwrap_or_else(|e| e.into_inner()).show(progress)
         });
     }
-    let client = match (&args.url, args.command.split_first()) {
+    // Who the folders are written for: what this command was told, never
+    // the name the server gives itself.
+    let (client, source) = match (&args.url, args.command.split_first()) {
         (Some(url), None) => {
             let headers = header::parse_all(&args.headers)?;
-            transport::connect(transport::http(url, headers)?).await?
+            let source = SkillSource::url(url)?;
+            (
+                transport::connect(transport::http(url, headers)?).await?,
+                source,
+            )
         }
         (None, Some((program, arguments))) => {
             if !args.headers.is_empty() {
@@ -95,11 +118,14 @@ async fn run(args: Args) -> anyhow::Result<i32> {
                     "--header is for HTTP servers; a stdio server takes its own arguments"
                 );
             }
-            transport::connect(transport::ChildProcess::spawn(program, arguments)?).await?
+            let source = SkillSource::command(program, arguments);
+            let server = transport::ChildProcess::spawn(program, arguments)?;
+            (transport::connect(server).await?, source)
         }
         _ => anyhow::bail!("give either an HTTP URL or a server command after `--` (see --help)"),
     };
-    let report = client.sync_skills(&args.folder, &options).await;
+    let source = args.source.map(SkillSource::label).unwrap_or(source);
+    let report = client.sync_skills(&args.folder, &source, &options).await;
     let _ = client.cancel().await;
     let report = report?;
     if std::io::stderr().is_terminal() {

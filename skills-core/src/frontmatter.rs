@@ -907,7 +907,7 @@ impl<'a> Lines<'a> {
         };
         let column = column + self.text[from..byte].chars().count();
         #[cfg(test)]
-        tests::SCANNED.with(|scanned| scanned.set(scanned.get() + (byte - from)));
+        SCANNED.with(|scanned| scanned.set(scanned.get() + (byte - from)));
         self.last.set((line, byte, column));
         Position {
             line: saturating_u32(line + 1),
@@ -925,14 +925,16 @@ impl<'a> Lines<'a> {
 }
 
 #[cfg(test)]
+thread_local! {
+    /// Bytes [`Lines::position`] counted characters over, in this thread
+    /// (the test that positions are found in linear time reads it).
+    static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::diagnostic::{Fix, Report};
-
-    thread_local! {
-        /// Bytes [`Lines::position`] counted characters over, in this thread.
-        pub(super) static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    }
 
     #[test]
     fn a_frontmatter_over_its_limit_is_refused_before_it_is_parsed() {

@@ -90,6 +90,8 @@ mod options;
 mod read_cache;
 
 #[cfg(feature = "load")]
+mod reading;
+#[cfg(feature = "load")]
 mod scalar;
 #[cfg(feature = "load")]
 mod secrets;

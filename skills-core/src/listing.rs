@@ -27,7 +27,7 @@ use crate::digest::{self, Digest};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
 use crate::walk::{self, Entry, Kind};
-use crate::{MAX_FILE_BYTES, layout, load, open, relpath};
+use crate::{MAX_FILE_BYTES, layout, open, reading, relpath};
 
 /// What a load of one tree depends on, by content: every entry of the tree
 /// (its kind, size and executable bit) and the digest of every file a load
@@ -92,7 +92,7 @@ pub(crate) fn of_entries(
 /// The [`Listing`] of the tree at `root`, or `None` when the tree cannot be
 /// walked or a file a load reads cannot be (a load will say why).
 ///
-/// Only the files a load reads are hashed ([`crate::load`]'s reading: the
+/// Only the files a load reads are hashed (what [`crate::load`] reads: the
 /// files of the skills, within the size limits), each from the read cache
 /// when it vouches for the file's stamp, else read in blocks through
 /// [`crate::open`]: a file outside every skill or over the size limit is
@@ -103,10 +103,10 @@ pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
     // (the load reports them).
     let mut ignored = Diagnostics::new();
     let main_file = options.main_file_static();
-    let found = layout::find_skills(&entries, &load::root_name(root), main_file, &mut ignored);
+    let found = layout::find_skills(&entries, &reading::root_name(root), main_file, &mut ignored);
     let read: HashSet<&str> = found
         .map(|found| {
-            load::Reading::of(&entries, &found, &mut ignored)
+            reading::Reading::of(&entries, &found, &mut ignored)
                 .read
                 .into_iter()
                 .map(|entry| entry.rel.as_str())

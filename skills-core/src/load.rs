@@ -26,13 +26,12 @@ use crate::layout::{self, Found};
 use crate::listing::{self, Listing};
 use crate::options::Options;
 use crate::read_cache::{self, ReadCache};
+use crate::reading::{Reading, root_name};
 use crate::rules::{Rule, Severity};
 use crate::skill_md::{self, SkillMdContext};
 use crate::walk::{self, Entry, Kind};
-use crate::{
-    MAX_FILE_BYTES, SKILL_MD, digest, gate, generated, links, mime, relpath, secrets, servable,
-};
-use crate::{Skill, SkillFile, Skills};
+use crate::{SKILL_MD, Skill, SkillFile, Skills};
+use crate::{digest, gate, generated, links, mime, relpath, secrets, servable};
 
 /// A loaded set: the skills, where each file came from on disk, and the
 /// warnings (what the specification only recommends) found on the way.
@@ -442,59 +441,6 @@ impl Scan {
     }
 }
 
-/// Which files of a walk a load reads: every file inside a skill, less
-/// those it cannot use (a file over [`MAX_FILE_BYTES`], every file but
-/// `SKILL.md` of a skill over its limits). What [`listing`](crate::listing)
-/// keys a tree by, too: the bytes of every other file change nothing a load
-/// gives, so they are never read to key a cache.
-pub(crate) struct Reading<'e> {
-    /// Every regular file inside a skill.
-    pub files: Vec<&'e Entry>,
-    /// The folders of the skills over a per-skill limit.
-    pub oversized: HashSet<String>,
-    /// The files read, in walk order.
-    pub read: Vec<&'e Entry>,
-}
-
-impl<'e> Reading<'e> {
-    /// The reading of `entries` (a walk) whose skills are `found`; the size
-    /// limits' problems go to `diagnostics`.
-    pub(crate) fn of(entries: &'e [Entry], found: &[Found], diagnostics: &mut Diagnostics) -> Self {
-        let folders: HashSet<&str> = found.iter().map(|skill| skill.folder.as_str()).collect();
-        let files: Vec<&Entry> = entries
-            .iter()
-            .filter(|entry| {
-                matches!(entry.kind, Kind::File { .. })
-                    && relpath::ancestors(&entry.rel).any(|dir| folders.contains(dir))
-            })
-            .collect();
-        let oversized = layout::check_sizes(&files, found, diagnostics);
-        let main_file = found.first().map_or(SKILL_MD, |skill| skill.main_file);
-        // Layout problems do not stop the run: every skill is still read and
-        // parsed, so one run reports every problem. Only what cannot be read
-        // usefully is skipped: files over the limit, and all but `SKILL.md`
-        // in a skill over its limits (unless a skill within limits holds them).
-        let read = files
-            .iter()
-            .copied()
-            .filter(|entry| {
-                let Kind::File { len, .. } = entry.kind else {
-                    return false;
-                };
-                len <= MAX_FILE_BYTES
-                    && (entry.name() == main_file
-                        || relpath::ancestors(&entry.rel)
-                            .any(|dir| folders.contains(dir) && !oversized.contains(dir)))
-            })
-            .collect();
-        Self {
-            files,
-            oversized,
-            read,
-        }
-    }
-}
-
 struct Loader<'a> {
     root: &'a Path,
     options: &'a Options,
@@ -598,7 +544,7 @@ impl Loader<'_> {
                 continue;
             };
             #[cfg(test)]
-            tests::before_read(self.root, &entry.rel);
+            before_read(self.root, &entry.rel);
             let path = relpath::on_disk(self.root, &entry.rel);
             let (bytes, stamp) = match read_cache::read_stamped(&path, id) {
                 Ok(read) => read,
@@ -793,15 +739,6 @@ fn check_root(root: &Path) -> Option<Diagnostic> {
     )
 }
 
-/// The root's own folder name (the skill path when the root is a skill).
-pub(crate) fn root_name(root: &Path) -> String {
-    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    canonical
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
 /// One skill's entry: its identity, URI, revision and files.
 fn assemble(skill: &Found, checked: skill_md::Checked, files: Vec<SkillFile>) -> Skill {
     CheckedSkill {
@@ -930,30 +867,33 @@ fn take_files(skill: &Found, nested: &[&str], contents: &mut Contents) -> Vec<Sk
     files
 }
 
+/// What a test does to the tree between the walk and the read of a file.
+#[cfg(test)]
+type Hook = Box<dyn FnMut(&Path, &str)>;
+
+#[cfg(test)]
+thread_local! {
+    static BEFORE_READ: std::cell::RefCell<Option<Hook>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Called by the loader just before it opens `rel`: the window in which
+/// a hostile folder swaps what the walk saw.
+#[cfg(test)]
+fn before_read(root: &Path, rel: &str) {
+    BEFORE_READ.with(|hook| {
+        if let Some(hook) = hook.borrow_mut().as_mut() {
+            hook(root, rel);
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
+    use super::BEFORE_READ;
     use std::path::{Path, PathBuf};
     use std::time::Duration;
 
     use crate::{Options, Rule};
-
-    /// What a test does to the tree between the walk and the read of a file.
-    type Hook = Box<dyn FnMut(&Path, &str)>;
-
-    thread_local! {
-        static BEFORE_READ: RefCell<Option<Hook>> = RefCell::new(None);
-    }
-
-    /// Called by the loader just before it opens `rel`: the window in which
-    /// a hostile folder swaps what the walk saw.
-    pub(super) fn before_read(root: &Path, rel: &str) {
-        BEFORE_READ.with(|hook| {
-            if let Some(hook) = hook.borrow_mut().as_mut() {
-                hook(root, rel);
-            }
-        });
-    }
 
     const NOTES: &str = "pdf/references/notes.md";
 

@@ -37,10 +37,45 @@ pub const MAX_NAME_CHARS: usize = 64;
 /// Characters Windows forbids in names; fast-agent refuses them too.
 const WINDOWS_FORBIDDEN: [char; 7] = ['<', '>', ':', '"', '|', '?', '*'];
 
-/// Names Windows reserves for devices, with or without an extension.
-const WINDOWS_RESERVED: [&str; 22] = [
-    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
-    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+/// Names Windows reserves for devices, with or without an extension
+/// (`NUL.txt` and `NUL.tar.gz` are both `NUL`), in lower case: Microsoft's
+/// "Naming Files, Paths, and Namespaces" lists CON, PRN, AUX, NUL, COM0-COM9,
+/// COM¹-COM³, LPT0-LPT9 and LPT¹-LPT³ (the superscript digits count as port
+/// numbers); `CreateFile` opens the console for CONIN$ and CONOUT$ whatever
+/// folder they are in.
+const WINDOWS_RESERVED: [&str; 32] = [
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    "conin$",
+    "conout$",
+    "com0",
+    "com1",
+    "com2",
+    "com3",
+    "com4",
+    "com5",
+    "com6",
+    "com7",
+    "com8",
+    "com9",
+    "com\u{b9}",
+    "com\u{b2}",
+    "com\u{b3}",
+    "lpt0",
+    "lpt1",
+    "lpt2",
+    "lpt3",
+    "lpt4",
+    "lpt5",
+    "lpt6",
+    "lpt7",
+    "lpt8",
+    "lpt9",
+    "lpt\u{b9}",
+    "lpt\u{b2}",
+    "lpt\u{b3}",
 ];
 
 /// Why one file or folder name cannot be used. Its [`Display`](fmt::Display)
@@ -65,8 +100,9 @@ pub enum NameProblem {
     WindowsForbidden(char),
     /// The name ends with `.` or a space.
     TrailingDotOrSpace,
-    /// The name is a Windows device name (`con`, `aux.txt`, `LPT1`); holds
-    /// the reserved stem in lower case.
+    /// The name is a Windows device name with or without an extension
+    /// (`con`, `aux.txt`, `LPT1`, `COM¹.md`, `CONIN$`); holds the reserved
+    /// stem in lower case.
     ReservedName(String),
 }
 
@@ -106,8 +142,10 @@ impl std::error::Error for NameProblem {}
 ///
 /// Refused: the empty name, `.` and `..`, `/`, control characters, `\`,
 /// the characters Windows forbids (`<>:"|?*`), a trailing dot or space, and
-/// Windows device names with or without an extension (`con`, `aux.txt`,
-/// `COM1`). Any other UTF-8 is accepted: spaces, `%`, `#`, accents.
+/// Windows device names with or without an extension, in any case (`con`,
+/// `aux.txt`, `COM1`, `COM0.md`, `lpt².txt`, `CONIN$`, `nul .txt`: Windows
+/// drops the spaces before the extension). Any other UTF-8 is accepted:
+/// spaces, `%`, `#`, accents.
 /// (Names that are not UTF-8 never get here: a `&str` is UTF-8.)
 pub fn check_name(name: &str) -> Result<(), NameProblem> {
     match name {
@@ -157,9 +195,11 @@ fn check_ending_and_device(name: &str) -> Result<(), NameProblem> {
     if name.ends_with('.') || name.ends_with(' ') {
         return Err(NameProblem::TrailingDotOrSpace);
     }
-    let stem = name.split('.').next().unwrap_or(name);
-    // Device names are three or four characters; `to_lowercase` only then.
-    if stem.chars().nth(4).is_none() {
+    // The stem is what comes before the first dot, without the spaces
+    // Windows drops before it (`nul .txt` opens NUL).
+    let stem = name.split('.').next().unwrap_or(name).trim_end_matches(' ');
+    // Device names are three to seven characters; `to_lowercase` only then.
+    if (3..=7).contains(&stem.chars().count()) {
         let stem = stem.to_lowercase();
         if WINDOWS_RESERVED.contains(&stem.as_str()) {
             return Err(NameProblem::ReservedName(stem));
@@ -390,26 +430,38 @@ pub(crate) fn too_long(file: &str, key: &str, count: usize, max: usize) -> Diagn
 }
 
 /// The key under which two names collide on a file system or host that
-/// compares names case-insensitively: the name in Unicode normalization form
-/// C, lowercased. `README.md`, `readme.md` and `ReadMe.MD` share a key, and
-/// so do `é` written as one character and as `e` plus a combining accent.
+/// compares names case-insensitively: the name under full Unicode case
+/// folding (CaseFolding.txt's C and F mappings, the `caseless` crate), in
+/// Unicode normalization form C — canonical caseless matching (Unicode §3.13,
+/// D145). `README.md`, `readme.md` and `ReadMe.MD` share a key; so do `é`
+/// written as one character and as `e` plus a combining accent, `σ` and `ς`,
+/// `s` and `ſ`, `straße` and `STRASSE`, which lowercasing alone keeps apart.
+///
+/// This is the portable-name rule's comparison: [`case_collisions`] within
+/// one list, the loader across a whole skills tree (`skills check`,
+/// `embed_skills!`), and the folder writer against what a folder already
+/// holds all compare with it.
 ///
 /// ```
 /// use skills_core::names::fold_case;
 ///
 /// assert_eq!(fold_case("ReadMe.MD"), fold_case("readme.md"));
 /// assert_eq!(fold_case("caf\u{e9}"), fold_case("cafe\u{301}"));
+/// assert_eq!(fold_case("\u{3c3}.md"), fold_case("\u{3c2}.md")); // σ, ς
+/// assert_eq!(fold_case("s.md"), fold_case("\u{17f}.md")); // s, ſ
 /// assert_ne!(fold_case("a.md"), fold_case("b.md"));
 /// ```
 #[cfg(feature = "load")]
 pub fn fold_case(name: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    // ASCII is its own NFC and lowers byte by byte (most paths; and this
+    use caseless::Caseless as _;
+    use unicode_normalization::UnicodeNormalization as _;
+    // ASCII is its own NFC and folds byte by byte (most paths; and this
     // runs for every segment of every path inside the unoptimised macro).
     if name.is_ascii() {
         return name.to_ascii_lowercase();
     }
-    name.nfc().flat_map(char::to_lowercase).collect()
+    // NFD first: U+0345 and what decomposes to it fold only once decomposed.
+    name.chars().nfd().default_case_fold().nfc().collect()
 }
 
 /// Two paths of one list that differ only in letter case or Unicode
@@ -503,6 +555,11 @@ mod tests {
             "con-x.md",
             "...md",
             ".hidden",
+            "com10.md",
+            "lpt\u{b4}.md",
+            "conin.md",
+            "com.md",
+            "clock$",
         ] {
             assert_eq!(check_name(name), Ok(()), "{name}");
         }
@@ -557,6 +614,40 @@ mod tests {
                 "`lpt9`",
             ),
             ("nul", NameProblem::ReservedName("nul".into()), "`nul`"),
+            // Beyond con…lpt9: port 0, the superscript ports, the console.
+            (
+                "COM0.md",
+                NameProblem::ReservedName("com0".into()),
+                "`com0`",
+            ),
+            ("lpt0", NameProblem::ReservedName("lpt0".into()), "`lpt0`"),
+            (
+                "COM\u{b9}.md",
+                NameProblem::ReservedName("com\u{b9}".into()),
+                "`com\u{b9}`",
+            ),
+            (
+                "lpt\u{b2}.txt",
+                NameProblem::ReservedName("lpt\u{b2}".into()),
+                "`lpt\u{b2}`",
+            ),
+            (
+                "Com\u{b3}",
+                NameProblem::ReservedName("com\u{b3}".into()),
+                "`com\u{b3}`",
+            ),
+            (
+                "CONIN$",
+                NameProblem::ReservedName("conin$".into()),
+                "`conin$`",
+            ),
+            (
+                "conout$.log",
+                NameProblem::ReservedName("conout$".into()),
+                "`conout$`",
+            ),
+            // Windows drops the spaces before the extension.
+            ("nul .txt", NameProblem::ReservedName("nul".into()), "`nul`"),
         ] {
             assert_eq!(check_name(name), Err(problem.clone()), "{name:?}");
             assert!(problem.to_string().contains(words), "{name:?}: {problem}");
@@ -663,10 +754,39 @@ mod tests {
     #[test]
     fn folding_joins_case_and_normalization() {
         assert_eq!(fold_case("SKILL.md"), "skill.md");
-        assert_eq!(fold_case("Straße"), "straße");
+        assert_eq!(fold_case("Straße"), "strasse");
         assert_eq!(fold_case("E\u{301}"), "\u{e9}");
         assert_eq!(fold_case("\u{e9}"), fold_case("e\u{301}"));
         assert_ne!(fold_case("a"), fold_case("b"));
+        // Full folding, which lowercasing is not.
+        assert_eq!(fold_case("Stra\u{df}e"), fold_case("STRASSE"));
+        assert_eq!(fold_case("\u{3c3}.md"), fold_case("\u{3c2}.md"));
+        assert_eq!(fold_case("\u{3a3}.md"), fold_case("\u{3c2}.md"));
+        assert_eq!(fold_case("s.md"), fold_case("\u{17f}.md"));
+        assert_eq!(fold_case("k"), fold_case("\u{212a}")); // the Kelvin sign
+        // U+0345 folds to ι only once ᾳ is decomposed.
+        assert_eq!(fold_case("\u{1fb3}"), fold_case("\u{3b1}\u{3b9}"));
+        // The key is in NFC.
+        assert_eq!(fold_case("CAFE\u{301}"), "caf\u{e9}");
+    }
+
+    /// Over every scalar value: the key is a fixed point, the same for the
+    /// decomposed spelling, and a portable name stays portable folded (no
+    /// character folds into a device name or a forbidden character).
+    #[cfg(feature = "load")]
+    #[test]
+    fn folding_is_stable_for_every_character() {
+        use unicode_normalization::UnicodeNormalization as _;
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let name = format!("a{c}");
+            let folded = fold_case(&name);
+            assert_eq!(fold_case(&folded), folded, "{:?}", c.escape_unicode());
+            let decomposed: String = name.nfd().collect();
+            assert_eq!(fold_case(&decomposed), folded, "{:?}", c.escape_unicode());
+            if check_name(&name).is_ok() {
+                assert_eq!(check_name(&folded), Ok(()), "{:?}", c.escape_unicode());
+            }
+        }
     }
 
     #[cfg(feature = "load")]
@@ -706,6 +826,11 @@ mod tests {
         );
         // A path listed twice is not a collision with itself.
         assert_eq!(pairs(&["a.md", "a.md"]), []);
+        // Letters that lowercase apart but fold together.
+        assert_eq!(
+            pairs(&["\u{3c3}.md", "\u{3c2}.md", "s.md", "\u{17f}.md"]),
+            [("\u{3c2}.md", "\u{3c3}.md"), ("\u{17f}.md", "s.md")]
+        );
         let message = case_collisions(["A", "a"])[0].to_string();
         assert!(
             message.starts_with("`a` and `A` differ only in letter case"),

@@ -338,6 +338,46 @@ fn layout_rules() {
         ],
         &[(Rule::CaseCollision, "a/readme.md", None)],
     );
+    // The portable-name rule (issue 30): the same as the sync's and the
+    // folder writer's, across the whole tree.
+    check(
+        "portable names",
+        &[
+            ("a/SKILL.md", a.as_bytes()),
+            ("a/\u{3c3}.md", b"sigma"),
+            ("a/\u{3c2}.md", b"final sigma"),
+            ("a/s.md", b"s"),
+            ("a/\u{17f}.md", b"long s"),
+            ("a/COM\u{b9}.md", b"x"),
+            ("a/lpt\u{b2}.txt", b"x"),
+            ("a/COM0.md", b"x"),
+            ("a/CONIN$", b"x"),
+            ("a/CONOUT$", b"x"),
+        ],
+        &[
+            (Rule::UnportableName, "a/COM0.md", None),
+            (Rule::UnportableName, "a/COM\u{b9}.md", None),
+            (Rule::UnportableName, "a/CONIN$", None),
+            (Rule::UnportableName, "a/CONOUT$", None),
+            (Rule::UnportableName, "a/lpt\u{b2}.txt", None),
+            (Rule::CaseCollision, "a/\u{17f}.md", None),
+            (Rule::CaseCollision, "a/\u{3c3}.md", None),
+        ],
+    );
+    check(
+        "portable names across skills",
+        &[
+            ("Team/pdf/SKILL.md", skill("pdf").as_bytes()),
+            ("team/pdf/SKILL.md", skill("pdf").as_bytes()),
+            ("caf\u{e9}/menu/SKILL.md", skill("menu").as_bytes()),
+            ("cafe\u{301}/menus/SKILL.md", skill("menus").as_bytes()),
+        ],
+        &[
+            (Rule::CaseCollision, "caf\u{e9}", None),
+            (Rule::CaseCollision, "team", None),
+            (Rule::DuplicateName, "team/pdf/SKILL.md", Some(2)),
+        ],
+    );
     check(
         "duplicate names",
         &[

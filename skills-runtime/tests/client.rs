@@ -8,7 +8,9 @@ use skills_test_support as support;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::Path;
 
-use skills_runtime::client::{DownloadOptions, SkillsPeerExt as _, Source, SyncOptions};
+use skills_runtime::client::{
+    DownloadOptions, SkillSource, SkillsPeerExt as _, Source, SyncOptions,
+};
 use skills_runtime::folder::{Action, State};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::client::{LegacyOnly, scratch, skill_methods, snapshot, tapped};
@@ -18,6 +20,11 @@ static SKILLS: Skills = embed_skills!("../skills");
 
 fn server() -> SkillsServer {
     SkillsServer::new(SKILLS.clone())
+}
+
+/// The source the host names our server by.
+fn source() -> SkillSource {
+    SkillSource::label("kitchen")
 }
 
 #[tokio::test]
@@ -88,7 +95,7 @@ async fn sync_writes_every_skill_and_a_second_run_changes_nothing() {
                 tapped(server(), era).await
             };
             let report = client
-                .sync_skills(&folder, &SyncOptions::default())
+                .sync_skills(&folder, &source(), &SyncOptions::default())
                 .await
                 .unwrap();
             assert_eq!(report.exit_code(), 0, "{report}");
@@ -117,7 +124,7 @@ async fn sync_writes_every_skill_and_a_second_run_changes_nothing() {
             methods.lock().unwrap().clear();
 
             let again = client
-                .sync_skills(&folder, &SyncOptions::default())
+                .sync_skills(&folder, &source(), &SyncOptions::default())
                 .await
                 .unwrap();
             assert!(
@@ -161,7 +168,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
     let server = server();
     let (client, _) = tapped(server.clone(), Era::Handshake).await;
     client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     let before = inodes(&folder);
@@ -208,7 +215,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
     )
     .unwrap();
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     let by_path = |path: &str| {
@@ -264,7 +271,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
 
     // --force overwrites the edit.
     let forced = client
-        .sync_skills(&folder, &SyncOptions::default().force(true))
+        .sync_skills(&folder, &source(), &SyncOptions::default().force(true))
         .await
         .unwrap();
     assert_eq!(forced.exit_code(), 0, "{forced}");
@@ -274,7 +281,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
             .exists()
     );
     let settled = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     assert!(
@@ -293,7 +300,7 @@ async fn foreign_folders_and_dry_runs_are_left_alone() {
     let (client, methods) = tapped(server(), Era::Modern).await;
     let before = snapshot(&folder);
     let dry = client
-        .sync_skills(&folder, &SyncOptions::default().dry_run(true))
+        .sync_skills(&folder, &source(), &SyncOptions::default().dry_run(true))
         .await
         .unwrap();
     assert!(dry.dry_run);
@@ -318,7 +325,7 @@ async fn foreign_folders_and_dry_runs_are_left_alone() {
         ]
     );
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     assert_eq!(
@@ -339,7 +346,7 @@ async fn a_link_in_the_folder_is_never_followed() {
     let (client, _) = tapped(server(), Era::Handshake).await;
     for force in [false, true] {
         let report = client
-            .sync_skills(&folder, &SyncOptions::default().force(force))
+            .sync_skills(&folder, &source(), &SyncOptions::default().force(force))
             .await
             .unwrap();
         for path in ["stock-audit", "kitchen/recipe-scaling"] {
@@ -381,7 +388,7 @@ async fn a_nested_skill_travels_inside_its_parent() {
     let folder = scratch("nested");
     let (client, _) = tapped(server, Era::Modern).await;
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     let inner = report
@@ -401,7 +408,7 @@ async fn a_nested_skill_travels_inside_its_parent() {
         "recorded once, by its parent"
     );
     let again = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source(), &SyncOptions::default())
         .await
         .unwrap();
     assert!(
@@ -417,7 +424,12 @@ async fn download_one_skill_by_name_or_uri() {
     let folder = scratch("download");
     let (client, _) = tapped(server(), Era::Modern).await;
     let report = client
-        .download_skill("stock-audit", &folder, &DownloadOptions::default())
+        .download_skill(
+            "stock-audit",
+            &folder,
+            &source(),
+            &DownloadOptions::default(),
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -433,13 +445,19 @@ async fn download_one_skill_by_name_or_uri() {
         .download_skill(
             "skill://kitchen/recipe-scaling/SKILL.md",
             &folder,
+            &source(),
             &DownloadOptions::default(),
         )
         .await
         .unwrap();
     assert_eq!(by_uri.path, "kitchen/recipe-scaling");
     let unknown = client
-        .download_skill("no-such-skill", &folder, &DownloadOptions::default())
+        .download_skill(
+            "no-such-skill",
+            &folder,
+            &source(),
+            &DownloadOptions::default(),
+        )
         .await
         .unwrap_err();
     assert_eq!(unknown.to_string(), "no skill `no-such-skill` is served");

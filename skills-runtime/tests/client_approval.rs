@@ -439,9 +439,17 @@ async fn the_budget_holds(skills: skills_runtime::Skills) {
                     context.text
                 );
             }
-            // Every name stays loadable.
-            let names = offered_names(&catalog);
-            assert_eq!(names.as_array().unwrap().len(), count);
+            // Every name stays loadable; the tool lists the names only
+            // when its definition fits the budget too.
+            let load = &catalog.tools()[0];
+            let seen = format!("{}\n{}\n{}", load.name, load.description, load.parameters);
+            match load.parameters["properties"]["skillName"].get("enum") {
+                Some(names) => {
+                    assert_eq!(names.as_array().unwrap().len(), count);
+                    assert!(budget.fits(&seen), "{budget:?}: {seen}");
+                }
+                None => assert!(!load.description.contains("Available skills")),
+            }
             let left = &context.left_out[0];
             let outcome = catalog
                 .call(&ToolCall::new(LOAD_SKILL, json!({"skillName": left})))

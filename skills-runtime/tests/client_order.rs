@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use skills_runtime::client::{
-    DownloadOptions, HostCatalog, LOAD_SKILL, SkillsPeerExt as _, SyncOptions, ToolCall, transport,
+    DownloadOptions, HostCatalog, LOAD_SKILL, SkillSource, SkillsPeerExt as _, SyncOptions,
+    ToolCall, transport,
 };
 use skills_runtime::folder::Action;
 use skills_test_support as support;
@@ -264,7 +265,11 @@ async fn sync_verifies_each_skill_md_before_reading_the_rest() {
         let (stream, record) = Server::spawn(tamper);
         let client = transport::connect(transport::stream(stream)).await.unwrap();
         let report = client
-            .sync_skills(&folder, &SyncOptions::default().writer("order"))
+            .sync_skills(
+                &folder,
+                &SkillSource::label("order"),
+                &SyncOptions::default(),
+            )
             .await
             .unwrap();
         let bad = report.skills.iter().find(|s| s.name == "bad").unwrap();
@@ -294,7 +299,12 @@ async fn download_verifies_skill_md_before_reading_the_rest() {
         let (stream, record) = Server::spawn(tamper);
         let client = transport::connect(transport::stream(stream)).await.unwrap();
         let error = client
-            .download_skill("bad", &folder, &DownloadOptions::default().writer("order"))
+            .download_skill(
+                "bad",
+                &folder,
+                &SkillSource::label("order"),
+                &DownloadOptions::default(),
+            )
             .await
             .unwrap_err();
         assert!(error.is_verification(), "{context}: {error}");
@@ -306,7 +316,12 @@ async fn download_verifies_skill_md_before_reading_the_rest() {
         assert_eq!(snapshot(&folder), before, "{context}: nothing written");
 
         client
-            .download_skill("good", &folder, &DownloadOptions::default().writer("order"))
+            .download_skill(
+                "good",
+                &folder,
+                &SkillSource::label("order"),
+                &DownloadOptions::default(),
+            )
             .await
             .unwrap();
         assert_skill_md_first(&record, "good", &context);

@@ -112,8 +112,9 @@ pub struct ReaderRule {
     pub source: &'static str,
     /// Whether `embed_skills!` warns about it. Not where the finding is
     /// about where a host is pointed (a skill in a grouping folder, nested
-    /// in another) or what the author asked for (`metadata.internal`), which
-    /// a build would repeat on every run; `skills check` shows every rule.
+    /// in another) or what the author asked for (`metadata.internal`, a main
+    /// file with another name), which a build would repeat on every run;
+    /// `skills check` shows every rule.
     pub in_build: bool,
 }
 
@@ -147,7 +148,8 @@ pub static RULES: &[ReaderRule] = &[
         "skills-cli/main-file",
         Skip,
         "a folder without a file named `SKILL.md` is not a skill (from a repository; a skills-runtime server names the main file `SKILL.md`)",
-        "dist/cli.mjs:1240"
+        "dist/cli.mjs:1240",
+        false
     ),
     rule!(
         SKILLS_CLI,
@@ -198,7 +200,8 @@ pub static RULES: &[ReaderRule] = &[
         "skills-ref/main-file",
         Refuse,
         "a folder with neither `SKILL.md` nor `skill.md` is refused (`Missing required file: SKILL.md`)",
-        "skills_ref/parser.py:23, skills_ref/validator.py:169"
+        "skills_ref/parser.py:23, skills_ref/validator.py:169",
+        false
     ),
     rule!(
         SKILLS_REF,
@@ -241,7 +244,8 @@ pub static RULES: &[ReaderRule] = &[
         "fastmcp/main-file",
         Skip,
         "a folder without `SKILL.md` is not a skill",
-        "fastmcp/skills/provider.py:418"
+        "fastmcp/skills/provider.py:418",
+        false
     ),
     rule!(
         FASTMCP,
@@ -284,14 +288,16 @@ pub static RULES: &[ReaderRule] = &[
         "rmcp/main-file",
         Skip,
         "a folder without `SKILL.md` is not a skill",
-        "src/handler/server/skill_catalog.rs:305-309, 690-693"
+        "src/handler/server/skill_catalog.rs:305-309, 690-693",
+        false
     ),
     rule!(
         FAST_AGENT,
         "fast-agent/main-file",
         Skip,
         "a folder without `SKILL.md` is not a skill",
-        "fast_agent/skills/registry.py:175-177"
+        "fast_agent/skills/registry.py:175-177",
+        false
     ),
     rule!(
         FAST_AGENT,

@@ -47,9 +47,12 @@ pub struct ApprovalRequest {
 }
 
 impl ApprovalRequest {
-    /// The sum of the file sizes.
+    /// The sum of the file sizes (saturating: a request is built from a
+    /// checked manifest, but sizes are a server's word).
     pub fn total_size(&self) -> u64 {
-        self.files.iter().map(|file| file.size).sum()
+        self.files
+            .iter()
+            .fold(0u64, |total, file| total.saturating_add(file.size))
     }
 }
 

@@ -84,6 +84,16 @@ pub enum ClientError {
         /// skills-core's report (`file:line:col: rule: message`).
         report: String,
     },
+    /// A size is beyond a limit: SEP-2640's (a file or a skill over 16 MiB,
+    /// sizes that sum past what a `u64` holds) or the sync's own
+    /// ([`SyncOptions::max_bytes`](crate::client::SyncOptions::max_bytes));
+    /// refused before any of its bytes is read.
+    TooLarge {
+        /// The skill's URI.
+        uri: String,
+        /// Which limit, and by how much.
+        reason: String,
+    },
     /// The host has not approved the skill's file set
     /// ([`HostCatalog::on_approval`](crate::client::HostCatalog::on_approval)):
     /// it was not loaded, and none of its files were read.
@@ -101,8 +111,9 @@ pub enum ClientError {
 
 impl ClientError {
     /// Whether the error is about bytes that did not verify (a size, digest,
-    /// content, frontmatter or version mismatch, or an unsafe entry): what a
-    /// sync reports as a refusal rather than as a transport failure.
+    /// content, frontmatter or version mismatch, an unsafe entry, or a size
+    /// past a limit): what a sync reports as a refusal rather than as a
+    /// transport failure.
     pub fn is_verification(&self) -> bool {
         matches!(
             self,
@@ -111,6 +122,7 @@ impl ClientError {
                 | Self::Changed { .. }
                 | Self::Frontmatter { .. }
                 | Self::Rules { .. }
+                | Self::TooLarge { .. }
         )
     }
 }
@@ -141,6 +153,7 @@ impl fmt::Display for ClientError {
                 "{uri}: the skill changed while it was being fetched (version {before}, then {after}); try again"
             ),
             Self::Frontmatter { uri, reason } => write!(f, "{uri}: did not verify: {reason}"),
+            Self::TooLarge { uri, reason } => write!(f, "{uri}: refused: too large: {reason}"),
             Self::Rules { uri, report } => {
                 write!(f, "{uri}: breaks the Agent Skills rules (strict): {report}")
             }

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use futures::{StreamExt as _, TryStreamExt as _};
 use rmcp::RoleClient;
-use rmcp::model::{JsonObject, ReadResourceRequestParams, ResourceContents, SkillResource};
+use rmcp::model::{JsonObject, ResourceContents, SkillResource};
 use rmcp::service::Peer;
 use serde_json::Value;
 use skills_core::{Digest, Options, SKILL_MD, SkillMdContext, inspect_skill_md};
 
-use super::ask::ask;
+use super::ask::read_resource;
 use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source};
 use super::manifest::{self, ManifestFile, SkillManifest};
@@ -77,13 +77,7 @@ pub(crate) async fn read_verified(
         uri: file.uri.clone(),
         reason,
     };
-    let answer = ask(
-        "resources/read",
-        Some(&file.uri),
-        timeout,
-        peer.read_resource(ReadResourceRequestParams::new(file.uri.clone())),
-    )
-    .await?;
+    let answer = read_resource(peer, &file.uri, timeout).await?;
     let [content] = answer.contents.as_slice() else {
         return Err(refuse(format!(
             "the answer holds {} content items, not one",

@@ -7,15 +7,14 @@ use std::time::Duration;
 
 use rmcp::RoleClient;
 use rmcp::model::{
-    GetSkillRequestParams, JsonObject, MetaObject, ReadResourceRequestParams, ResourceContents,
-    SkillResources,
+    GetSkillRequestParams, JsonObject, MetaObject, ResourceContents, SkillResources,
 };
 use rmcp::service::Peer;
 use serde::Serialize;
 use skills_core::{Digest, MAX_SKILL_BYTES, MAX_SKILL_FILES, SKILL_MD, digest, names, uri};
 
 use super::ClientError;
-use super::ask::ask;
+use super::ask::{ask, read_resource};
 use super::blob::decode_blob;
 use super::discover::{SkillSummary, Source, skill_path};
 use crate::protocol::{
@@ -97,9 +96,12 @@ impl SkillManifest {
         self.executable.iter().any(|executable| executable == path)
     }
 
-    /// The sum of the file sizes.
+    /// The sum of the file sizes (at most SEP-2640's 16 MiB: a manifest over
+    /// it is refused when it is read).
     pub fn total_size(&self) -> u64 {
-        self.files.iter().map(|file| file.size).sum()
+        self.files
+            .iter()
+            .fold(0u64, |total, file| total.saturating_add(file.size))
     }
 }
 
@@ -192,13 +194,7 @@ async fn from_fastmcp(
     };
     let (path, root) = skill_root(&summary.uri).map_err(refuse)?;
     let manifest_uri = format!("{root}/{MANIFEST_SEGMENT}");
-    let read = ask(
-        "resources/read",
-        Some(&manifest_uri),
-        timeout,
-        peer.read_resource(ReadResourceRequestParams::new(manifest_uri.clone())),
-    )
-    .await?;
+    let read = read_resource(peer, &manifest_uri, timeout).await?;
     let [content] = read.contents.as_slice() else {
         return Err(refuse(format!(
             "{manifest_uri} answered {} content items, not one",
@@ -361,9 +357,18 @@ fn finish(
             files.len()
         )));
     }
-    let total: u64 = files.iter().map(|file| file.size).sum();
+    // Checked: the sizes are the server's word, and a sum past `u64` must
+    // be a refusal, not a panic (debug) or a wrap (release).
+    let too_large = |reason: String| ClientError::TooLarge {
+        uri: uri.clone(),
+        reason,
+    };
+    let total = files
+        .iter()
+        .try_fold(0u64, |total, file| total.checked_add(file.size))
+        .ok_or_else(|| too_large("its file sizes sum past 2^64 bytes".into()))?;
     if total > MAX_SKILL_BYTES {
-        return Err(refuse(format!(
+        return Err(too_large(format!(
             "{total} bytes; SEP-2640 allows {MAX_SKILL_BYTES}"
         )));
     }

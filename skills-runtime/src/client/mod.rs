@@ -22,15 +22,19 @@
 //!   a record, so a second sync changes nothing and a user's edit is kept.
 //!
 //! ```no_run
-//! use skills_runtime::client::{SkillsPeerExt as _, SyncOptions, transport};
+//! use skills_runtime::client::{SkillSource, SkillsPeerExt as _, SyncOptions, transport};
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! // Who the folders are written for: what the host configured, never the
+//! // name the server gives itself.
+//! let source = SkillSource::command("my-skills-server", ["--stdio"]);
 //! let server = transport::ChildProcess::spawn("my-skills-server", ["--stdio"])?;
 //! let client = transport::connect(server).await?;
 //! for skill in client.discover_skills().await? {
 //!     println!("{}: {}", skill.name, skill.description);
 //! }
-//! let report = client.sync_skills("skills".as_ref(), &SyncOptions::default()).await?;
+//! let options = SyncOptions::default();
+//! let report = client.sync_skills("skills".as_ref(), &source, &options).await?;
 //! println!("{}", serde_json::to_string_pretty(&report)?);
 //! # Ok(()) }
 //! ```
@@ -44,7 +48,6 @@
 mod approval;
 mod ask;
 mod blob;
-mod budget;
 mod catalog;
 mod discover;
 mod error;
@@ -53,6 +56,7 @@ mod manifest;
 mod options;
 #[cfg(feature = "rig")]
 pub mod rig;
+mod source;
 mod sync;
 pub mod transport;
 
@@ -66,17 +70,18 @@ pub use approval::{
     ApprovalFile, ApprovalRecord, ApprovalRequest, ApprovalState, ChangedFile, PreviousDecision,
     RecordedDecision,
 };
-pub use budget::{CatalogContext, ContextBudget, MIN_DESCRIPTION_CHARS};
 pub use catalog::{
-    CallOutcome, CatalogFollower, DEFAULT_DESCRIPTION_CHARS, DependencyRequest, HostCatalog,
-    LOAD_SKILL, SkillEntry, ToolCall, ToolDefinition, UNLOAD_SKILL, UnloadedSkill,
+    CallOutcome, CatalogContext, CatalogFollower, ContextBudget, DEFAULT_DESCRIPTION_CHARS,
+    DependencyRequest, HostCatalog, LOAD_SKILL, MIN_DESCRIPTION_CHARS, RefusedSkill, SkillEntry,
+    ToolCall, ToolDefinition, UNLOAD_SKILL, UnloadedSkill,
 };
 pub use discover::{SkillSummary, Source};
 pub use error::ClientError;
 pub use fetch::{FetchedFile, FetchedSkill};
 pub use manifest::{ManifestFile, SkillManifest};
-pub use options::{DownloadOptions, Progress, SyncOptions};
-pub use sync::{DownloadReport, SyncReport, SyncedSkill};
+pub use options::{DEFAULT_MAX_SYNC_BYTES, DownloadOptions, Progress, SyncOptions};
+pub use source::SkillSource;
+pub use sync::{SyncReport, SyncedSkill};
 
 /// Skills methods on an rmcp client peer. None of them shadows rmcp's own
 /// `list_skills`, `list_all_skills`, `get_skill` or `read_resource_directory`,
@@ -103,21 +108,26 @@ pub trait SkillsPeerExt {
     ) -> impl Future<Output = Result<FetchedSkill, ClientError>> + Send;
 
     /// Fetches and verifies one skill, then writes it at
-    /// `<folder>/<skill path>/` with the folder writer.
+    /// `<folder>/<skill path>/` with the folder writer, recorded as
+    /// `source`'s (what the host configured: see [`SkillSource`]).
     fn download_skill(
         &self,
         name_or_uri: &str,
         folder: &Path,
+        source: &SkillSource,
         options: &DownloadOptions,
-    ) -> impl Future<Output = Result<DownloadReport, ClientError>> + Send;
+    ) -> impl Future<Output = Result<SyncedSkill, ClientError>> + Send;
 
-    /// Makes `folder` hold every skill the server publishes: missing and
-    /// outdated skills are fetched, verified and written; up-to-date ones are
-    /// not even read; edited ones are kept (unless forced); skills this sync
+    /// Makes `folder` hold every skill the server publishes, as `source`'s
+    /// (what the host configured: see [`SkillSource`]): missing and outdated
+    /// skills are fetched, verified and written, each as soon as it is
+    /// verified; up-to-date ones are not even read; edited ones, and folders
+    /// another source wrote, are kept (unless forced); skills this source
     /// wrote that the server no longer publishes are removed when unedited.
     fn sync_skills(
         &self,
         folder: &Path,
+        source: &SkillSource,
         options: &SyncOptions,
     ) -> impl Future<Output = Result<SyncReport, ClientError>> + Send;
 }
@@ -145,16 +155,18 @@ impl SkillsPeerExt for Peer<RoleClient> {
         &self,
         name_or_uri: &str,
         folder: &Path,
+        source: &SkillSource,
         options: &DownloadOptions,
-    ) -> Result<DownloadReport, ClientError> {
-        sync::download(self, name_or_uri, folder, options).await
+    ) -> Result<SyncedSkill, ClientError> {
+        sync::download(self, name_or_uri, folder, source, options).await
     }
 
     async fn sync_skills(
         &self,
         folder: &Path,
+        source: &SkillSource,
         options: &SyncOptions,
     ) -> Result<SyncReport, ClientError> {
-        sync::sync(self, folder, options).await
+        sync::sync(self, folder, source, options).await
     }
 }

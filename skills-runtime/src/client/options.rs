@@ -64,9 +64,6 @@ pub struct DownloadOptions {
     pub timeout: Duration,
     /// Most reads in flight at once.
     pub concurrency: usize,
-    /// Who the folder records name as the writer: by default the server's
-    /// name (from its `initialize`/`server/discover` answer).
-    pub writer: Option<String>,
     progress: Option<Callback>,
 }
 
@@ -78,7 +75,6 @@ impl Default for DownloadOptions {
             dry_run: false,
             timeout: DEFAULT_TIMEOUT,
             concurrency: DEFAULT_CONCURRENCY,
-            writer: None,
             progress: None,
         }
     }
@@ -92,7 +88,6 @@ impl fmt::Debug for DownloadOptions {
             .field("dry_run", &self.dry_run)
             .field("timeout", &self.timeout)
             .field("concurrency", &self.concurrency)
-            .field("writer", &self.writer)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -129,12 +124,6 @@ impl DownloadOptions {
         self
     }
 
-    /// [`DownloadOptions::writer`].
-    pub fn writer(mut self, writer: impl Into<String>) -> Self {
-        self.writer = Some(writer.into());
-        self
-    }
-
     /// Calls `progress` as files are verified and skills are done.
     pub fn on_progress(mut self, progress: impl Fn(Progress<'_>) + Send + Sync + 'static) -> Self {
         self.progress = Some(Arc::new(progress));
@@ -158,13 +147,24 @@ pub struct SyncOptions {
     /// Remove skills this sync wrote earlier that the server no longer
     /// publishes (only when nobody edited them). On by default.
     pub remove_orphans: bool,
+    /// Most bytes one sync fetches and writes, summed over the skills it
+    /// writes (their declared sizes, each skill at most SEP-2640's 16 MiB):
+    /// skills past it, in the listing's order, are refused before any of
+    /// their files is read. [`DEFAULT_MAX_SYNC_BYTES`] by default.
+    pub max_bytes: u64,
 }
+
+/// The default of [`SyncOptions::max_bytes`]: 1 GiB, 64 skills at SEP-2640's
+/// largest. A server on the public internet that lists 10,000 skills of
+/// 16 MiB would otherwise fill 160 GB of the host's disk.
+pub const DEFAULT_MAX_SYNC_BYTES: u64 = 1 << 30;
 
 impl Default for SyncOptions {
     fn default() -> Self {
         Self {
             download: DownloadOptions::default(),
             remove_orphans: true,
+            max_bytes: DEFAULT_MAX_SYNC_BYTES,
         }
     }
 }
@@ -200,9 +200,9 @@ impl SyncOptions {
         self
     }
 
-    /// [`DownloadOptions::writer`].
-    pub fn writer(mut self, writer: impl Into<String>) -> Self {
-        self.download.writer = Some(writer.into());
+    /// [`SyncOptions::max_bytes`].
+    pub fn max_bytes(mut self, bytes: u64) -> Self {
+        self.max_bytes = bytes;
         self
     }
 

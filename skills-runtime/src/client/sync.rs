@@ -15,8 +15,10 @@ use super::discover::{self, SkillSummary, Source};
 use super::fetch::{self, FetchedSkill};
 use super::manifest::{self, SkillManifest};
 use super::options::Progress;
-use super::{ClientError, DownloadOptions, SyncOptions};
-use crate::folder::{self, Action, Changes, FileWrite, Planned, SkillWrite, State, Target};
+use super::{ClientError, DownloadOptions, SkillSource, SyncOptions};
+use crate::folder::{
+    self, Action, Changes, FileWrite, FolderError, Planned, SkillWrite, State, Target,
+};
 
 /// What happened to one skill in a download or a sync.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -63,44 +65,51 @@ pub struct SyncedSkill {
 }
 
 impl SyncedSkill {
-    fn from_planned(item: Planned) -> Self {
+    /// The one way an item is made: what the folder writer planned (or did)
+    /// for the skill, and where the server listed it.
+    fn new(planned: Planned, summary: Option<&SkillSummary>) -> Self {
+        let Planned {
+            name,
+            path,
+            version,
+            state,
+            action,
+            reason,
+            files,
+            error,
+        } = planned;
         Self {
-            name: item.name,
-            path: item.path,
-            uri: None,
-            version: item.version,
-            state: item.state,
-            action: item.action,
-            source: None,
+            name,
+            path,
+            uri: summary.map(|summary| summary.uri.clone()),
+            version,
+            state,
+            action,
+            source: summary.map(|summary| summary.source),
             part_of: None,
-            reason: item.reason,
-            files: item.files,
-            findings: None,
-            error: item.error,
             refused: false,
+            reason,
+            files,
+            findings: None,
+            error,
         }
     }
 
-    /// A skill refused before its folder was looked at: its own URI names no
-    /// safe place. Its state is `missing` (nothing was read there).
-    fn misplaced(summary: &SkillSummary, error: &ClientError) -> Self {
-        let mut item = Self {
-            name: summary.name.clone(),
-            path: summary.path.clone(),
-            uri: Some(summary.uri.clone()),
-            version: String::new(),
-            state: State::Missing,
-            action: Action::None,
-            source: Some(summary.source),
-            part_of: None,
-            reason: None,
-            files: Changes::default(),
-            findings: None,
-            error: None,
-            refused: false,
-        };
-        item.failed(error);
-        item
+    /// A skill nothing was done for yet: its folder's state as given.
+    fn untouched(summary: &SkillSummary, state: State) -> Self {
+        Self::new(
+            Planned {
+                name: summary.name.clone(),
+                path: summary.path.clone(),
+                version: String::new(),
+                state,
+                action: Action::None,
+                reason: None,
+                files: Changes::default(),
+                error: None,
+            },
+            Some(summary),
+        )
     }
 
     fn failed(&mut self, error: &ClientError) {
@@ -126,15 +135,16 @@ impl fmt::Display for SyncedSkill {
     }
 }
 
-/// The result of [`download_skill`](super::SkillsPeerExt::download_skill).
-pub type DownloadReport = SyncedSkill;
-
 /// The result of a sync: one item per skill, in path order. Serialises as
 /// one JSON object with a `skills` array; prints as one line per skill.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct SyncReport {
-    /// The server's name.
+    /// The source synced from, as the host configured it
+    /// ([`SkillSource`]): whose the folders written are.
+    pub source: String,
+    /// The server's name as it gives it (`serverInfo.name`), for people:
+    /// never an identity. Control characters escaped, at most 200 characters.
     pub server: String,
     /// The folder synced into.
     pub folder: PathBuf,
@@ -186,15 +196,13 @@ impl fmt::Display for SyncReport {
     }
 }
 
-fn writer_name(peer: &Peer<RoleClient>, options: &DownloadOptions) -> String {
-    options.writer.clone().unwrap_or_else(|| server_name(peer))
-}
-
-pub(crate) fn server_name(peer: &Peer<RoleClient>) -> String {
-    peer.peer_info()
+/// The server's own name, for the report: peer-chosen, so escaped and bounded.
+fn server_name(peer: &Peer<RoleClient>) -> String {
+    let name = peer
+        .peer_info()
         .and_then(|info| info.server_info.as_ref().map(|server| server.name.clone()))
-        .filter(|name| !name.is_empty())
-        .unwrap_or_else(|| "mcp-server".to_owned())
+        .unwrap_or_default();
+    folder::shown(&name)
 }
 
 /// The folder-writer view of a manifest: digests only, for planning.
@@ -226,49 +234,61 @@ fn fetched_write(fetched: FetchedSkill) -> SkillWrite<'static> {
     )
 }
 
-/// Writes verified skills; only their own items are kept (no orphans).
-fn write_fetched(
+/// What the folder writer did for a skill, and its rule findings.
+type Written = (Planned, Option<String>);
+
+/// Fetches and verifies one skill, then writes it at once (planned again
+/// against the folder as it is now, staged, swapped into place), off the
+/// async threads: memory holds one skill per fetch in flight, never the sync.
+async fn fetch_and_write(
+    peer: &Peer<RoleClient>,
+    summary: &SkillSummary,
+    manifest: SkillManifest,
     target: &Target,
-    skills: Vec<SkillWrite<'static>>,
-    force: bool,
-) -> Result<Vec<Planned>, ClientError> {
-    let mut plan = folder::plan(
-        target,
-        skills,
-        &folder::WriteOptions::default().force(force),
-    )?;
-    plan.retain(|item| item.state != State::Orphaned);
-    Ok(plan.apply())
+    options: &DownloadOptions,
+) -> Result<Written, ClientError> {
+    let fetched = fetch::fetch_manifest(peer, summary, manifest, options).await?;
+    let findings = fetched.findings.clone();
+    let write = fetched_write(fetched);
+    let root = target.root().to_path_buf();
+    let target = target.clone();
+    let force = options.force;
+    let written = unblocked(&root, move || {
+        let plan = folder::plan_given(
+            &target,
+            [write],
+            &folder::WriteOptions::default().force(force),
+        )?;
+        Ok::<_, ClientError>(plan.apply().into_iter().next())
+    })
+    .await??;
+    let planned = written.ok_or_else(|| ClientError::Usage("the writer planned nothing".into()))?;
+    Ok((planned, findings))
 }
 
 pub(crate) async fn download(
     peer: &Peer<RoleClient>,
     name_or_uri: &str,
     folder: &Path,
+    source: &SkillSource,
     options: &DownloadOptions,
-) -> Result<DownloadReport, ClientError> {
+) -> Result<SyncedSkill, ClientError> {
     let summary = discover::resolve(peer, name_or_uri, options.timeout).await?;
-    let target = Target::new(folder, writer_name(peer, options));
+    manifest::check_place(&summary)?;
+    let target = source.target(folder);
     let manifest = fetch::current_manifest(peer, &summary, options.timeout).await?;
-    let mut plan = folder::plan(
+    let plan = folder::plan_given(
         &target,
         [planned_write(&manifest)],
         &folder::WriteOptions::default().force(options.force),
     )?;
-    plan.retain(|item| item.state != State::Orphaned);
     let planned = plan.items()[0].clone();
-    let mut report = SyncedSkill::from_planned(planned.clone());
-    report.uri = Some(summary.uri.clone());
-    report.source = Some(summary.source);
+    let mut report = SyncedSkill::new(planned.clone(), Some(&summary));
     if options.dry_run || !planned.action.writes() {
         return Ok(report);
     }
-    let fetched = fetch::fetch_manifest(peer, &summary, manifest, options).await?;
-    let findings = fetched.findings.clone();
-    let written = write_fetched(&target, vec![fetched_write(fetched)], options.force)?;
-    let mut report = SyncedSkill::from_planned(written.into_iter().next().expect("one skill"));
-    report.uri = Some(summary.uri.clone());
-    report.source = Some(summary.source);
+    let (written, findings) = fetch_and_write(peer, &summary, manifest, &target, options).await?;
+    report = SyncedSkill::new(written, Some(&summary));
     report.findings = findings;
     options.report(Progress::Done {
         skill: &report.name,
@@ -331,31 +351,135 @@ fn nested_in(summary: &SkillSummary, outer: &SkillManifest) -> Result<String, Cl
     }
 }
 
+/// One skill of the listing that is a folder of its own (not nested in
+/// another): its summary, its manifest (or why none), and its report item.
+struct Unit<'a> {
+    summary: &'a SkillSummary,
+    manifest: Result<SkillManifest, ClientError>,
+}
+
+impl Unit<'_> {
+    /// What the folder writer plans for it: its files by digest; with no
+    /// files when its manifest was refused, so that its folder is looked at
+    /// and not taken for an orphan (nothing is fetched or written for it).
+    fn planned_write(&self) -> SkillWrite<'static> {
+        match &self.manifest {
+            Ok(manifest) => planned_write(manifest),
+            Err(_) => SkillWrite::new(self.summary.name.clone(), self.summary.path.clone(), "", []),
+        }
+    }
+}
+
 pub(crate) async fn sync(
     peer: &Peer<RoleClient>,
     folder: &Path,
+    source: &SkillSource,
     options: &SyncOptions,
 ) -> Result<SyncReport, ClientError> {
     let download = &options.download;
     let summaries = discover::discover(peer, download.timeout).await?;
-    let target = Target::new(folder, writer_name(peer, download));
+    let target = source.target(folder);
     // Where each skill lives, checked first: a skill whose own URI names no
     // safe place is refused here, and never planned, nested or fetched.
-    let mut misplaced: Vec<SyncedSkill> = Vec::new();
-    let mut placed: Vec<&SkillSummary> = Vec::new();
-    for summary in &summaries {
-        match manifest::check_place(summary) {
-            Ok(()) => placed.push(summary),
-            Err(error) => misplaced.push(SyncedSkill::misplaced(summary, &error)),
-        }
-    }
+    let (mut items, placed) = place(&summaries);
     let paths: BTreeSet<String> = placed.iter().map(|s| s.path.clone()).collect();
-    let (nested, units): (Vec<&SkillSummary>, Vec<&SkillSummary>) = placed
+    let (nested, outer): (Vec<&SkillSummary>, Vec<&SkillSummary>) = placed
         .into_iter()
         .partition(|summary| parent_of(&summary.path, &paths).is_some());
+    let units = manifests(peer, outer, download).await;
 
-    // Manifests: from the listing on SEP servers (no request), `_manifest` otherwise.
-    let owned: Vec<SkillSummary> = units.iter().map(|summary| (*summary).clone()).collect();
+    // Plan by digests (which skills need fetching at all), with the orphans.
+    let plan = folder::plan(
+        &target,
+        units.iter().map(Unit::planned_write),
+        &folder::WriteOptions::default()
+            .force(download.force)
+            .remove_orphans(options.remove_orphans),
+    )?;
+    let (mut outcomes, to_fetch) = choose(&units, plan.items(), options);
+    let mut orphans = plan;
+    orphans.retain(|item| item.state == State::Orphaned);
+    if download.dry_run {
+        items.extend(
+            orphans
+                .items()
+                .iter()
+                .map(|o| SyncedSkill::new(o.clone(), None)),
+        );
+    } else {
+        // Fetched, verified and written a skill at a time per slot: each is
+        // staged and swapped into place as soon as it verifies, so memory
+        // holds the skills in flight, not the sync.
+        let (units, target) = (&units, &target);
+        let done: Vec<(usize, Result<Written, ClientError>)> = futures::stream::iter(to_fetch)
+            .map(|(index, manifest)| async move {
+                let summary = units[index].summary;
+                let result = fetch_and_write(peer, summary, manifest, target, download).await;
+                (index, result)
+            })
+            .buffer_unordered(download.concurrency.div_ceil(2).max(1))
+            .collect()
+            .await;
+        for (index, result) in done {
+            match result {
+                Ok((planned, findings)) => {
+                    outcomes[index] = SyncedSkill::new(planned, Some(units[index].summary));
+                    outcomes[index].findings = findings;
+                }
+                Err(error) => outcomes[index].failed(&error),
+            }
+        }
+        // Orphans: removed when unedited (their work was planned up front).
+        let removed = unblocked(folder, move || orphans.apply()).await?;
+        items.extend(removed.into_iter().map(|done| SyncedSkill::new(done, None)));
+    }
+    items.extend(nested_items(nested, &paths, &units, &outcomes));
+    items.append(&mut outcomes);
+    for item in &items {
+        download.report(Progress::Done {
+            skill: &item.name,
+            state: item.state,
+            action: item.action,
+        });
+    }
+    items.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(SyncReport {
+        source: source.to_string(),
+        server: server_name(peer),
+        folder: folder.to_path_buf(),
+        dry_run: download.dry_run,
+        skills: items,
+    })
+}
+
+/// The skills whose own URI names a safe place, and a refused item for
+/// each of the others.
+fn place(summaries: &[SkillSummary]) -> (Vec<SyncedSkill>, Vec<&SkillSummary>) {
+    let mut refused = Vec::new();
+    let mut placed = Vec::new();
+    for summary in summaries {
+        match manifest::check_place(summary) {
+            Ok(()) => placed.push(summary),
+            Err(error) => {
+                let mut item = SyncedSkill::untouched(summary, State::Missing);
+                item.failed(&error);
+                refused.push(item);
+            }
+        }
+    }
+    (refused, placed)
+}
+
+/// Each outer skill with its manifest: from the listing on SEP servers (no
+/// request), from `_manifest` otherwise, several asked at once.
+async fn manifests<'a>(
+    peer: &Peer<RoleClient>,
+    outer: Vec<&'a SkillSummary>,
+    download: &DownloadOptions,
+) -> Vec<Unit<'a>> {
+    // Owned: a stream of borrowed summaries trips the Send check of the
+    // async trait methods (higher-ranked lifetimes).
+    let owned: Vec<SkillSummary> = outer.iter().map(|summary| (*summary).clone()).collect();
     let manifests: Vec<Result<SkillManifest, ClientError>> = futures::stream::iter(owned)
         .map(|summary| async move {
             match &summary.entry {
@@ -366,149 +490,111 @@ pub(crate) async fn sync(
         .buffered(download.concurrency)
         .collect()
         .await;
+    outer
+        .into_iter()
+        .zip(manifests)
+        .map(|(summary, manifest)| Unit { summary, manifest })
+        .collect()
+}
 
-    // Plan by digests: which skills need fetching at all.
-    let writes: Vec<SkillWrite<'static>> = units
-        .iter()
-        .zip(&manifests)
-        .map(|(summary, manifest)| match manifest {
-            Ok(manifest) => planned_write(manifest),
-            // Planned with no files, so its folder is looked at and is not
-            // taken for an orphan; nothing is fetched or written for it.
-            Err(_) => SkillWrite::new(summary.name.clone(), summary.path.clone(), "", []),
-        })
-        .collect();
-    let plan = folder::plan(
-        &target,
-        writes,
-        &folder::WriteOptions::default()
-            .force(download.force)
-            .remove_orphans(options.remove_orphans),
-    )?;
-    let mut items: Vec<SyncedSkill> = Vec::new();
+/// One report item per unit, from its plan, and the skills to fetch (by
+/// unit index), within the sync's size limit: in the listing's order, a
+/// skill that would pass it is refused before anything of it is read.
+fn choose(
+    units: &[Unit<'_>],
+    planned: &[Planned],
+    options: &SyncOptions,
+) -> (Vec<SyncedSkill>, Vec<(usize, SkillManifest)>) {
+    let mut outcomes = Vec::with_capacity(units.len());
     let mut to_fetch = Vec::new();
-    for (index, planned) in plan.items().iter().enumerate() {
-        let mut item = SyncedSkill::from_planned(planned.clone());
-        if let Some(summary) = units.get(index) {
-            item.uri = Some(summary.uri.clone());
-            item.source = Some(summary.source);
-            match &manifests[index] {
-                Err(error) => item.failed(error),
-                Ok(manifest) if planned.action.writes() => to_fetch.push((index, manifest.clone())),
-                Ok(_) => {}
+    let mut total: u64 = 0;
+    for (index, (unit, planned)) in units.iter().zip(planned).enumerate() {
+        let mut item = SyncedSkill::new(planned.clone(), Some(unit.summary));
+        match &unit.manifest {
+            Err(error) => item.failed(error),
+            Ok(manifest) if planned.action.writes() => {
+                match total
+                    .checked_add(manifest.total_size())
+                    .filter(|sum| *sum <= options.max_bytes)
+                {
+                    Some(sum) => {
+                        total = sum;
+                        to_fetch.push((index, manifest.clone()));
+                    }
+                    None => item.failed(&ClientError::TooLarge {
+                        uri: unit.summary.uri.clone(),
+                        reason: format!(
+                            "its {} bytes would take the sync past its limit of {} bytes ({total} bytes planned before it; SyncOptions::max_bytes raises it)",
+                            manifest.total_size(),
+                            options.max_bytes
+                        ),
+                    }),
+                }
             }
+            Ok(_) => {}
         }
-        items.push(item);
+        outcomes.push(item);
     }
-    download.report(Progress::Planned {
+    options.download.report(Progress::Planned {
         skills: to_fetch.len(),
         files: to_fetch.iter().map(|(_, m)| m.files.len()).sum(),
-        bytes: to_fetch.iter().map(|(_, m)| m.total_size()).sum(),
+        bytes: total,
     });
+    (outcomes, to_fetch)
+}
 
-    if !download.dry_run {
-        // Fetch and verify in memory, several skills at once.
-        let units = &units;
-        let fetched: Vec<(usize, Result<FetchedSkill, ClientError>)> =
-            futures::stream::iter(to_fetch)
-                .map(|(index, manifest)| async move {
-                    let summary = units[index];
-                    (
-                        index,
-                        fetch::fetch_manifest(peer, summary, manifest, download).await,
-                    )
-                })
-                .buffered(download.concurrency.div_ceil(2).max(1))
-                .collect()
-                .await;
-        let mut verified = Vec::new();
-        let mut verified_at = Vec::new();
-        for (index, result) in fetched {
-            match result {
-                Ok(skill) => {
-                    items[index].findings = skill.findings.clone();
-                    verified_at.push(index);
-                    verified.push(fetched_write(skill));
-                }
-                Err(error) => items[index].failed(&error),
-            }
-        }
-        let target_for_write = target.clone();
-        let force = download.force;
-        let written =
-            tokio::task::spawn_blocking(move || write_fetched(&target_for_write, verified, force))
-                .await
-                .map_err(|error| ClientError::Usage(format!("the writer stopped: {error}")))??;
-        for (index, planned) in verified_at.into_iter().zip(written) {
-            let findings = items[index].findings.take();
-            let uri = items[index].uri.take();
-            let source = items[index].source;
-            items[index] = SyncedSkill::from_planned(planned);
-            items[index].findings = findings;
-            items[index].uri = uri;
-            items[index].source = source;
-        }
-        // Orphans: removed when unedited (their work was planned up front).
-        let mut orphans = plan;
-        orphans.retain(|item| item.state == State::Orphaned);
-        let removed = orphans.apply();
-        for (item, done) in items[units.len()..].iter_mut().zip(removed) {
-            item.error = done.error;
-        }
-    }
-
-    // Nested skills share their parent's folder and outcome, once their own
-    // entry is checked and their files are found among their parent's.
-    for summary in nested {
-        let parent = parent_of(&summary.path, &paths).expect("nested");
-        let at = units
-            .iter()
-            .position(|unit| &unit.path == parent)
-            .expect("a parent is a unit");
-        let mut item = SyncedSkill {
-            name: summary.name.clone(),
-            path: summary.path.clone(),
-            uri: Some(summary.uri.clone()),
-            version: String::new(),
-            state: items[at].state,
-            action: Action::None,
-            source: Some(summary.source),
-            part_of: Some(parent.clone()),
-            reason: None,
-            files: Changes::default(),
-            findings: None,
-            error: None,
-            refused: false,
-        };
-        match &manifests[at] {
-            Err(_) => item.reason = Some(format!("its outer skill `{parent}` was refused")),
-            Ok(outer) => match nested_in(summary, outer) {
-                Err(error) => item.failed(&error),
-                Ok(version) => {
-                    item.version = version;
-                    if items[at].error.is_none() {
-                        item.action = items[at].action;
-                    } else {
-                        item.reason = Some(format!("its outer skill `{parent}` was not written"));
+/// Nested skills share their outer skill's folder and outcome, once their
+/// own entry is checked and their files are found among its files.
+fn nested_items(
+    nested: Vec<&SkillSummary>,
+    paths: &BTreeSet<String>,
+    units: &[Unit<'_>],
+    outcomes: &[SyncedSkill],
+) -> Vec<SyncedSkill> {
+    nested
+        .into_iter()
+        .map(|summary| {
+            let parent = parent_of(&summary.path, paths).expect("nested");
+            let at = units
+                .iter()
+                .position(|unit| &unit.summary.path == parent)
+                .expect("an outer skill is a unit");
+            let outer = &outcomes[at];
+            let mut item = SyncedSkill::untouched(summary, outer.state);
+            item.part_of = Some(parent.clone());
+            match &units[at].manifest {
+                Err(_) => item.reason = Some(format!("its outer skill `{parent}` was refused")),
+                Ok(manifest) => match nested_in(summary, manifest) {
+                    Err(error) => item.failed(&error),
+                    Ok(version) => {
+                        item.version = version;
+                        if outer.error.is_none() {
+                            item.action = outer.action;
+                        } else {
+                            item.reason =
+                                Some(format!("its outer skill `{parent}` was not written"));
+                        }
                     }
-                }
-            },
-        }
-        items.push(item);
+                },
+            }
+            item
+        })
+        .collect()
+}
+
+/// Runs `work` on a blocking thread: the folder writer's disk work off the
+/// async threads. A panic in it is a bug of ours and goes on as a panic, not
+/// as an error of the caller's; a task cancelled before it ran (the runtime
+/// shutting down) wrote nothing.
+async fn unblocked<T: Send + 'static>(
+    folder: &Path,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ClientError> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(done) => Ok(done),
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(_) => Err(ClientError::Folder(FolderError::Interrupted {
+            root: folder.to_path_buf(),
+        })),
     }
-    items.append(&mut misplaced);
-    for item in &items {
-        download.report(Progress::Done {
-            skill: &item.name,
-            state: item.state,
-            action: item.action,
-        });
-    }
-    items.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(SyncReport {
-        server: super::sync::server_name(peer),
-        folder: folder.to_path_buf(),
-        dry_run: download.dry_run,
-        skills: items,
-    })
 }

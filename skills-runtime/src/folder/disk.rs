@@ -11,7 +11,7 @@ use skills_core::MAX_FILE_BYTES;
 use skills_core::open::{FileId, Refusal};
 
 use super::record::{RECORD_FILE, Record, RecordedFile};
-use super::{Action, Changes, Planned, SkillWrite, State, WriteOptions};
+use super::{Action, Changes, Planned, SkillWrite, State, Target, WriteOptions};
 
 /// Prefix of the hidden folders the writer stages in and swaps out through.
 const SCRATCH_PREFIX: &str = ".skills-runtime-";
@@ -102,6 +102,22 @@ fn look(root: &Path, relative: &str) -> io::Result<Found> {
         }
     }
     Ok(Found::Folder)
+}
+
+/// The names in the folder `relative` under `root` (`""`: the root itself),
+/// without the writer's scratch folders; none when it is missing, or when a
+/// link or a file stands on the way (planning reports those).
+pub(super) fn entries(root: &Path, relative: &str) -> Vec<String> {
+    if !relative.is_empty() && !matches!(look(root, relative), Ok(Found::Folder)) {
+        return Vec::new();
+    }
+    let Ok(read) = fs::read_dir(join(root, relative)) else {
+        return Vec::new();
+    };
+    read.flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| !name.starts_with(SCRATCH_PREFIX))
+        .collect()
 }
 
 /// A skill folder read back: its record (if ours to read) and the digest and
@@ -261,9 +277,40 @@ fn differences(
     changes
 }
 
+/// Whose a folder is, when its record names another writer than `owner`:
+/// the words of a `foreign` skill's reason.
+fn whose(record: &Record, owner: &Target) -> String {
+    let writer = shown(&record.writer);
+    match &record.source {
+        Some(_) => format!("written by `{writer}`, not by `{}`", shown(&owner.writer)),
+        // A format-1 record of a sync names the server as it named itself,
+        // which proves nothing about who that was.
+        None if owner.source.is_some() => format!(
+            "written by `{writer}` (a record without a source: before version 2 a sync named \
+             the server as the server named itself), not by `{}`; if `{writer}` is this \
+             source, sync with the label `{writer}` to adopt it, or force",
+            shown(&owner.writer)
+        ),
+        None => format!("written by `{writer}`, not by `{}`", shown(&owner.writer)),
+    }
+}
+
+/// A name from a file or a peer, for a report: escaped as everything printed
+/// is ([`skills_core::printable`]),
+/// at most 200 characters (a record is a file anyone could have written; a
+/// server names itself).
+pub(crate) fn shown(name: &str) -> String {
+    let bounded: String = name.chars().take(200).collect();
+    let mut out = skills_core::printable(&bounded).into_owned();
+    if name.chars().nth(200).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 pub(super) fn plan_skill<'a>(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     skill: SkillWrite<'a>,
     options: &WriteOptions,
 ) -> (Planned, Option<Work<'a>>) {
@@ -312,21 +359,18 @@ pub(super) fn plan_skill<'a>(
                     return (item, None);
                 }
             };
-            let ours = on_disk
-                .record
-                .as_ref()
-                .filter(|record| record.writer == writer);
+            let ours = on_disk.record.as_ref().filter(|record| owner.owns(record));
             let Some(record) = ours else {
                 if on_disk.record.is_none()
                     && on_disk.odd.is_empty()
                     && let Some(stamp) = super::stamped::read(&folder)
-                    && stamp.by == writer
+                    && owner.owns_stamp(&stamp.by)
                 {
                     return plan_stamped(item, skill, &on_disk, &incoming, &stamp, options);
                 }
                 item.state = State::Foreign;
                 item.reason = Some(match &on_disk.record {
-                    Some(record) => format!("written by `{}`, not by `{writer}`", record.writer),
+                    Some(record) => whose(record, owner),
                     None => "a folder no record of this writer knows".to_owned(),
                 });
                 item.files = differences(&on_disk.files, &incoming);
@@ -449,7 +493,7 @@ fn plan_stamped<'a>(
 /// This writer's skills under `root` that are not in `given`.
 pub(super) fn orphans<'a>(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     given: &BTreeSet<String>,
     options: &WriteOptions,
 ) -> Vec<(Planned, Option<Work<'a>>)> {
@@ -479,14 +523,14 @@ pub(super) fn orphans<'a>(
                 .ok()
                 .and_then(|bytes| Record::parse(&bytes));
             match record {
-                Some(record) if record.writer == writer && !given.contains(&relative) => {
+                Some(record) if owner.owns(&record) && !given.contains(&relative) => {
                     found.push(plan_orphan(&folder, relative, record, options));
                 }
                 Some(_) => {}
                 // skill-embed's install under this writer's name, no longer given.
                 None if !given.contains(&relative)
                     && let Some(stamp) = super::stamped::read(&folder)
-                    && stamp.by == writer =>
+                    && owner.owns_stamp(&stamp.by) =>
                 {
                     found.push(plan_stamped_orphan(relative, &stamp, options));
                 }
@@ -592,7 +636,7 @@ fn scratch_beside(folder: &Path, purpose: &str) -> PathBuf {
 
 pub(super) fn apply(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     item: &Planned,
     work: Work<'_>,
 ) -> Result<(), String> {
@@ -606,14 +650,14 @@ pub(super) fn apply(
     match work {
         Work::Remove => remove(root, &folder).map_err(|error| error.to_string()),
         Work::Write { skill, keep } => {
-            write(root, writer, &folder, &skill, &keep).map_err(|error| error.to_string())
+            write(root, owner, &folder, &skill, &keep).map_err(|error| error.to_string())
         }
     }
 }
 
 fn write(
     root: &Path,
-    writer: &str,
+    owner: &Target,
     folder: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
@@ -621,7 +665,7 @@ fn write(
     let parent = folder.parent().unwrap_or(root);
     create_folders_below(root, parent)?;
     let staging = scratch_beside(folder, "staging");
-    let built = build(&staging, writer, folder, skill, keep);
+    let built = build(&staging, owner, folder, skill, keep);
     if let Err(error) = built {
         let _ = fs::remove_dir_all(&staging);
         return Err(error);
@@ -673,13 +717,18 @@ fn create_folders_below(root: &Path, folder: &Path) -> io::Result<()> {
 /// `current`, the others written, then the record.
 fn build(
     staging: &Path,
-    writer: &str,
+    owner: &Target,
     current: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
 ) -> io::Result<()> {
     fs::create_dir(staging)?;
-    let mut record = Record::new(writer, &skill.name, &skill.version);
+    let mut record = Record::new(
+        &owner.writer,
+        owner.source.as_deref(),
+        &skill.name,
+        &skill.version,
+    );
     for file in &skill.files {
         let destination = join(staging, &file.path);
         if let Some(parent) = destination.parent() {

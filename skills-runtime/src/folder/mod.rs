@@ -35,7 +35,8 @@
 //! What it guarantees:
 //!
 //! - **A record per skill, beside its files**: `<skill>/.skills-runtime.json`
-//!   holds the writer, the version and each file's digest and executable
+//!   holds the writer (and, for a sync, the identity of its source as the
+//!   host configured it), the version and each file's digest and executable
 //!   bit. Nothing is added to `SKILL.md`, so every file stays byte-identical
 //!   to its digest, and the record moves with the folder in the swap below.
 //! - **States**: `missing` (no folder), `up-to-date`, `outdated` (ours, older
@@ -51,8 +52,12 @@
 //!   half-written skill never appears under its name. Files that did not
 //!   change are hard-linked into the new folder, so they keep their inode and
 //!   modification time.
-//! - **Never outside the target**: skill and file paths pass
-//!   [`skills_core::names::check_path`]; a symbolic link at or below the
+//! - **Portable names**: skill and file paths pass
+//!   [`skills_core::names::check_path`], no two of them (in one skill, across
+//!   the skills given, or against what the folder already holds) differ only
+//!   in case or Unicode normalization ([`skills_core::names::fold_case`]):
+//!   such a skill is kept out, both names in its reason.
+//! - **Never outside the target**: a symbolic link at or below the
 //!   target (other than the target itself and the folders above it) is never
 //!   followed: the skill is reported `foreign` and left alone.
 //! - **`skill-embed`'s installs recognised**: a folder whose `SKILL.md`
@@ -76,6 +81,10 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use skills_core::{Digest, Skill};
 
+#[cfg(feature = "client")]
+pub(crate) use disk::shown;
+#[cfg(feature = "client")]
+pub(crate) use plan::plan_given;
 pub use plan::{Plan, plan};
 pub use record::RECORD_FILE;
 
@@ -233,18 +242,46 @@ impl<'a> FileWrite<'a> {
 pub struct Target {
     root: PathBuf,
     writer: String,
+    /// The writer's identity when it is not its name (a sync's source).
+    source: Option<String>,
+    /// Whether a record without a source naming `writer` is this writer's:
+    /// true for a name the caller chose (an installer, a host's label), false
+    /// for a source known by its URL or command line.
+    adopts_unsourced: bool,
 }
 
 impl Target {
     /// Skills go into folders under `root` (created by the first write; symbolic
     /// links in `root` itself and above it are followed, as a dotfiles
-    /// `~/.claude` link is). `writer` names who writes them (a tool, or a
-    /// server's label): a folder whose record names another writer is
-    /// `foreign`, and only this writer's skills can become `orphaned`.
+    /// `~/.claude` link is). `writer` names who writes them (a tool's name,
+    /// which the caller chooses, never one a peer sent): a folder whose record
+    /// names another writer is `foreign`, and only this writer's skills can
+    /// become `orphaned`.
     pub fn new(root: impl AsRef<Path>, writer: impl Into<String>) -> Self {
         Self {
             root: root.as_ref().to_path_buf(),
             writer: writer.into(),
+            source: None,
+            adopts_unsourced: true,
+        }
+    }
+
+    /// A target written by a sync's source: `writer` for people, `source`
+    /// (its identity) to tell it from other sources. A record without a
+    /// source (format 1) is its own only when `adopts_unsourced` and the
+    /// record names `writer`.
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
+    pub(crate) fn sourced(
+        root: impl AsRef<Path>,
+        writer: impl Into<String>,
+        source: impl Into<String>,
+        adopts_unsourced: bool,
+    ) -> Self {
+        Self {
+            root: root.as_ref().to_path_buf(),
+            writer: writer.into(),
+            source: Some(source.into()),
+            adopts_unsourced,
         }
     }
 
@@ -256,6 +293,23 @@ impl Target {
     /// Who writes them.
     pub fn writer(&self) -> &str {
         &self.writer
+    }
+
+    /// Whether `record` says this writer wrote its folder: the same source,
+    /// or, for a record that names no source, the same name when this
+    /// writer's name is its identity.
+    pub(crate) fn owns(&self, record: &record::Record) -> bool {
+        match (&record.source, &self.source) {
+            (Some(theirs), Some(ours)) => theirs == ours,
+            (Some(_), None) => false,
+            (None, _) => self.adopts_unsourced && record.writer == self.writer,
+        }
+    }
+
+    /// Whether a `skill-embed` install stamped with `by` is this writer's
+    /// (an installer's, under the same name).
+    pub(crate) fn owns_stamp(&self, by: &str) -> bool {
+        self.source.is_none() && by == self.writer
     }
 }
 
@@ -460,11 +514,22 @@ pub enum FolderError {
         /// What went wrong.
         error: std::io::Error,
     },
+    /// The task that writes into the target was cancelled before it ran (its
+    /// runtime shut down): nothing was written.
+    Interrupted {
+        /// The target folder.
+        root: PathBuf,
+    },
 }
 
 impl fmt::Display for FolderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Self::Interrupted { root } => write!(
+                f,
+                "{}: the write was cancelled before it started (the runtime is shutting down); nothing was written",
+                root.display()
+            ),
             Self::Target { root, error } => {
                 write!(
                     f,
@@ -480,6 +545,7 @@ impl std::error::Error for FolderError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Target { error, .. } => Some(error),
+            Self::Interrupted { .. } => None,
         }
     }
 }

@@ -1,11 +1,12 @@
 //! Planning a write (what is there, what will be done) and doing it: the
 //! steps on disk are `disk`'s.
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use skills_core::names;
+use skills_core::{names, relpath};
 
 use super::disk;
 use super::record::RECORD_FILE;
@@ -17,7 +18,7 @@ use super::{Action, Changes, FolderError, Planned, SkillWrite, State, Target, Wr
 #[derive(Debug)]
 pub struct Plan<'a> {
     root: PathBuf,
-    writer: String,
+    owner: Target,
     items: Vec<Planned>,
     work: Vec<Option<disk::Work<'a>>>,
 }
@@ -54,13 +55,13 @@ impl<'a> Plan<'a> {
     pub fn apply(self) -> Vec<Planned> {
         let Plan {
             root,
-            writer,
+            owner,
             mut items,
             work,
         } = self;
         for (item, work) in items.iter_mut().zip(work) {
             if let Some(work) = work
-                && let Err(error) = disk::apply(&root, &writer, item, work)
+                && let Err(error) = disk::apply(&root, &owner, item, work)
             {
                 item.error = Some(error);
             }
@@ -92,24 +93,51 @@ impl fmt::Display for Plan<'_> {
 /// Reads and hashes the folders it finds; writes nothing, not even a missing
 /// target (applying the plan creates it).
 ///
-/// A skill whose path or file paths are unsafe, or whose files collide on a
-/// case-insensitive disk or with the record file, is planned `keep` with the
-/// reason; it never reaches the disk.
+/// A skill whose path or file paths are unsafe, whose files collide on a
+/// case-insensitive disk or with the record file, or whose folder collides
+/// with another skill's or with an entry already in the target (the
+/// portable-name rule, [`names::fold_case`]: `Team/pdf` and `team/pdf`,
+/// `café` in NFC and in NFD), is planned `keep` with the reason, both names
+/// in it; it never reaches the disk.
 pub fn plan<'a>(
     target: &Target,
     skills: impl IntoIterator<Item = SkillWrite<'a>>,
     options: &WriteOptions,
 ) -> Result<Plan<'a>, FolderError> {
+    plan_with(target, skills, options, true)
+}
+
+/// [`plan`] for the skills given only, without the search for orphans (a
+/// walk of the whole target): what a sync does for each skill it writes
+/// once that skill is verified, after one [`plan`] of them all.
+#[cfg_attr(not(feature = "client"), allow(dead_code))]
+pub(crate) fn plan_given<'a>(
+    target: &Target,
+    skills: impl IntoIterator<Item = SkillWrite<'a>>,
+    options: &WriteOptions,
+) -> Result<Plan<'a>, FolderError> {
+    plan_with(target, skills, options, false)
+}
+
+fn plan_with<'a>(
+    target: &Target,
+    skills: impl IntoIterator<Item = SkillWrite<'a>>,
+    options: &WriteOptions,
+    with_orphans: bool,
+) -> Result<Plan<'a>, FolderError> {
     let root = disk::open_root(&target.root).map_err(|error| FolderError::Target {
         root: target.root.clone(),
         error,
     })?;
+    let skills: Vec<SkillWrite<'a>> = skills.into_iter().collect();
+    let mut collisions = collisions(&root, &skills);
     let mut items = Vec::new();
     let mut work = Vec::new();
     let mut given = std::collections::BTreeSet::new();
-    for skill in skills {
+    for (index, skill) in skills.into_iter().enumerate() {
         given.insert(skill.path.to_string());
-        let (item, job) = match refusal(&skill) {
+        let refused = refusal(&skill).or_else(|| collisions.remove(&index));
+        let (item, job) = match refused {
             Some(reason) => (
                 Planned {
                     name: skill.name.to_string(),
@@ -123,21 +151,90 @@ pub fn plan<'a>(
                 },
                 None,
             ),
-            None => disk::plan_skill(&root, &target.writer, skill, options),
+            None => disk::plan_skill(&root, target, skill, options),
         };
         items.push(item);
         work.push(job);
     }
-    for (item, job) in disk::orphans(&root, &target.writer, &given, options) {
+    let orphans = if with_orphans {
+        disk::orphans(&root, target, &given, options)
+    } else {
+        Vec::new()
+    };
+    for (item, job) in orphans {
         items.push(item);
         work.push(job);
     }
     Ok(Plan {
         root,
-        writer: target.writer.clone(),
+        owner: target.clone(),
         items,
         work,
     })
+}
+
+/// The skills (by index) whose folder collides with another skill's folder,
+/// or with an entry the target already holds, under the portable-name rule,
+/// each with its reason. Every skill of a colliding pair is refused: which
+/// one was meant cannot be known, and a server decides the order.
+fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String> {
+    let mut found = BTreeMap::new();
+    let paths: Vec<(usize, &str)> = skills
+        .iter()
+        .enumerate()
+        .filter(|(_, skill)| names::check_path(&skill.path).is_ok())
+        .map(|(index, skill)| (index, skill.path.as_ref()))
+        .collect();
+    for collision in names::case_collisions(paths.iter().map(|(_, path)| *path)) {
+        for (index, path) in &paths {
+            if relpath::is_within(path, collision.path)
+                || relpath::is_within(path, collision.earlier)
+            {
+                found.entry(*index).or_insert_with(|| {
+                    format!("its folder cannot be written: {collision}; neither is written")
+                });
+            }
+        }
+    }
+    // Against the target: each folder on the way to a skill, beside the
+    // entries already there (each folder read and its names folded once,
+    // links not followed).
+    let mut listed: BTreeMap<String, HashMap<String, Vec<String>>> = BTreeMap::new();
+    for (index, path) in &paths {
+        let mut parent = String::new();
+        for name in path.split('/') {
+            let entries = listed.entry(parent.clone()).or_insert_with(|| {
+                let mut by_key: HashMap<String, Vec<String>> = HashMap::new();
+                for entry in disk::entries(root, &parent) {
+                    by_key
+                        .entry(names::fold_case(&entry))
+                        .or_default()
+                        .push(entry);
+                }
+                by_key
+            });
+            let alike = entries.get(&names::fold_case(name));
+            if let Some(there) = alike.and_then(|alike| alike.iter().find(|entry| *entry != name)) {
+                let here = relpath::join(&parent, name);
+                let there = relpath::join(&parent, there);
+                found.entry(*index).or_insert_with(|| {
+                    let collision = names::CaseCollision {
+                        path: &here,
+                        earlier: &there,
+                    };
+                    format!(
+                        "its folder cannot be written: {collision} (`{there}` is already in the folder)"
+                    )
+                });
+                break;
+            }
+            if !alike.is_some_and(|alike| alike.iter().any(|entry| entry == name)) {
+                break; // Nothing deeper exists.
+            }
+            parent = relpath::join(&parent, name);
+        }
+    }
+    found
 }
 
 /// Why a skill must not reach the disk at all, if it must not.

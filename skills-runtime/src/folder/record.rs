@@ -11,12 +11,26 @@ use skills_core::Digest;
 pub const RECORD_FILE: &str = ".skills-runtime.json";
 
 /// The record format's version, for readers of older or newer records.
-const FORMAT: u32 = 1;
+/// Format 2 adds `source`; a format-1 record (no source) is still read, and
+/// whose it is then follows from its `writer` alone
+/// ([`Target::owns`](super::Target)).
+const FORMAT: u32 = 2;
+
+/// The formats this version reads.
+const READS: [u32; 2] = [1, 2];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Record {
     pub format: u32,
+    /// Who wrote the folder, for people: a tool's name, a host's label for a
+    /// server, a server's URL. In a format-1 record written by a sync, the
+    /// server's own `serverInfo.name`.
     pub writer: String,
+    /// The identity of the source that wrote it, as the host configured it
+    /// (`label:…`, `url:…`, `command:sha256:…`): what tells two sources
+    /// apart. None for an installer's records and for format 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     pub name: String,
     pub version: String,
     /// Path inside the skill → what was written there.
@@ -40,10 +54,11 @@ impl RecordedFile {
 }
 
 impl Record {
-    pub fn new(writer: &str, name: &str, version: &str) -> Self {
+    pub fn new(writer: &str, source: Option<&str>, name: &str, version: &str) -> Self {
         Self {
             format: FORMAT,
             writer: writer.to_owned(),
+            source: source.map(str::to_owned),
             name: name.to_owned(),
             version: version.to_owned(),
             files: BTreeMap::new(),
@@ -61,6 +76,6 @@ impl Record {
     pub fn parse(bytes: &[u8]) -> Option<Self> {
         serde_json::from_slice::<Self>(bytes)
             .ok()
-            .filter(|record| record.format == FORMAT)
+            .filter(|record| READS.contains(&record.format))
     }
 }

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use skills_runtime::client::{SkillsPeerExt as _, Source, SyncOptions, transport};
+use skills_runtime::client::{SkillSource, SkillsPeerExt as _, Source, SyncOptions, transport};
 use skills_runtime::folder::{Action, State};
 use skills_test_support::examples::{self, workspace_dir};
 use skills_test_support::needs;
@@ -75,8 +75,9 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
     );
 
     let folder = scratch(&format!("fastmcp-{kind}"));
+    let source = SkillSource::label(format!("fastmcp-{kind}"));
     let report = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source, &SyncOptions::default())
         .await
         .unwrap();
     assert_eq!(report.exit_code(), 0, "{kind}: {report}");
@@ -88,7 +89,7 @@ async fn sync_from_fastmcp(kind: &str, tree: &Path, expect: Source) {
     assert!(files > 5, "{files} files");
 
     let again = client
-        .sync_skills(&folder, &SyncOptions::default())
+        .sync_skills(&folder, &source, &SyncOptions::default())
         .await
         .unwrap();
     assert!(
@@ -164,6 +165,8 @@ fn the_sync_example_reports_json_and_a_second_run_writes_nothing() {
     };
     let (code, report, stderr) = run(&[]);
     assert_eq!(code, Some(0), "{report:#} {stderr}");
+    // Recorded as the command line's, not as the name the server gives itself.
+    assert_eq!(report["source"], format!("{SERVER} …"), "{report:#}");
     assert!(
         stderr.is_empty() || !stderr.contains('\r'),
         "no progress bar when stderr is not a terminal"
@@ -246,6 +249,7 @@ fn the_sync_example_speaks_http() {
     );
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["skills"].as_array().unwrap().len(), 3);
+    assert_eq!(report["source"], url.as_str(), "the URL, no header in it");
     assert!(folder.join("kitchen/recipe-scaling/SKILL.md").exists());
     std::fs::remove_dir_all(&folder).unwrap();
 }

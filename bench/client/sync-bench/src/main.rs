@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use skills_runtime::client::{SkillsPeerExt as _, SyncOptions, transport};
+use skills_runtime::client::{SkillSource, SkillsPeerExt as _, SyncOptions, transport};
 
 /// This process's user + system CPU time in milliseconds.
 fn cpu_ms() -> f64 {
@@ -35,11 +35,12 @@ async fn main() {
     };
     let cpu_before = cpu_ms();
     let started = Instant::now();
+    let source = SkillSource::command(&command[0], &command[1..]);
     let server =
         transport::ChildProcess::spawn(&command[0], &command[1..]).expect("spawn the server");
     let client = transport::connect(server).await.expect("connect");
     let report = client
-        .sync_skills(folder.as_ref(), &SyncOptions::default())
+        .sync_skills(folder.as_ref(), &source, &SyncOptions::default())
         .await
         .expect("sync");
     let wall = started.elapsed();

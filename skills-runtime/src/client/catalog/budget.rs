@@ -207,15 +207,15 @@ fn render(skills: &[Described<'_>], chars: usize, kept: usize) -> CatalogContext
         match left_out.len() {
             0 => {}
             1 => text.push_str(&format!(
-                "- 1 more skill is not described here, to save space: `{LOAD_SKILL}` takes its name (the tool lists every name).\n"
+                "- 1 more skill is not described here, to save space: `{LOAD_SKILL}` takes its name.\n"
             )),
             more => text.push_str(&format!(
-                "- {more} more skills are not described here, to save space: `{LOAD_SKILL}` takes any of their names (the tool lists every name).\n"
+                "- {more} more skills are not described here, to save space: `{LOAD_SKILL}` takes any of their names.\n"
             )),
         }
     } else if !skills.is_empty() {
         text.push_str(&format!(
-            "{} skills can be loaded with `{LOAD_SKILL}` when a task needs one (the tool lists every name).\n",
+            "{} skills can be loaded with `{LOAD_SKILL}` when a task needs one, by name.\n",
             skills.len()
         ));
     }
