@@ -23,8 +23,12 @@ What it does:
        skills-baseline `skills check <tree>` built at --baseline COMMIT (in a detached git
                        worktree, its own target folder): the same job before a change, to
                        measure what the change costs (issue 32: what every reader does with
-                       each skill, predicted by default, within 10 % of the time before it)
+                       each skill, predicted by default, within 10 % of the time before it).
+                       With --baseline only `skills` and this variant run, and the rows go to
+                       <out>/cli-baseline.jsonl (the other variants' file stays as it is).
      Each variant's verdicts are checked once before timing (all must pass on `real`).
+     Timed: wall time, and the CPU time (user + system) of the variant's processes, from
+     getrusage(RUSAGE_CHILDREN), which a loaded machine disturbs far less.
   4. Waits until the 1-minute load average has stayed below --load-max for --load-hold
      seconds (recorded), runs every variant once untimed (warm caches), then --reps rounds;
      in each round the variants run one after another in a rotating order. Timed: the wall
@@ -35,6 +39,8 @@ and ratios as the median of the per-round ratios (agentskills / skills, target >
 import argparse
 import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -97,20 +103,29 @@ def commands(variant, args, tree, skills):
     return [[python, "-c", API_SCRIPT, *skills]]
 
 
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_variant(variant, args, tree, skills, check=False):
-    start = time.perf_counter()
+    """Wall and CPU seconds of one run of `variant`."""
+    start, cpu = time.perf_counter(), children_cpu()
     for command in commands(variant, args, tree, skills):
         result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if check and result.returncode != 0:
             sys.exit(f"{variant}: {' '.join(command[:3])} … failed ({result.returncode}):\n"
                      f"{result.stdout.decode()}{result.stderr.decode()}")
-    return time.perf_counter() - start
+    return time.perf_counter() - start, children_cpu() - cpu
 
 
 def build_baseline(commit):
     """`skills` built at `commit`, in a detached worktree with a target folder of its own."""
     worktree = REPO / "target/bench-cli-baseline/src"
     target = REPO / "target/bench-cli-baseline/target"
+    kept = REPO / f"target/bench-cli-baseline/skills-{commit}"
+    if kept.exists():
+        return kept
     if worktree.exists():
         subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, check=True)
     subprocess.run(["git", "worktree", "add", "--detach", str(worktree), commit], cwd=REPO, check=True,
@@ -120,14 +135,16 @@ def build_baseline(commit):
                        cwd=worktree, env={**os.environ, "CARGO_TARGET_DIR": str(target)}, check=True)
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, check=True)
-    return target / "release/skills"
+    shutil.copy2(target / "release/skills", kept)
+    return kept
 
 
 def summarize(rows, reps, variants=VARIANTS):
     by = {v: [r["seconds"] for r in rows if r["variant"] == v] for v in variants}
-    rounds = {}
+    rounds, cpu_rounds = {}, {}
     for r in rows:
         rounds.setdefault(r["round"], {})[r["variant"]] = r["seconds"]
+        cpu_rounds.setdefault(r["round"], {})[r["variant"]] = r.get("cpu_seconds", 0)
 
     def cell(values):
         return f"{statistics.median(values):.3f} ({min(values):.3f}–{max(values):.3f})"
@@ -152,13 +169,16 @@ def summarize(rows, reps, variants=VARIANTS):
         label = {"agentskills": "`agentskills validate <skill>`, once per skill",
                  "skills_ref-api": "`skills_ref.validate()` per skill, one Python process"}[v]
         lines.append(f"| {label} | {cell(by[v])} | **{med:.1f}** ({lo:.1f}–{hi:.1f}) |")
-    med, _, _ = ratio("agentskills", "skills")
     lines.append("")
-    lines.append(f"Target: `agentskills validate` ÷ `skills check` ≥ 10: **{'met' if med >= 10 else 'not met'}** ({med:.1f}).")
+    if "agentskills" in variants:
+        med, _, _ = ratio("agentskills", "skills")
+        lines.append(f"Target: `agentskills validate` ÷ `skills check` ≥ 10: **{'met' if med >= 10 else 'not met'}** ({med:.1f}).")
     if BASELINE in variants:
         med, lo, hi = ratio("skills", BASELINE)
-        lines.append(f"`skills check` ÷ the same built at the baseline: **{med:.3f}** ({lo:.3f}–{hi:.3f}); "
-                     f"target ≤ 1.10: **{'met' if med <= 1.10 else 'not met'}**.")
+        cpu = [rd["skills"] / rd[BASELINE] for rd in cpu_rounds.values() if "skills" in rd and BASELINE in rd and rd[BASELINE] > 0]
+        lines.append(f"`skills check` ÷ the same built at the baseline, wall: **{med:.3f}** ({lo:.3f}–{hi:.3f}); "
+                     f"CPU: **{statistics.median(cpu):.3f}** ({min(cpu):.3f}–{max(cpu):.3f}); "
+                     f"target ≤ 1.10: **{'met' if statistics.median(cpu) <= 1.10 else 'not met'}**.")
     return "\n".join(lines)
 
 
@@ -174,7 +194,7 @@ def main():
     parser.add_argument("--agentskills")
     parser.add_argument("--baseline", help="also time `skills check` built at this commit")
     args = parser.parse_args()
-    variants = VARIANTS + ([BASELINE] if args.baseline else [])
+    variants = ["skills", BASELINE] if args.baseline else VARIANTS
 
     tree = Path(args.tree).resolve()
     skills = skill_folders(tree)
@@ -205,8 +225,8 @@ def main():
     for round_ in range(args.reps):
         order = variants[round_ % len(variants):] + variants[:round_ % len(variants)]
         for variant in order:
-            seconds = run_variant(variant, args, tree, skills)
-            rows.append({"round": round_, "variant": variant, "seconds": seconds,
+            seconds, cpu = run_variant(variant, args, tree, skills)
+            rows.append({"round": round_, "variant": variant, "seconds": seconds, "cpu_seconds": cpu,
                          "tree": str(tree), "skills": len(skills)})
         print(f"round {round_ + 1}/{args.reps} done (load {load1():.2f})", file=sys.stderr)
     meta = {**quiet, "load_after": load1(), "reps": args.reps, "tree": str(tree),
@@ -214,7 +234,8 @@ def main():
             "agentskills": str(args.agentskills), "skills_bin": str(args.skills_bin)}
     if args.baseline:
         meta["baseline"] = args.baseline_commit
-    with open(out / "cli.jsonl", "w") as jsonl:
+    name = "cli-baseline" if args.baseline else "cli"
+    with open(out / f"{name}.jsonl", "w") as jsonl:
         jsonl.write(json.dumps({"meta": meta}) + "\n")
         for row in rows:
             jsonl.write(json.dumps(row) + "\n")
@@ -222,7 +243,7 @@ def main():
                f"Tree: `{tree.name}` ({len(skills)} skills). Load before: {meta['load_before']:.2f}"
                f" (waited {meta['waited_s']} s), after: {meta['load_after']:.2f}.\n\n"
                + summarize(rows, args.reps, variants) + "\n")
-    (out / "summary.md").write_text(summary)
+    (out / ("summary-baseline.md" if args.baseline else "summary.md")).write_text(summary)
     print(summary)
 
 

@@ -43,6 +43,9 @@ pub struct Loaded {
     /// in the order of `skills`.
     sources: Vec<(usize, String)>,
     warnings: Vec<Diagnostic>,
+    /// The hidden entries the walks passed over (never served; some readers
+    /// serve them), with their root, sorted by root and path.
+    hidden: Vec<(usize, Entry)>,
 }
 
 impl Loaded {
@@ -81,6 +84,19 @@ impl Loaded {
     /// Which of [`roots`](Self::roots) the skill at `index` was loaded from.
     pub fn skill_root_index(&self, index: usize) -> usize {
         self.sources[index].0
+    }
+
+    /// The hidden entries (names starting with `.`) the walk passed over in
+    /// the folder of the skill at `index` and below it, by path relative to
+    /// the root; a hidden folder's contents are not walked.
+    pub(crate) fn hidden_entries(&self, index: usize) -> impl Iterator<Item = &Entry> + '_ {
+        let (root, folder) = &self.sources[index];
+        self.hidden
+            .iter()
+            .filter(move |(hidden_root, entry)| {
+                hidden_root == root && relpath::is_below(&entry.rel, folder)
+            })
+            .map(|(_, entry)| entry)
     }
 
     /// The file on disk that `file` of the skill at `index` was read from
@@ -132,11 +148,13 @@ fn load_with(
         .map(|(index, skill)| (0, scan.found[index].folder.clone(), skill))
         .collect();
     let pending = scan.pending.into_iter().map(|(_, path)| path).collect();
+    let hidden = scan.hidden.into_iter().map(|entry| (0, entry)).collect();
     let loaded = tables(
         vec![root.to_path_buf()],
         built,
         report.diagnostics().to_vec(),
         pending,
+        hidden,
     );
     Ok((loaded, listing))
 }
@@ -261,6 +279,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
     let mut kept: Vec<Built> = Vec::new();
     let mut warnings = Vec::new();
     let mut pending = Vec::new();
+    let mut hidden = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
     for (index, (root, display)) in roots.iter().enumerate() {
         if skip_missing {
@@ -271,7 +290,12 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
             }
             seen.push(canonical);
         }
-        let scan = Scan::run(root, options, false);
+        let mut scan = Scan::run(root, options, false);
+        hidden.extend(
+            std::mem::take(&mut scan.hidden)
+                .into_iter()
+                .map(|entry| (index, entry)),
+        );
         let mut diagnostics: Vec<Diagnostic> = scan
             .diagnostics
             .into_iter()
@@ -356,7 +380,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
         .map(|built| (built.root, built.folder, built.skill))
         .collect();
     Lenient {
-        loaded: tables(roots_on_disk, built, warnings, pending),
+        loaded: tables(roots_on_disk, built, warnings, pending, hidden),
         reports,
         refused,
     }
@@ -411,6 +435,8 @@ fn refusals(found: &[Found], diagnostics: &[Diagnostic]) -> BTreeMap<usize, Vec<
 /// could be built (by index into `found`), and every problem.
 struct Scan {
     found: Vec<Found>,
+    /// The hidden entries the walk passed over.
+    hidden: Vec<Entry>,
     skills: Vec<(usize, Skill)>,
     /// Files declared generated that are not on disk, with their skill (by
     /// index into `found`) and their path relative to the skills root.
@@ -430,9 +456,10 @@ impl Scan {
             diagnostics: &mut diagnostics,
             listing: list.then_some(&mut listing),
         };
-        let (found, skills, pending) = loader.run().unwrap_or_default();
+        let (found, skills, pending, hidden) = loader.run().unwrap_or_default();
         Self {
             found,
+            hidden,
             skills,
             pending,
             diagnostics: diagnostics.into_vec(),
@@ -455,17 +482,18 @@ impl Loader<'_> {
             self.diagnostics.push(diagnostic);
             return None;
         }
-        let entries = match walk::walk(self.root, self.options.follow_top_level_links) {
-            Ok(entries) => entries,
-            Err(error) => {
-                self.diagnostics.push(Diagnostic::new(
-                    Rule::Io,
-                    "",
-                    format!("the skills root cannot be listed: {error}"),
-                ));
-                return None;
-            }
-        };
+        let (entries, hidden) =
+            match walk::walk_with_hidden(self.root, self.options.follow_top_level_links) {
+                Ok(walked) => walked,
+                Err(error) => {
+                    self.diagnostics.push(Diagnostic::new(
+                        Rule::Io,
+                        "",
+                        format!("the skills root cannot be listed: {error}"),
+                    ));
+                    return None;
+                }
+            };
         let main_file = self.options.main_file_static();
         let found =
             layout::find_skills(&entries, &root_name(self.root), main_file, self.diagnostics)?;
@@ -496,7 +524,7 @@ impl Loader<'_> {
             })
             .collect();
         let skills = self.build(&found, &oversized, contents, &gated, &declared);
-        Some((found, skills, pending))
+        Some((found, skills, pending, hidden))
     }
 
     /// Which found skills the `gated` option names; a gated skill nested in
@@ -718,7 +746,12 @@ fn list(options: &Options, entries: &[Entry], contents: &Contents) -> Option<Lis
 
 /// The skill folders a walk found, the skills built from them (by index),
 /// and the declared generated files not on disk.
-type Scanned = (Vec<Found>, Vec<(usize, Skill)>, Vec<(usize, String)>);
+type Scanned = (
+    Vec<Found>,
+    Vec<(usize, Skill)>,
+    Vec<(usize, String)>,
+    Vec<Entry>,
+);
 
 /// Why the root is not a folder, if it is not.
 fn check_root(root: &Path) -> Option<Diagnostic> {
@@ -759,6 +792,7 @@ fn tables(
     mut built: Vec<(usize, String, Skill)>,
     warnings: Vec<Diagnostic>,
     mut pending: Vec<String>,
+    hidden: Vec<(usize, Entry)>,
 ) -> Loaded {
     pending.sort_unstable();
     pending.dedup();
@@ -780,6 +814,7 @@ fn tables(
         roots,
         sources,
         warnings,
+        hidden,
     }
 }
 

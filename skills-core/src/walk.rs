@@ -61,12 +61,39 @@ impl Entry {
 /// `follow_top_level_links` is set.
 pub(crate) fn walk(root: &Path, follow_top_level_links: bool) -> io::Result<Vec<Entry>> {
     let mut entries = Vec::new();
-    visit(root, "", follow_top_level_links, &mut entries)?;
+    visit(root, "", follow_top_level_links, &mut entries, None)?;
     entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(entries)
 }
 
-fn visit(dir: &Path, rel: &str, follow_links: bool, out: &mut Vec<Entry>) -> io::Result<()> {
+/// [`walk`], and the hidden entries it passes over in the folders it walks
+/// (their names start with `.`; a hidden folder is not walked), sorted:
+/// what skills-runtime never serves and some readers do
+/// (`crate::readers`), found by the same listing of each folder.
+pub(crate) fn walk_with_hidden(
+    root: &Path,
+    follow_top_level_links: bool,
+) -> io::Result<(Vec<Entry>, Vec<Entry>)> {
+    let (mut entries, mut hidden) = (Vec::new(), Vec::new());
+    visit(
+        root,
+        "",
+        follow_top_level_links,
+        &mut entries,
+        Some(&mut hidden),
+    )?;
+    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    hidden.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok((entries, hidden))
+}
+
+fn visit(
+    dir: &Path,
+    rel: &str,
+    follow_links: bool,
+    out: &mut Vec<Entry>,
+    mut hidden: Option<&mut Vec<Entry>>,
+) -> io::Result<()> {
     for item in fs::read_dir(dir)? {
         let item = item?;
         let os_name = item.file_name();
@@ -76,6 +103,17 @@ fn visit(dir: &Path, rel: &str, follow_links: bool, out: &mut Vec<Entry>) -> io:
         };
         // Hidden entries (.git, .DS_Store, editor files) are never embedded.
         if name.starts_with('.') {
+            if let Some(hidden) = hidden.as_deref_mut() {
+                let kind = if utf8 {
+                    classify(&item.path(), item.metadata())
+                } else {
+                    Kind::NonUtf8
+                };
+                hidden.push(Entry {
+                    rel: relpath::join(rel, &name),
+                    kind,
+                });
+            }
             continue;
         }
         let child_rel = relpath::join(rel, &name);
@@ -93,7 +131,7 @@ fn visit(dir: &Path, rel: &str, follow_links: bool, out: &mut Vec<Entry>) -> io:
             rel: child_rel.clone(),
             kind,
         });
-        if is_dir && let Err(error) = visit(&path, &child_rel, false, out) {
+        if is_dir && let Err(error) = visit(&path, &child_rel, false, out, hidden.as_deref_mut()) {
             let entry = out
                 .iter_mut()
                 .find(|entry| entry.rel == child_rel)

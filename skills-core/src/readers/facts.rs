@@ -12,6 +12,7 @@ use crate::diagnostic::Diagnostics;
 use crate::frontmatter::{self, Node, Shape};
 use crate::load::Loaded;
 use crate::options::Options;
+use crate::walk::Kind;
 use crate::{Skill, relpath};
 
 /// A hidden entry (its name or a folder above it starts with `.`) inside a
@@ -133,7 +134,7 @@ pub(super) fn gather(loaded: &Loaded) -> Vec<Facts<'_>> {
                 tab_line,
                 cut: cut(text, skill.body_offset()),
                 enclosing,
-                hidden: hidden_entries(&loaded.skill_dir(index)),
+                hidden: hidden_entries(loaded, index),
             }
         })
         .collect()
@@ -251,46 +252,60 @@ fn cut(text: &str, body_offset: usize) -> Option<Cut> {
     Some(Cut { line, fields, flow })
 }
 
-/// The hidden entries of the folder `dir`: every entry whose name starts
-/// with `.` at any depth, and everything below a hidden folder. Links are
-/// never followed; a folder that cannot be listed is passed over.
-pub(super) fn hidden_entries(dir: &Path) -> Vec<Hidden> {
+/// The hidden entries of the folder of the skill at `index`: those the
+/// load's walk passed over (names starting with `.`, in every folder it
+/// walked), and everything below a hidden folder, listed here without
+/// following links. Paths are relative to the skill's folder.
+fn hidden_entries(loaded: &Loaded, index: usize) -> Vec<Hidden> {
+    let folder = loaded.skill_folder(index);
+    let dir = loaded.skill_dir(index);
     let mut found = Vec::new();
-    visit(dir, "", false, &mut found);
+    for entry in loaded.hidden_entries(index) {
+        let path = relpath::strip_folder(&entry.rel, folder)
+            .unwrap_or(&entry.rel)
+            .to_owned();
+        let kind = match &entry.kind {
+            Kind::File { len, .. } => HiddenKind::File { len: *len },
+            Kind::Dir => HiddenKind::Dir,
+            Kind::Symlink { .. } => HiddenKind::Link,
+            Kind::Special | Kind::NonUtf8 => HiddenKind::Special,
+            Kind::Unreadable(_) => continue,
+        };
+        if kind == HiddenKind::Dir {
+            visit(&relpath::on_disk(&dir, &path), &path, &mut found);
+        }
+        found.push(Hidden { path, kind });
+    }
     found.sort_by(|a, b| a.path.cmp(&b.path));
     found
 }
 
-fn visit(dir: &Path, rel: &str, in_hidden: bool, found: &mut Vec<Hidden>) {
+/// Everything below the hidden folder `dir` (at `rel`), which the load's
+/// walk does not descend into. Links are never followed (the entry's own
+/// type, from the listing); no file is read.
+fn visit(dir: &Path, rel: &str, found: &mut Vec<Hidden>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let hidden = in_hidden || name.starts_with('.');
-        let path = relpath::join(rel, &name);
-        let Ok(metadata) = fs::symlink_metadata(entry.path()) else {
+        let Ok(file_type) = entry.file_type() else {
             continue;
         };
-        let kind = if metadata.file_type().is_symlink() {
+        let path = relpath::join(rel, &entry.file_name().to_string_lossy());
+        let kind = if file_type.is_symlink() {
             HiddenKind::Link
-        } else if metadata.is_dir() {
+        } else if file_type.is_dir() {
             HiddenKind::Dir
-        } else if metadata.is_file() {
+        } else if file_type.is_file() {
             HiddenKind::File {
-                len: metadata.len(),
+                len: fs::symlink_metadata(entry.path()).map_or(0, |metadata| metadata.len()),
             }
         } else {
             HiddenKind::Special
         };
-        if hidden {
-            found.push(Hidden {
-                path: path.clone(),
-                kind,
-            });
-        }
         if kind == HiddenKind::Dir {
-            visit(&entry.path(), &path, hidden, found);
+            visit(&entry.path(), &path, found);
         }
+        found.push(Hidden { path, kind });
     }
 }
