@@ -47,10 +47,13 @@ use std::sync::{Arc, Mutex};
 
 use clap::Parser;
 use serde_json::json;
+// What a server sent is printed escaped: a file name or a SKILL.md holding
+// escape sequences or bidirectional overrides must not act on the terminal.
 use skills_runtime::client::{
     ApprovalRecord, ApprovalRequest, ApprovalState, ContextBudget, HostCatalog, LOAD_SKILL,
     ToolCall, UNLOAD_SKILL, transport,
 };
+use skills_runtime::load::printable;
 
 /// Print a skills catalog, then load skills as a model would.
 #[derive(Parser)]
@@ -131,7 +134,9 @@ fn show_request(request: &ApprovalRequest) {
     for file in &request.files {
         println!(
             "            {} ({} bytes, {})",
-            file.path, file.size, file.digest
+            printable(&file.path),
+            file.size,
+            file.digest
         );
     }
     if let Some(previous) = &request.previous {
@@ -142,15 +147,17 @@ fn show_request(request: &ApprovalRequest) {
         };
         println!("          changed since it was {was}:");
         for file in &previous.added {
-            println!("            added   {}", file.path);
+            println!("            added   {}", printable(&file.path));
         }
         for file in &previous.removed {
-            println!("            removed {}", file.path);
+            println!("            removed {}", printable(&file.path));
         }
         for file in &previous.changed {
             println!(
                 "            changed {} ({} -> {})",
-                file.after.path, file.before.digest, file.after.digest
+                printable(&file.after.path),
+                file.before.digest,
+                file.after.digest
             );
         }
     }
@@ -315,7 +322,7 @@ async fn session(
                 println!("   -> refused: {}", outcome.text);
             } else {
                 for line in outcome.text.lines() {
-                    println!("   | {line}");
+                    println!("   | {}", printable(line));
                 }
             }
         }
@@ -372,13 +379,13 @@ async fn session(
     }
     let lines: Vec<&str> = outcome.text.lines().collect();
     for line in lines.iter().take(6) {
-        println!("   | {line}");
+        println!("   | {}", printable(line));
     }
     println!(
         "   | … ({} lines; the last says how to unload it)",
         lines.len()
     );
-    println!("   | {}", lines.last().unwrap_or(&""));
+    println!("   | {}", printable(lines.last().unwrap_or(&"")));
     history.lock().unwrap().push(Message::ToolResult {
         id: "call-1".into(),
         text: outcome.text,

@@ -4,7 +4,7 @@
 //! delete a skill in the folder while it runs; Ctrl-C stops it.
 //!
 //! ```sh
-//! cargo run --example live                      # watches skills/
+//! cargo run --example live                      # watches examples/skills/
 //! cargo run --example live -- /path/to/skills
 //! ```
 //!
@@ -23,8 +23,9 @@ use skills_runtime::{Skills, SkillsServer, Watch};
 #[derive(Parser)]
 #[command(version)]
 struct Arguments {
-    /// The skills folder to serve and watch.
-    #[arg(default_value = "skills")]
+    /// The skills folder to serve and watch (the default: the examples' own,
+    /// from the repository's root).
+    #[arg(default_value = "examples/skills")]
     dir: PathBuf,
 }
 

@@ -4,7 +4,7 @@
 //! every table instead, bytes included.
 //!
 //! ```sh
-//! cargo run --example manifest                              # the repository's skills/
+//! cargo run --example manifest                              # the repository's examples/skills/
 //! cargo run --example manifest -- --help
 //! SKILLS_DIR=/abs/path/to/skills cargo run --example manifest
 //! cargo run --example manifest -- --dump                    # every byte, digest and version

@@ -1,7 +1,7 @@
 //! An MCP server over stdio that serves the embedded skills and nothing else.
 //!
 //! ```sh
-//! cargo run --example stdio_server                        # serves skills/
+//! cargo run --example stdio_server                        # serves examples/skills/
 //! cargo run --example stdio_server -- --help
 //! SKILLS_DIR=/abs/path/to/skills cargo run --example stdio_server
 //! npx -y @modelcontextprotocol/inspector --cli cargo run -q --example stdio_server --method resources/list

@@ -13,7 +13,7 @@ What it builds (each crate is its own Cargo workspace under <scratch>, outside o
                `[profile.dev.build-override] opt-level = 3`, which the Quickstart recommended
                until 2026-12-01 and the Rebuilds section now offers as an option; the path
                dependency points at <crates>/skills-runtime, a `git archive` snapshot of HEAD
-               unless --crates names one; the folder embedded is the snapshot's own skills/
+               unless --crates names one; the folder embedded is the snapshot's own examples/skills/
   quickstart-no-override
                the same without any profile table: the Quickstart as the README writes it now
   quickstart-narrow-override (only with --variants)
@@ -220,7 +220,10 @@ def make_crates(scratch: Path, crates: Path) -> dict:
             skills = d / "skills"
             if skills.exists():
                 shutil.rmtree(skills)
-            shutil.copytree(crates / "skills", skills)
+            # The example skills: examples/skills/ since the root became a
+            # workspace only; skills/ in snapshots from before.
+            examples = crates / "examples" / "skills"
+            shutil.copytree(examples if examples.is_dir() else crates / "skills", skills)
         write(d / "Cargo.toml", body)
         lock = d / "Cargo.lock"
         if not lock.exists():

@@ -75,7 +75,7 @@ def flat_skills(into: Path) -> None:
     if into.exists():
         shutil.rmtree(into)
     into.mkdir(parents=True)
-    for skill_md in sorted((REPO / "skills").rglob("SKILL.md")):
+    for skill_md in sorted((REPO / "examples" / "skills").rglob("SKILL.md")):
         folder = skill_md.parent
         shutil.copytree(folder, into / folder.name, symlinks=True)
 

@@ -2,10 +2,13 @@
 //! a listening client receives, debounce included.
 //!
 //! ```sh
-//! cargo bench --bench reload_latency                       # 50 edits, 10 synthetic skills
-//! cargo bench --bench reload_latency -- --edits 50 --skills 100
-//! cargo bench --bench reload_latency -- --tree ../shared/corpus/real   # a copy of a real tree
+//! cargo bench --bench reload_latency --features watch       # 50 edits, 10 synthetic skills
+//! cargo bench --bench reload_latency --features watch -- --edits 50 --skills 100
+//! cargo bench --bench reload_latency --features watch -- --tree "$PWD/../shared/corpus/real"   # a copy of a real tree
 //! ```
+//!
+//! (A relative `--tree` is relative to the examples' package, `examples/`,
+//! where Cargo runs a bench.)
 //!
 //! A server watches a folder in a temporary directory; a 2026-07-28 client
 //! connected in process listens for `resourcesListChanged`. Each round

@@ -160,9 +160,10 @@ pub fn run(args: &InitArgs) -> Outcome {
 
     // The embed line.
     let sources = ["src/lib.rs", "src/main.rs"];
+    // Read as every file of a crate someone else may have written is: no
+    // link followed, no FIFO opened, bounded (`write::read`).
     let embeds = sources.iter().find(|file| {
-        std::fs::read_to_string(crate_dir.join(file))
-            .is_ok_and(|text| text.contains("embed_skills!"))
+        write::read(&crate_dir.join(file)).is_ok_and(|read| read.text.contains("embed_skills!"))
     });
     let main_rs = crate_dir.join("src/main.rs");
     let untouched_main = write::read(&main_rs)
@@ -218,8 +219,8 @@ fn runtime_folder(path: Option<&Option<PathBuf>>) -> Option<Result<PathBuf, Stri
     let is_runtime = |dir: &Path| {
         CargoToml::read(&dir.join("Cargo.toml")).is_ok_and(|manifest| {
             manifest.is_package()
-                && std::fs::read_to_string(dir.join("Cargo.toml"))
-                    .is_ok_and(|text| text.contains("name = \"skills-runtime\""))
+                && write::read(&dir.join("Cargo.toml"))
+                    .is_ok_and(|read| read.text.contains("name = \"skills-runtime\""))
         })
     };
     let found = [given.clone(), given.join("skills-runtime")]

@@ -2,27 +2,30 @@
 //! folder as typed, the three formats, the options (spelled back by the
 //! hints and fed back in), warnings, and `--fix`.
 
-mod support;
+use crate::support;
 
 use support::{TempDir, json_lines, skill_md, skills, skills_with, workspace};
 
 #[test]
 fn a_clean_folder_exits_zero() {
-    let run = skills(&workspace(), &["check", "skills"]);
+    let run = skills(&workspace(), &["check", "examples/skills"]);
     assert_eq!(run.code, 0, "{run:?}");
     // What every pinned reader does is quiet where each reads a skill as
     // written: here one reader skips a skill, so it is named.
     assert_eq!(
         run.stdout,
         "readers: 1 skill is read differently by some reader\n  \
-         kitchen/recipe-scaling (skills/kitchen/recipe-scaling/SKILL.md)\n    \
+         kitchen/recipe-scaling (examples/skills/kitchen/recipe-scaling/SKILL.md)\n    \
          skip   fast-agent@0.10.48: fast-agent (0.10.48) does not find this skill: it reads only the folders right below its skills folder, and this one is `kitchen/recipe-scaling`\n\n\
-         3 skills in skills: no problems\n"
+         3 skills in examples/skills: no problems\n"
     );
     // A folder that is itself a skill.
-    let run = skills(&workspace(), &["check", "skills/stock-audit/"]);
+    let run = skills(&workspace(), &["check", "examples/skills/stock-audit/"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "1 skill in skills/stock-audit/: no problems\n");
+    assert_eq!(
+        run.stdout,
+        "1 skill in examples/skills/stock-audit/: no problems\n"
+    );
 }
 
 #[test]

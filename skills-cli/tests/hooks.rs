@@ -3,7 +3,7 @@
 //! would run them), and fails the commit exactly when the folder breaks a
 //! rule.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

@@ -3,27 +3,21 @@
 //! from the case's folder) reports the same rule ids at the same
 //! `file:line:col` as the case's `.stderr` snapshot.
 //!
-//! Cases about the macro itself (its arguments, the build script) have no
-//! command-line counterpart; they are named below with the reason, and a new
+//! Cases about the macro itself (its arguments) have no command-line
+//! counterpart; they are named below with the reason, and a new
 //! case that is neither compared nor named fails this test.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 
 use support::{json_lines, skills, workspace};
 
 /// UI cases that are not about skills, and why.
-const NOT_ABOUT_SKILLS: [(&str, &str); 2] = [
-    (
-        "bad_arguments",
-        "the macro's own arguments (an unknown option, a folder that is not a literal)",
-    ),
-    (
-        "missing_build_script",
-        "the crate's build script, which only a build has",
-    ),
-];
+const NOT_ABOUT_SKILLS: [(&str, &str); 1] = [(
+    "bad_arguments",
+    "the macro's own arguments (an unknown option, a folder that is not a literal)",
+)];
 
 /// `(rule, place)` of every problem in a snapshot: each `error[rule]: …`
 /// followed by its `--> place` line.

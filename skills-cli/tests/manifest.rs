@@ -3,7 +3,7 @@
 //! loaded at run time instead of embedded at compile time, through the same
 //! wire functions.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;
@@ -66,7 +66,7 @@ mod shared {
 
 #[test]
 fn the_index_lists_every_skill_with_its_digest() {
-    let run = skills(&workspace(), &["manifest", "--index", "skills"]);
+    let run = skills(&workspace(), &["manifest", "--index", "examples/skills"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let index: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(

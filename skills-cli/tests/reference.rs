@@ -11,7 +11,7 @@
 //! and the corpus is `../shared`: the test is ignored by default and lives
 //! in the module `shared` (`.ci/run` runs it).
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -714,8 +714,3 @@ mod shared {
         assert!(table.len() >= 10);
     }
 }
-
-// The differential test of `skills check --readers`, in this test binary
-// until the crate's tests become one binary with a module per file.
-#[path = "readers/differential.rs"]
-mod readers;

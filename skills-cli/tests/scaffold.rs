@@ -4,10 +4,13 @@
 //! recipe compile with `embed_skills!` is checked on a scratch crate by
 //! `tests/pack-recipe.sh`, which `.ci/run` runs.)
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
+use std::os::unix::fs::FileTypeExt as _;
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use support::{TempDir, skills, workspace};
 
@@ -417,4 +420,43 @@ fn pathdiff(path: &Path, base: &Path) -> String {
             .map(|c| c.as_os_str().to_string_lossy().into_owned()),
     );
     parts.join("/")
+}
+
+#[test]
+fn init_reads_no_fifo_a_cloned_crate_holds() {
+    // A crate checked out from someone else: `src/lib.rs` is a FIFO (a
+    // link to `/dev/zero` would be read the same way, without end). `init`
+    // must not block on it, nor read what it is not.
+    let dir = TempDir::new("init-fifo");
+    new_crate(&dir, "cloned", "src/main.rs");
+    let fifo = dir.path().join("src/lib.rs");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let runtime = workspace().join("skills-runtime");
+    let mut child = Command::new(support::SKILLS)
+        .args(["init", "--path", runtime.to_str().unwrap()])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("`skills init` blocked on the FIFO at src/lib.rs");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("src/main.rs"), "{stdout}");
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo(),
+        "the FIFO is left as it is"
+    );
 }

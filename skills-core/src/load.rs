@@ -1077,6 +1077,65 @@ mod tests {
         assert_eq!(refused(&lenient), Rule::Io);
     }
 
+    /// A folder swapped for a link to a folder outside after its parent
+    /// was listed and before it is (`checked`: after the walk checked it is
+    /// the folder its parent listed): the link's target must not be listed
+    /// as the folder, nor anything of it read.
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_swapped_for_a_link_while_the_walk_lists_it_is_not_followed() {
+        for checked in [false, true] {
+            folder_swapped_while_listed(checked);
+        }
+    }
+
+    #[cfg(unix)]
+    fn folder_swapped_while_listed(checked: bool) {
+        let tree = Tree::new(&format!("listing-{checked}"));
+        let outside = tree.0.join("outside/references");
+        let root = tree.root();
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let swap = move |folder: &Path| {
+                std::fs::rename(folder, folder.with_file_name(".old")).unwrap();
+                std::os::unix::fs::symlink(&outside, folder).unwrap();
+            };
+            let folder = root.join("pdf/references");
+            if checked {
+                crate::open::AFTER_CHECK.with(|hook| {
+                    *hook.borrow_mut() = Some(Box::new(move |path: &Path| {
+                        if path == folder {
+                            swap(path);
+                        }
+                    }));
+                });
+            } else {
+                crate::walk::BEFORE_LISTING.with(|hook| {
+                    *hook.borrow_mut() = Some(Box::new(move |rel: &str| {
+                        if rel == "pdf/references" {
+                            swap(&folder);
+                        }
+                    }));
+                });
+            }
+            let _ = done.send(crate::load_lenient(&root, &Options::default()));
+        });
+        let lenient = result.recv_timeout(Duration::from_secs(20)).unwrap();
+        for skill in lenient.skills().skills() {
+            for file in skill.files() {
+                assert!(
+                    !file.bytes().windows(6).any(|w| w == b"SECRET"),
+                    "bytes from outside the folder were loaded: {}",
+                    file.path()
+                );
+            }
+        }
+        let said = format!("{:?}", lenient.refused());
+        assert!(!said.contains("notes.md\", \"SECRET"), "{said}");
+        assert!(lenient.skills().get("other").is_some());
+        assert!(lenient.skills().get("pdf").is_none(), "{said}");
+    }
+
     #[test]
     fn a_file_that_grew_past_the_limit_after_the_walk_is_not_read_whole() {
         let tree = Tree::new("grown");

@@ -34,6 +34,11 @@ use crate::rules::Rule;
 /// Longest skill `name`, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 
+/// Longest file or folder name, in UTF-8 bytes: what Linux (`NAME_MAX`) and
+/// macOS (APFS) can hold; Windows holds 255 UTF-16 units, which every name
+/// within this fits.
+pub const MAX_NAME_BYTES: usize = 255;
+
 /// Characters Windows forbids in names; fast-agent refuses them too.
 const WINDOWS_FORBIDDEN: [char; 7] = ['<', '>', ':', '"', '|', '?', '*'];
 
@@ -104,6 +109,9 @@ pub enum NameProblem {
     /// (`con`, `aux.txt`, `LPT1`, `COM¹.md`, `CONIN$`); holds the reserved
     /// stem in lower case.
     ReservedName(String),
+    /// The name is longer than [`MAX_NAME_BYTES`] bytes of UTF-8, which no
+    /// file system of Linux or macOS can hold; holds its length.
+    TooLong(usize),
 }
 
 impl fmt::Display for NameProblem {
@@ -131,6 +139,10 @@ impl fmt::Display for NameProblem {
             Self::ReservedName(stem) => {
                 write!(f, "uses `{stem}`, a device name Windows reserves")
             }
+            Self::TooLong(bytes) => write!(
+                f,
+                "is {bytes} bytes long; Linux and macOS hold names of at most {MAX_NAME_BYTES}"
+            ),
         }
     }
 }
@@ -140,7 +152,8 @@ impl std::error::Error for NameProblem {}
 /// Checks one file or folder name (one segment of a path): it must be
 /// something a URI can carry and every operating system can write.
 ///
-/// Refused: the empty name, `.` and `..`, `/`, control characters, `\`,
+/// Refused: the empty name, `.` and `..`, a name over [`MAX_NAME_BYTES`]
+/// bytes, `/`, control characters, `\`,
 /// the characters Windows forbids (`<>:"|?*`), a trailing dot or space, and
 /// Windows device names with or without an extension, in any case (`con`,
 /// `aux.txt`, `COM1`, `COM0.md`, `lpt².txt`, `CONIN$`, `nul .txt`: Windows
@@ -153,6 +166,9 @@ pub fn check_name(name: &str) -> Result<(), NameProblem> {
         "." => return Err(NameProblem::CurrentDir),
         ".." => return Err(NameProblem::ParentDir),
         _ => {}
+    }
+    if name.len() > MAX_NAME_BYTES {
+        return Err(NameProblem::TooLong(name.len()));
     }
     if is_plain_ascii(name) {
         // No character rule can fail: only the last two remain.
@@ -436,6 +452,8 @@ pub(crate) fn too_long(file: &str, key: &str, count: usize, max: usize) -> Diagn
 /// D145). `README.md`, `readme.md` and `ReadMe.MD` share a key; so do `é`
 /// written as one character and as `e` plus a combining accent, `σ` and `ς`,
 /// `s` and `ſ`, `straße` and `STRASSE`, which lowercasing alone keeps apart.
+/// Each character is uppercased first, as Windows compares names, so `ı`
+/// and `i` share a key too.
 ///
 /// This is the portable-name rule's comparison: [`case_collisions`] within
 /// one list, the loader across a whole skills tree (`skills check`,
@@ -461,7 +479,16 @@ pub fn fold_case(name: &str) -> String {
         return name.to_ascii_lowercase();
     }
     // NFD first: U+0345 and what decomposes to it fold only once decomposed.
-    name.chars().nfd().default_case_fold().nfc().collect()
+    // Uppercased before folding: Windows compares names by each
+    // character's uppercase, so `ı` (whose uppercase is `I`) is `i` there,
+    // which full folding alone keeps apart; so are the letters Unicode
+    // cased after `caseless`'s tables (the standard library's are newer).
+    name.chars()
+        .nfd()
+        .flat_map(char::to_uppercase)
+        .default_case_fold()
+        .nfc()
+        .collect()
 }
 
 /// Two paths of one list that differ only in letter case or Unicode
@@ -648,6 +675,13 @@ mod tests {
             ),
             // Windows drops the spaces before the extension.
             ("nul .txt", NameProblem::ReservedName("nul".into()), "`nul`"),
+            // Past what Linux and macOS hold, in bytes, whatever the characters.
+            (
+                &"a".repeat(256),
+                NameProblem::TooLong(256),
+                "is 256 bytes long; Linux and macOS hold names of at most 255",
+            ),
+            (&"é".repeat(128), NameProblem::TooLong(256), "256 bytes"),
         ] {
             assert_eq!(check_name(name), Err(problem.clone()), "{name:?}");
             assert!(problem.to_string().contains(words), "{name:?}: {problem}");
@@ -656,7 +690,9 @@ mod tests {
 
     #[test]
     fn safe_relative_paths() {
-        let longest = format!("{}/{}", "a".repeat(500), "é".repeat(MAX_PATH_CHARS - 501));
+        // Each name at most 255 bytes, the path at its 1,024 characters.
+        let a = "a".repeat(MAX_NAME_BYTES);
+        let longest = format!("{a}/{a}/{a}/{}/{}", "é".repeat(127), "b".repeat(128));
         assert_eq!(longest.chars().count(), MAX_PATH_CHARS);
         for path in [
             "SKILL.md",
@@ -773,6 +809,26 @@ mod tests {
     /// Over every scalar value: the key is a fixed point, the same for the
     /// decomposed spelling, and a portable name stays portable folded (no
     /// character folds into a device name or a forbidden character).
+    /// Windows (NTFS, exFAT) compares names by each character's uppercase:
+    /// any two characters with one uppercase share a key (`ı` and `i`, whose
+    /// full folding keeps them apart).
+    #[cfg(feature = "load")]
+    #[test]
+    fn what_windows_compares_as_one_name_shares_a_key() {
+        let mut apart = Vec::new();
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut upper = c.to_uppercase();
+            if let (Some(u), None) = (upper.next(), upper.next())
+                && fold_case(&format!("a{c}")) != fold_case(&format!("a{u}"))
+            {
+                apart.push(format!("{} {}", c.escape_unicode(), u.escape_unicode()));
+            }
+        }
+        assert!(apart.is_empty(), "{apart:?}");
+        assert_eq!(fold_case("\u{131}.md"), fold_case("I.md"));
+        assert_eq!(fold_case("\u{131}.md"), fold_case("i.md"));
+    }
+
     #[cfg(feature = "load")]
     #[test]
     fn folding_is_stable_for_every_character() {

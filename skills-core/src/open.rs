@@ -296,6 +296,126 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     written
 }
 
+/// The entries of the folder at `path`, which must be the folder `seen`
+/// (its device and inode, as its parent's listing saw it) when that is
+/// given: never what a link swapped in for it points to. `read_dir` opens
+/// the folder by path, following a link at the last component, so a folder
+/// swapped for a link between its parent's listing and its own would have
+/// the link's target listed, and every file there would then pass
+/// [`open`]'s identity check (the listing saw those very files).
+///
+/// On Linux the folder is opened once, without following a link
+/// (`O_DIRECTORY | O_NOFOLLOW`), its handle checked, and listed through that
+/// handle (`/proc/self/fd/N` names the very folder opened): sound. Where
+/// `/proc` is missing, and on other Unix systems, the folder's identity is
+/// checked before and after it is listed by path, which narrows the window
+/// to the listing itself. Each entry's metadata comes from the listing's
+/// own handle either way; [`Listing::path`] gives each entry's path under
+/// `path` (never under `/proc`).
+pub(crate) fn list(path: &Path, seen: Option<FileId>) -> io::Result<Listing> {
+    let Some(seen) = seen else {
+        return Ok(Listing {
+            folder: path.to_path_buf(),
+            entries: std::fs::read_dir(path)?,
+        });
+    };
+    #[cfg(unix)]
+    {
+        let handle = open_folder(path, seen)?;
+        #[cfg(test)]
+        AFTER_CHECK.with(|hook| {
+            if let Some(hook) = hook.borrow_mut().as_mut() {
+                hook(path);
+            }
+        });
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd as _;
+            let through = std::path::PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+            if let Ok(entries) = std::fs::read_dir(&through) {
+                return Ok(Listing {
+                    folder: path.to_path_buf(),
+                    entries,
+                });
+            }
+        }
+        drop(handle);
+        let entries = std::fs::read_dir(path)?;
+        // Listed by path: the folder must still be the one seen, so the
+        // entries (read lazily from the stream opened above) are its own.
+        drop(open_folder(path, seen)?);
+        Ok(Listing {
+            folder: path.to_path_buf(),
+            entries,
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = seen;
+        Ok(Listing {
+            folder: path.to_path_buf(),
+            entries: std::fs::read_dir(path)?,
+        })
+    }
+}
+
+/// What a test does to a folder after [`list`] checked it and before it
+/// lists it.
+#[cfg(test)]
+type ListHook = Box<dyn FnMut(&Path)>;
+
+#[cfg(test)]
+thread_local! {
+    pub(crate) static AFTER_CHECK: std::cell::RefCell<Option<ListHook>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The folder at `path`, opened without following a link, refused unless it
+/// is the folder `seen`.
+#[cfg(unix)]
+fn open_folder(path: &Path, seen: FileId) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let replaced = || {
+        io::Error::other(
+            "this folder was replaced while the folder above it was read (a link or another folder was put in its place); nothing in it is used",
+        )
+    };
+    let handle = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|error| match std::fs::symlink_metadata(path) {
+            Ok(meta) if !meta.is_dir() => replaced(),
+            _ => error,
+        })?;
+    let metadata = handle.metadata()?;
+    if !metadata.is_dir() || FileId::of(&metadata) != Some(seen) {
+        return Err(replaced());
+    }
+    Ok(handle)
+}
+
+/// A folder's entries ([`list`]).
+pub(crate) struct Listing {
+    folder: std::path::PathBuf,
+    entries: std::fs::ReadDir,
+}
+
+impl Listing {
+    /// The path of `entry` under the folder as it was named.
+    pub(crate) fn path(&self, entry: &std::fs::DirEntry) -> std::path::PathBuf {
+        self.folder.join(entry.file_name())
+    }
+}
+
+impl Iterator for Listing {
+    type Item = io::Result<std::fs::DirEntry>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.entries.next()
+    }
+}
+
 /// How every file is opened: read-only, no link followed at the end, no
 /// blocking, no controlling terminal.
 fn options() -> std::fs::OpenOptions {

@@ -61,7 +61,7 @@ impl Entry {
 /// `follow_top_level_links` is set.
 pub(crate) fn walk(root: &Path, follow_top_level_links: bool) -> io::Result<Vec<Entry>> {
     let mut entries = Vec::new();
-    visit(root, "", follow_top_level_links, &mut entries, None)?;
+    visit(root, "", follow_top_level_links, None, &mut entries, None)?;
     entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(entries)
 }
@@ -79,6 +79,7 @@ pub(crate) fn walk_with_hidden(
         root,
         "",
         follow_top_level_links,
+        None,
         &mut entries,
         Some(&mut hidden),
     )?;
@@ -87,15 +88,21 @@ pub(crate) fn walk_with_hidden(
     Ok((entries, hidden))
 }
 
+/// Lists `dir`, which is the folder `seen` when its parent's listing gave
+/// one (the root and links followed at the top are taken as they are).
 fn visit(
     dir: &Path,
     rel: &str,
     follow_links: bool,
+    seen: Option<FileId>,
     out: &mut Vec<Entry>,
     mut hidden: Option<&mut Vec<Entry>>,
 ) -> io::Result<()> {
-    for item in fs::read_dir(dir)? {
-        let item = item?;
+    #[cfg(test)]
+    before_listing(rel);
+    let mut listing = crate::open::list(dir, seen)?;
+    let items: Vec<fs::DirEntry> = listing.by_ref().collect::<io::Result<_>>()?;
+    for item in items {
         let os_name = item.file_name();
         let (name, utf8) = match os_name.to_str() {
             Some(name) => (name.to_owned(), true),
@@ -105,7 +112,7 @@ fn visit(
         if name.starts_with('.') {
             if let Some(hidden) = hidden.as_deref_mut() {
                 let kind = if utf8 {
-                    classify(&item.path(), item.metadata())
+                    classify(&listing.path(&item), item.metadata())
                 } else {
                     Kind::NonUtf8
                 };
@@ -117,21 +124,28 @@ fn visit(
             continue;
         }
         let child_rel = relpath::join(rel, &name);
-        let path = item.path();
+        let path = listing.path(&item);
+        let metadata = item.metadata();
+        // The folder its listing must be (a followed link's target is taken
+        // as it is: it is followed on purpose).
+        let mut id = metadata.as_ref().ok().and_then(FileId::of);
         let mut kind = if utf8 {
-            classify(&path, item.metadata())
+            classify(&path, metadata)
         } else {
             Kind::NonUtf8
         };
         if follow_links && matches!(kind, Kind::Symlink { to_dir: true, .. }) {
             kind = Kind::Dir;
+            id = None;
         }
         let is_dir = kind == Kind::Dir;
         out.push(Entry {
             rel: child_rel.clone(),
             kind,
         });
-        if is_dir && let Err(error) = visit(&path, &child_rel, false, out, hidden.as_deref_mut()) {
+        if is_dir
+            && let Err(error) = visit(&path, &child_rel, false, id, out, hidden.as_deref_mut())
+        {
             let entry = out
                 .iter_mut()
                 .find(|entry| entry.rel == child_rel)
@@ -178,6 +192,28 @@ fn is_executable(metadata: &fs::Metadata) -> bool {
 #[cfg(not(unix))]
 fn is_executable(_metadata: &fs::Metadata) -> bool {
     false
+}
+
+/// What a test does to the tree between the listing of a folder and the
+/// listing of a folder inside it.
+#[cfg(test)]
+pub(crate) type Hook = Box<dyn FnMut(&str)>;
+
+#[cfg(test)]
+thread_local! {
+    pub(crate) static BEFORE_LISTING: std::cell::RefCell<Option<Hook>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Called just before the folder `rel` is listed: the window in which a
+/// hostile folder swaps a folder its parent's listing saw for a link.
+#[cfg(test)]
+fn before_listing(rel: &str) {
+    BEFORE_LISTING.with(|hook| {
+        if let Some(hook) = hook.borrow_mut().as_mut() {
+            hook(rel);
+        }
+    });
 }
 
 #[cfg(test)]

@@ -11,20 +11,7 @@ use skills_core::{Diagnostic, Options, Rule, SkillMdContext, load, parse_skill_m
 /// `shared/corpus/<name>`, the repository's sibling, read in place (the
 /// tests in the module `shared`, ignored by default; `.ci/run` runs them).
 fn corpus(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(name);
-    assert!(
-        path.is_dir(),
-        "needs {}: clone this repository beside the shared folder",
-        path.display()
-    );
-    path
-}
-
-/// The repository's own fixture corpus (`tests/fixtures/corpus`).
-fn fixture_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/corpus")
+    skills_test_paths::shared(&format!("corpus/{name}"))
 }
 
 /// Every file below `folder` as the walker sees it (hidden names skipped),
@@ -146,7 +133,7 @@ fn valid_skills_parse_to_what_the_tables_hold(root: &Path, count: usize) {
 
 #[test]
 fn fixture_skills_parse_to_what_the_tables_hold() {
-    valid_skills_parse_to_what_the_tables_hold(&fixture_corpus(), 7);
+    valid_skills_parse_to_what_the_tables_hold(&skills_test_paths::fixture_corpus(), 7);
 }
 
 /// The tests that read `../shared`: `.ci/run` leaves them out by name

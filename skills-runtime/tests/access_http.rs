@@ -20,11 +20,11 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
+use skills_runtime::SkillsServer;
 use skills_runtime::server::{Access, Caller};
-use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::{Named, NamedClient};
 
-static SKILLS: Skills = embed_skills!("../skills");
+use support::trees::EXAMPLES as SKILLS;
 
 /// The platform's entitlements table: learner → skills owned.
 type Table = Arc<RwLock<HashMap<String, HashSet<String>>>>;

@@ -23,10 +23,10 @@ use rmcp::{ClientLifecycleMode, ClientServiceExt as _, RoleClient, ServiceExt as
 use serde_json::{Value, json};
 use skills_runtime::http::{Listener, SkillsRouter};
 use skills_runtime::server::{Access, Offer};
-use skills_runtime::{Skills, SkillsServer, embed_skills};
+use skills_runtime::{Skills, SkillsServer};
 
-/// The course platform's skills: `academy` free, the courses sold.
-static COURSES: Skills = embed_skills!("../examples/course-platform/skills", gated = ["courses/*"]);
+// The course platform's skills: `academy` free, the courses sold.
+use skills_test_support::trees::COURSES;
 
 /// What the auth layer resolves per request: the learner and what they own.
 #[derive(Clone, Debug)]

@@ -8,15 +8,15 @@ use skills_test_support as support;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::Path;
 
+use skills_runtime::SkillsServer;
 use skills_runtime::client::{
     DownloadOptions, SkillSource, SkillsPeerExt as _, Source, SyncOptions,
 };
 use skills_runtime::folder::{Action, State};
-use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::client::{LegacyOnly, scratch, skill_methods, snapshot, tapped};
 use support::{ERAS, Era};
 
-static SKILLS: Skills = embed_skills!("../skills");
+use support::trees::EXAMPLES as SKILLS;
 
 fn server() -> SkillsServer {
     SkillsServer::new(SKILLS.clone())
@@ -179,7 +179,7 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
         &[
             (
                 "stock-audit/SKILL.md",
-                &std::fs::read_to_string("../skills/stock-audit/SKILL.md").unwrap(),
+                &std::fs::read_to_string("../examples/skills/stock-audit/SKILL.md").unwrap(),
             ),
             (
                 "stock-audit/references/counting-procedure.md",
@@ -187,18 +187,22 @@ async fn only_changed_files_move_edits_are_kept_and_orphans_go() {
             ),
             (
                 "stock-audit/references/discrepancy-codes.md",
-                &std::fs::read_to_string("../skills/stock-audit/references/discrepancy-codes.md")
-                    .unwrap(),
+                &std::fs::read_to_string(
+                    "../examples/skills/stock-audit/references/discrepancy-codes.md",
+                )
+                .unwrap(),
             ),
             (
                 "stock-audit/assets/count-sheet-template.csv",
-                &std::fs::read_to_string("../skills/stock-audit/assets/count-sheet-template.csv")
-                    .unwrap(),
+                &std::fs::read_to_string(
+                    "../examples/skills/stock-audit/assets/count-sheet-template.csv",
+                )
+                .unwrap(),
             ),
             ("stock-audit/assets/new.md", "New.\n"),
             (
                 "purchase-orders/SKILL.md",
-                &std::fs::read_to_string("../skills/purchase-orders/SKILL.md").unwrap(),
+                &std::fs::read_to_string("../examples/skills/purchase-orders/SKILL.md").unwrap(),
             ),
         ],
     );

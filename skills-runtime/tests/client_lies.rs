@@ -54,7 +54,7 @@ fn expected_words(lie: Lie, legacy: bool) -> &'static str {
         Lie::UnknownExecutable => "marked executable but is not a file",
         Lie::SizesPastU64 => "sum past 2^64",
         Lie::ModelText => "`description` is advertised as",
-        Lie::Honest => "",
+        Lie::HugeCursor | Lie::HugeListing | Lie::TerminalError | Lie::Honest => "",
     }
 }
 
@@ -701,8 +701,10 @@ async fn a_skill_that_collides_with_what_the_folder_holds_is_refused() {
 }
 
 /// File names one skill cannot hold and still be copied to macOS or Windows.
-const UNPORTABLE_FILES: [(&[&str], &str); 7] = [
+const UNPORTABLE_FILES: [(&[&str], &str); 8] = [
     (&["\u{3c3}.md", "\u{3c2}.md"], "differ only in letter case"),
+    // One name on Windows, which compares uppercase: `ı` is `I` there.
+    (&["\u{131}.md", "i.md"], "differ only in letter case"),
     (&["s.md", "\u{17f}.md"], "differ only in letter case"),
     (&["COM\u{b9}.md"], "a device name Windows reserves"),
     (&["lpt\u{b2}.txt"], "a device name Windows reserves"),
@@ -843,5 +845,462 @@ async fn each_skill_is_written_once_verified_within_the_total_limit() {
         !log.lock().unwrap().iter().any(|(uri, _)| uri == NOTES.uri),
         "a refused skill is never read"
     );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// Review of issues 30 and 33: what a server could still do to a folder
+
+/// A skill listed inside a folder that holds another skill: the user's own
+/// (no record), or one another source wrote.
+const INSIDE_MINE: Stranger = Stranger {
+    uri: "skill://mine/evil/SKILL.md",
+    name: "evil",
+};
+const INSIDE_DOCS: Stranger = Stranger {
+    uri: "skill://notes/evil/SKILL.md",
+    name: "evil",
+};
+
+#[tokio::test]
+async fn a_skill_is_never_written_into_another_skills_folder() {
+    for legacy in [false, true] {
+        let folder = scratch(&format!("inside-{legacy}"));
+        std::fs::create_dir_all(folder.join("mine")).unwrap();
+        std::fs::write(folder.join("mine/SKILL.md"), "mine\n").unwrap();
+        // `notes`, written by the source `docs`.
+        let docs = Liar::new(Lie::Honest).with_stranger(NOTES);
+        let client = transport::connect(transport::stream(docs.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("docs"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(report.exit_code(), 0, "{report}");
+        let before = snapshot(&folder);
+
+        // Another source lists skills inside both folders.
+        let liar = Liar::with_files(Lie::Honest, other_liar())
+            .with_stranger(INSIDE_MINE)
+            .with_stranger(INSIDE_DOCS);
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("tools"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        for (stranger, outer) in [(INSIDE_MINE, "mine"), (INSIDE_DOCS, "notes")] {
+            let item = report
+                .skills
+                .iter()
+                .find(|s| s.uri.as_deref() == Some(stranger.uri))
+                .unwrap();
+            assert_eq!(item.action, Action::Keep, "{legacy} {stranger:?}: {report}");
+            let reason = item.reason.as_deref().unwrap_or_default();
+            assert!(
+                reason.contains(&format!("inside `{outer}`")),
+                "{stranger:?}: {reason}"
+            );
+        }
+        assert_eq!(report.exit_code(), 1, "{report}");
+        assert_eq!(snapshot(&folder), before, "{legacy}: a folder changed");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+    // Given together, the inner one is refused: the outer one's folder holds it.
+    let folder = scratch("inside-given");
+    let skill_md = |name: &str| format!("---\nname: {name}\ndescription: D.\n---\n");
+    let (team, pdf) = (skill_md("team"), skill_md("pdf"));
+    let plan = skills_runtime::folder::plan(
+        &Target::new(&folder, "tool"),
+        [
+            SkillWrite::new(
+                "team",
+                "team",
+                "1",
+                [FileWrite::new("SKILL.md", team.as_bytes(), false)],
+            ),
+            SkillWrite::new(
+                "pdf",
+                "team/pdf",
+                "1",
+                [FileWrite::new("SKILL.md", pdf.as_bytes(), false)],
+            ),
+        ],
+        &Default::default(),
+    )
+    .unwrap();
+    let items = plan.apply();
+    assert_eq!((items[0].action, &items[0].error), (Action::Write, &None));
+    assert_eq!(items[1].action, Action::Keep, "{:?}", items[1]);
+    assert!(
+        items[1]
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("inside `team`")
+    );
+    assert!(!folder.join("team/pdf").exists());
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// A skill `name` at `version` whose SKILL.md says `body`, with a reference.
+fn versioned(name: &'static str, version: &'static str, body: &str) -> SkillWrite<'static> {
+    SkillWrite::new(
+        name,
+        name,
+        version,
+        [
+            FileWrite::new(
+                "SKILL.md",
+                format!("---\nname: {name}\ndescription: D.\n---\n{body}\n").into_bytes(),
+                false,
+            ),
+            FileWrite::new("references/notes.md", b"Notes.\n".to_vec(), false),
+        ],
+    )
+}
+
+fn written(target: &Target, skills: Vec<SkillWrite<'static>>) {
+    let plan = skills_runtime::folder::plan(target, skills, &Default::default()).unwrap();
+    let done = plan.apply();
+    assert!(done.iter().all(|item| item.error.is_none()), "{done:?}");
+}
+
+#[test]
+fn what_changed_between_plan_and_apply_is_left_as_it_is() {
+    use skills_runtime::folder::WriteOptions;
+    let root = scratch("between");
+    let outside = root.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("notes.md"), "a secret\n").unwrap();
+    let folder = root.join("skills");
+    let ours = Target::new(&folder, "ours");
+
+    // Planned missing; another source writes it first (two syncs at once):
+    // applying the plan must not swap the other one's folder away.
+    let plan =
+        skills_runtime::folder::plan(&ours, [versioned("pdf", "1", "ours")], &Default::default())
+            .unwrap();
+    assert_eq!(plan.items()[0].state, State::Missing);
+    written(
+        &Target::new(&folder, "theirs"),
+        vec![versioned("pdf", "9", "theirs")],
+    );
+    let before = snapshot(&folder);
+    let done = plan.apply();
+    assert!(done[0].error.is_some(), "{done:?}");
+    assert_eq!(
+        snapshot(&folder),
+        before,
+        "the other writer's folder was replaced"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+
+    // Planned as an unedited update, an orphan to remove, and an update
+    // whose unchanged file is linked from the current folder; then a user
+    // edits the first, the second, and swaps the third's folder for a link
+    // to a folder outside.
+    written(
+        &ours,
+        vec![
+            versioned("pdf", "1", "one"),
+            versioned("notes", "1", "one"),
+            versioned("docs", "1", "one"),
+        ],
+    );
+    let plan = skills_runtime::folder::plan(
+        &ours,
+        [versioned("pdf", "2", "two"), versioned("docs", "2", "two")],
+        &WriteOptions::default().remove_orphans(true),
+    )
+    .unwrap();
+    let actions: Vec<(&str, Action)> = plan
+        .items()
+        .iter()
+        .map(|item| (item.path.as_str(), item.action))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("pdf", Action::Update),
+            ("docs", Action::Update),
+            ("notes", Action::Remove)
+        ]
+    );
+    std::fs::write(folder.join("pdf/SKILL.md"), "my edit\n").unwrap();
+    std::fs::write(folder.join("notes/references/notes.md"), "my notes\n").unwrap();
+    std::fs::remove_dir_all(folder.join("docs/references")).unwrap();
+    std::os::unix::fs::symlink(&outside, folder.join("docs/references")).unwrap();
+    let before = snapshot(&folder);
+    let done = plan.apply();
+    for item in &done {
+        let error = item.error.as_deref().unwrap_or_else(|| panic!("{item:?}"));
+        assert!(error.contains("since it was planned"), "{error}");
+    }
+    assert_eq!(
+        snapshot(&folder),
+        before,
+        "an edit was lost or a link followed"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listing_cannot_fill_the_hosts_memory() {
+    for (lie, words) in [
+        (Lie::HugeCursor, "a cursor of 1048577 bytes"),
+        (Lie::HugeListing, "more than 64 MiB of entries"),
+    ] {
+        let folder = scratch(&format!("listing-{lie:?}"));
+        let client = transport::connect(transport::stream(Liar::new(lie).spawn()))
+            .await
+            .unwrap();
+        let error = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, ClientError::Listing(reason) if reason.contains(words)),
+            "{lie:?}: {error}"
+        );
+        assert_eq!(snapshot(&folder), Default::default(), "{lie:?}");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_writers_scratch_folders_are_its_own() {
+    // A server's skill under a name the writer keeps for its scratch folders
+    // would be invisible to it (never an orphan, never compared).
+    const SCRATCH: Stranger = Stranger {
+        uri: "skill://.skills-runtime-old-pdf-1-0/pdf/SKILL.md",
+        name: "pdf",
+    };
+    for legacy in [false, true] {
+        let folder = scratch(&format!("scratch-name-{legacy}"));
+        let liar = Liar::new(Lie::Honest).with_stranger(SCRATCH);
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        let item = report
+            .skills
+            .iter()
+            .find(|s| s.uri.as_deref() == Some(SCRATCH.uri))
+            .unwrap();
+        assert_eq!(item.action, Action::Keep, "{report}");
+        assert!(
+            item.reason
+                .as_deref()
+                .unwrap_or_default()
+                .contains("scratch"),
+            "{report}"
+        );
+        assert!(!folder.join(".skills-runtime-old-pdf-1-0").exists());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    // Scratch folders a crash left behind hold a whole skill, which agents
+    // that scan hidden folders would load: a write removes those of
+    // processes that are gone, never those of one still running.
+    let folder = scratch("scratch-stale");
+    let stale = folder.join(".skills-runtime-staging-liar-4294967-0");
+    let running = folder.join(".skills-runtime-old-liar-1-0");
+    for left in [&stale, &running] {
+        std::fs::create_dir_all(left).unwrap();
+        std::fs::write(left.join("SKILL.md"), "---\nname: liar\n---\n").unwrap();
+    }
+    let client = transport::connect(transport::stream(Liar::new(Lie::Honest).spawn()))
+        .await
+        .unwrap();
+    let report = client
+        .sync_skills(
+            &folder,
+            &SkillSource::label("liar"),
+            &SyncOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.exit_code(), 0, "{report}");
+    assert!(!stale.exists(), "a dead process's staging folder is left");
+    assert!(
+        running.exists(),
+        "a running process's scratch folder is removed"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Whether `text` could act on a terminal or a CI log: an escape, a bell, a
+/// carriage return, a bidirectional override, or more lines than `lines`.
+fn acts_on_a_terminal(text: &str, lines: usize) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{1b}' | '\u{7}' | '\r' | '\u{202e}' | '\u{9b}'))
+        || text.lines().count() > lines
+}
+
+#[tokio::test]
+async fn what_a_server_says_prints_on_one_line_and_acts_on_nothing() {
+    // A skill whose URI (kept to name it in the report) holds a title
+    // sequence, a clear-screen, a line break and an annotation.
+    let hostile: &'static str =
+        Box::leak(format!("skill://x{}/pdf/SKILL.md", support::client::TERMINAL).into_boxed_str());
+    for legacy in [false, true] {
+        let folder = scratch(&format!("terminal-{legacy}"));
+        let liar = Liar::new(Lie::Honest).with_stranger(Stranger {
+            uri: hostile,
+            name: "pdf",
+        });
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(report.skills.len(), 2, "{report:?}");
+        let shown = report.to_string();
+        assert!(!acts_on_a_terminal(&shown, 2), "{legacy}: {shown:?}");
+        for skill in &report.skills {
+            assert!(!acts_on_a_terminal(&skill.to_string(), 1), "{skill:?}");
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+    // An error a server answers with, as a caller prints it.
+    for legacy in [false, true] {
+        let liar = Liar::new(Lie::TerminalError);
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let error = client.discover_skills().await.unwrap_err();
+        let shown = error.to_string();
+        assert!(shown.contains("pwned"), "{shown}");
+        assert!(!acts_on_a_terminal(&shown, 1), "{legacy}: {shown:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_name_no_file_system_holds_is_refused_before_it_is_read() {
+    for legacy in [false, true] {
+        let folder = scratch(&format!("long-name-{legacy}"));
+        let mut files = liar_files();
+        let long = format!("references/{}.md", "a".repeat(300));
+        files.push((long.clone(), b"x".to_vec()));
+        let liar = Liar::with_files(Lie::Honest, files);
+        let log = liar.read_log.clone();
+        let liar = if legacy { liar.legacy() } else { liar };
+        let client = transport::connect(transport::stream(liar.spawn()))
+            .await
+            .unwrap();
+        let report = client
+            .sync_skills(
+                &folder,
+                &SkillSource::label("liar"),
+                &SyncOptions::default(),
+            )
+            .await
+            .unwrap();
+        let item = &report.skills[0];
+        let error = item.error.as_deref().unwrap_or_default();
+        assert!(error.contains("303 bytes long"), "{legacy}: {report}");
+        assert!(item.refused, "a verification failure, not a disk error");
+        assert_eq!(report.exit_code(), 1);
+        assert!(
+            log.lock()
+                .unwrap()
+                .iter()
+                .all(|(uri, _)| uri.ends_with("/_manifest")),
+            "nothing of the skill was read"
+        );
+        assert_eq!(snapshot(&folder), Default::default());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn force_never_removes_the_skills_a_folder_groups() {
+    // `docs` wrote `team/pdf`; another source, forced, lists a skill at
+    // `team`: the folder is no skill's, it groups one.
+    let folder = scratch("force-group");
+    const TEAM_PDF: Stranger = Stranger {
+        uri: "skill://team/pdf/SKILL.md",
+        name: "pdf",
+    };
+    const TEAM: Stranger = Stranger {
+        uri: "skill://team/SKILL.md",
+        name: "team",
+    };
+    let client = transport::connect(transport::stream(
+        Liar::new(Lie::Honest).with_stranger(TEAM_PDF).spawn(),
+    ))
+    .await
+    .unwrap();
+    let report = client
+        .sync_skills(
+            &folder,
+            &SkillSource::label("docs"),
+            &SyncOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(report.exit_code(), 0, "{report}");
+    let before = snapshot(&folder);
+    let client = transport::connect(transport::stream(
+        Liar::with_files(Lie::Honest, other_liar())
+            .with_stranger(TEAM)
+            .spawn(),
+    ))
+    .await
+    .unwrap();
+    let report = client
+        .sync_skills(
+            &folder,
+            &SkillSource::label("tools"),
+            &SyncOptions::default().force(true).remove_orphans(false),
+        )
+        .await
+        .unwrap();
+    let team = report.skills.iter().find(|s| s.path == "team").unwrap();
+    assert_eq!(team.action, Action::Keep, "{report}");
+    assert!(
+        team.reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("team/pdf"),
+        "{report}"
+    );
+    let mut after = snapshot(&folder);
+    after.retain(|path, _| path.starts_with("team"));
+    let mut kept = before;
+    kept.retain(|path, _| path.starts_with("team"));
+    assert_eq!(after, kept, "another source's skill was removed");
     std::fs::remove_dir_all(&folder).unwrap();
 }

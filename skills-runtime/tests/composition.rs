@@ -19,10 +19,10 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde_json::json;
 use skills_runtime::server::Caller;
-use skills_runtime::{Skills, SkillsServer, WithSkills, embed_skills};
+use skills_runtime::{Skills, SkillsServer, WithSkills};
 use support::{ERAS, connect};
 
-static SKILLS: Skills = embed_skills!("../skills");
+use support::trees::EXAMPLES as SKILLS;
 
 /// An author's server: one tool, one resource of its own, its own name and instructions.
 #[derive(Clone)]
@@ -202,10 +202,11 @@ async fn an_inner_handler_without_resources_is_not_asked_for_them() {
     )
     .await;
     let info = client.peer_info().unwrap();
-    // rmcp's default name is replaced by the crate that embedded the skills.
+    // rmcp's default name is replaced by the crate that embedded the skills
+    // (skills-test-support's `trees`).
     assert_eq!(
         info.server_info.clone().unwrap().name,
-        env!("CARGO_PKG_NAME")
+        "skills-test-support"
     );
     let resources = client.list_all_resources().await.unwrap();
     // Each SKILL.md and its FastMCP `_manifest`, and nothing after them.

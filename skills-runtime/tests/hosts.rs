@@ -63,7 +63,7 @@ async fn the_instructions_use_the_load_hint() {
 
 #[tokio::test]
 async fn every_version_is_the_revision_of_the_files_served() {
-    let skills = support::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../skills"));
+    let skills = support::load(&support::needs::example_skills());
     let server = SkillsServer::new(skills);
     for era in ERAS {
         let client = connect(server.clone(), era).await;

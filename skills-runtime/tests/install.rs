@@ -610,7 +610,10 @@ fn skill_embed_installs_are_recognised() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let stamped = || {
         let _ = fs::remove_dir_all(&dir);
-        copy_tree(&repo.join("skills/stock-audit"), &dir.join("stock-audit"));
+        copy_tree(
+            &repo.join("examples/skills/stock-audit"),
+            &dir.join("stock-audit"),
+        );
         fs::copy(
             repo.join("tests/fixtures/skill-embed/stock-audit.SKILL.md"),
             dir.join("stock-audit/SKILL.md"),
@@ -629,7 +632,7 @@ fn skill_embed_installs_are_recognised() {
     // Our install: the stamp gone, every file byte-identical, a record beside.
     assert_eq!(
         fs::read(dir.join("stock-audit/SKILL.md")).unwrap(),
-        fs::read(repo.join("skills/stock-audit/SKILL.md")).unwrap()
+        fs::read(repo.join("examples/skills/stock-audit/SKILL.md")).unwrap()
     );
     assert!(dir.join("stock-audit/.skills-runtime.json").is_file());
     let (_, out, _) = example_run(&["list", "--dir", dir_arg]);

@@ -17,7 +17,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use skills_runtime::load::{Options, Rule};
-use skills_runtime::{Reload, Reloads, Skills, SkillsServer, Watch, WatchHandle, embed_skills};
+use skills_runtime::{Reload, Reloads, Skills, SkillsServer, Watch, WatchHandle};
 use support::live::{
     DEADLINE, Notice, NoticeClient, Notices, Receive, entry_digest, folder, list_changed_and,
     names, next_notice, next_on, write,
@@ -812,10 +812,8 @@ async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
     );
 }
 
-/// The example skills, checked strictly and with links unchecked.
-static STRICT: Skills = embed_skills!("../skills");
-static LINKS_UNCHECKED: Skills =
-    embed_skills!("../skills", check_links = false, allow_fields = ["x-team"]);
+// The example skills, checked strictly and with links unchecked.
+use support::trees::{EXAMPLES as STRICT, EXAMPLES_LINKS_UNCHECKED as LINKS_UNCHECKED};
 
 #[tokio::test]
 async fn watch_in_debug_applies_the_options_the_set_was_embedded_with() {

@@ -21,12 +21,12 @@ use rmcp::{
 };
 use serde_json::{Value, json};
 use skills_runtime::server::{Access, Caller, Offer};
-use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
+use skills_runtime::{Skill, Skills, SkillsServer};
 use support::live::DEADLINE;
 use support::{ERAS, Era, connect, raw_as};
 use tokio::sync::mpsc;
 
-static SKILLS: Skills = embed_skills!("../skills");
+use support::trees::EXAMPLES as SKILLS;
 
 fn prompts_server() -> SkillsServer {
     SkillsServer::builder(SKILLS.clone()).prompts(true).build()

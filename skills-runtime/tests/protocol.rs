@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::{ERAS, Era, bytes_of, connect, raw, raw_as};
 
-static SKILLS: Skills = embed_skills!("../skills");
+use support::trees::EXAMPLES as SKILLS;
 
 fn server() -> SkillsServer {
     SkillsServer::new(SKILLS.clone())
@@ -36,9 +36,9 @@ async fn both_eras_see_the_extension_and_the_authors_crate() {
         assert!(capabilities.supports_directory_read(), "{era:?}");
         assert!(capabilities.resources.is_some(), "{era:?}");
         let name = info.server_info.clone().unwrap_or_default().name;
+        // The crate that embedded the skills (skills-test-support's `trees`).
         assert_eq!(
-            name,
-            env!("CARGO_PKG_NAME"),
+            name, "skills-test-support",
             "{era:?}: not rmcp's default name"
         );
         let expected = if era == Era::Modern {
@@ -951,7 +951,7 @@ async fn replacing_the_set_is_atomic_and_reports_changes() {
     let info = server
         .config(&skills_runtime::server::Caller::anonymous())
         .server_info;
-    assert_eq!(info.name, "skills-runtime");
+    assert_eq!(info.name, "skills-test-support");
 
     assert!(server.replace(support::load(&root)).unwrap());
     let entries = client.list_all_skills().await.unwrap();

@@ -21,12 +21,10 @@ use skills_runtime::protocol::{ARCHIVE_MTIME, INDEX_SCHEMA, TYPE_ARCHIVE, TYPE_S
 use skills_runtime::server::{Access, Offer};
 use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
-/// Invented skills with binary files, executable scripts and a nested skill.
-static FIXTURES: Skills = embed_skills!("../tests/fixtures/corpus");
-
-/// The course platform's skills: `academy` free, the courses sold; three
-/// courses are a lone `SKILL.md`.
-static COURSES: Skills = embed_skills!("../examples/course-platform/skills", gated = ["courses/*"]);
+// Invented skills with binary files, executable scripts and a nested skill;
+// the course platform's skills (`academy` free, the courses sold; three
+// courses are a lone `SKILL.md`).
+use skills_test_support::trees::{COURSES, FIXTURES};
 
 const INDEX: &str = "/.well-known/agent-skills/index.json";
 
@@ -274,7 +272,7 @@ async fn lone_skill_md_skills_are_served_as_that_file() {
 async fn archives_are_byte_identical_from_two_snapshots_and_two_routers() {
     // Two servers (two snapshots) of the embedded set, one of the same
     // folder loaded at run time (another build of the same files).
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/corpus");
+    let folder = skills_test_support::needs::fixture_corpus();
     let loaded = skills_core::load(&folder, &skills_core::Options::default())
         .unwrap_or_else(|report| panic!("{report}"))
         .into_skills();
@@ -534,7 +532,7 @@ mod shared {
     /// the artifacts cost (the first index request of a snapshot builds
     /// them all) and the bytes they hold. The measurement of
     /// docs/guide/serve.md: `cargo test --release -p skills-runtime
-    /// --features http --test well_known -- --include-ignored --nocapture real_corpus`.
+    /// --test integration -- --include-ignored --nocapture real_corpus`.
     #[tokio::test]
     #[ignore = "needs ../shared/corpus/real beside the clone"]
     async fn the_real_corpus_archives_are_deterministic_and_cheap() {

@@ -1,8 +1,6 @@
 // The embeds outside the UI tests are tracked, as a real crate's would be:
 // Cargo reruns this script, and so rebuilds the tests, when a file below
 // these folders is added, changed or removed.
-use std::path::Path;
-
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=tests/fixtures");
@@ -10,9 +8,9 @@ fn main() {
     // The real corpus beside the clone is embedded only when it is there, so
     // that the package builds on a clone alone (tests/corpus.rs, `shared`).
     println!("cargo::rustc-check-cfg=cfg(shared_corpus)");
-    let real = "../../../shared/corpus/real";
-    if Path::new(real).is_dir() {
-        println!("cargo::rerun-if-changed={real}");
+    let real = skills_test_paths::shared_path("corpus/real");
+    if real.is_dir() {
+        println!("cargo::rerun-if-changed={}", real.display());
         println!("cargo::rustc-cfg=shared_corpus");
     }
 }

@@ -6,7 +6,7 @@
 //! Cargo reads them. The trees of `../shared` are loaded at run time.
 
 fn main() {
-    println!("cargo::rerun-if-changed=../../skills");
+    println!("cargo::rerun-if-changed=../../examples/skills");
     println!("cargo::rerun-if-changed=../fixtures/corpus");
     // The course platform's skills (tests/course_platform_clients.rs).
     println!("cargo::rerun-if-changed=../../examples/course-platform/skills");

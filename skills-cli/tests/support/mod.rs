@@ -1,5 +1,4 @@
 //! Running the `skills` binary, and temporary folders, for the tests.
-#![allow(dead_code)] // Each test binary uses its own subset.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -8,12 +7,7 @@ use std::process::Command;
 pub const SKILLS: &str = env!("CARGO_BIN_EXE_skills");
 
 /// The repository's root.
-pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the workspace exists")
-}
+pub use skills_test_support::examples::workspace_dir as workspace;
 
 /// What one run printed, and how it ended.
 #[derive(Debug)]
@@ -50,13 +44,7 @@ pub struct TempDir(PathBuf);
 impl TempDir {
     /// A fresh, empty folder whose name includes `name`.
     pub fn new(name: &str) -> Self {
-        let path = std::env::temp_dir().join(format!(
-            "skills-cli-test-{}-{name}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |elapsed| elapsed.subsec_nanos())
-        ));
+        let path = skills_test_support::temp_path("cli-test", name);
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path).expect("the temporary folder can be created");
         Self(path)

@@ -18,6 +18,17 @@ use super::ask::ask;
 const MAX_PAGES: usize = 1000;
 /// Most entries of one listing the client accepts (fast-agent's limit).
 const MAX_ENTRIES: usize = 10_000;
+/// Most bytes of entries (as JSON) and cursors one listing may hold: the
+/// listing is kept whole until its last page, and each page may be as large
+/// as a message (`transport::MAX_MESSAGE_BYTES`, ~97 MiB), so counts alone
+/// let a server fill the host's memory with a thousand large pages. A
+/// listing of 10,000 skills with a description and a few files each is a
+/// few MiB.
+const MAX_LISTING_BYTES: usize = 64 << 20;
+/// Longest cursor the client sends back, in bytes (each is kept, to see a
+/// cursor repeated). Cursors are opaque, but a page offset or a signed
+/// token is far shorter.
+const MAX_CURSOR_BYTES: usize = 64 << 10;
 
 /// Where a skill was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -195,21 +206,36 @@ pub(crate) async fn discover(
 /// Follows a paginated listing with the guards fast-agent applies: a
 /// repeated cursor, more than [`MAX_PAGES`] pages or more than
 /// [`MAX_ENTRIES`] entries refuse the listing (rmcp's `list_all_*` would
-/// follow a looping cursor forever).
+/// follow a looping cursor forever); and with a bound on what it holds: a
+/// cursor over [`MAX_CURSOR_BYTES`], or entries and cursors over
+/// [`MAX_LISTING_BYTES`] in all, refuse it too.
 async fn pages<T, F, Fut>(
     timeout: Duration,
     method: &'static str,
     mut page: F,
 ) -> Result<Vec<T>, ClientError>
 where
+    T: Serialize,
     F: FnMut(Option<String>) -> Fut,
     Fut: Future<Output = Result<(Vec<T>, Option<String>), rmcp::ServiceError>>,
 {
     let mut items = Vec::new();
     let mut cursors = HashSet::new();
     let mut cursor = None;
+    let mut held = 0usize;
     for _ in 0..MAX_PAGES {
         let (mut more, next) = ask(method, None, timeout, page(cursor)).await?;
+        held = more
+            .iter()
+            .map(|item| serde_json::to_vec(item).map_or(0, |json| json.len()))
+            .fold(held, usize::saturating_add)
+            .saturating_add(next.as_ref().map_or(0, String::len));
+        if held > MAX_LISTING_BYTES {
+            return Err(ClientError::Listing(format!(
+                "{method} gave more than {} MiB of entries",
+                MAX_LISTING_BYTES >> 20
+            )));
+        }
         items.append(&mut more);
         if items.len() > MAX_ENTRIES {
             return Err(ClientError::Listing(format!(
@@ -218,9 +244,16 @@ where
         }
         match next {
             None => return Ok(items),
+            Some(next) if next.len() > MAX_CURSOR_BYTES => {
+                return Err(ClientError::Listing(format!(
+                    "{method} gave a cursor of {} bytes; at most {MAX_CURSOR_BYTES} are followed",
+                    next.len()
+                )));
+            }
             Some(next) if !cursors.insert(next.clone()) => {
                 return Err(ClientError::Listing(format!(
-                    "{method} repeated the cursor {next:?}"
+                    "{method} repeated the cursor `{}`",
+                    crate::folder::shown(&next)
                 )));
             }
             Some(next) => cursor = Some(next),

@@ -29,8 +29,8 @@ pub enum ClientError {
         /// How long the client waited.
         after: Duration,
     },
-    /// A listing the client refuses to follow: a cursor repeated, too many
-    /// pages or too many entries.
+    /// A listing the client refuses to follow: a cursor repeated or too
+    /// long, too many pages or entries, or too many bytes of them.
     Listing(String),
     /// No skill of that name or URI is served.
     UnknownSkill(String),
@@ -127,42 +127,83 @@ impl ClientError {
     }
 }
 
+/// Longest message a [`ClientError`] prints, in characters: it quotes what
+/// a server sent (URIs, its own error messages), which can be megabytes.
+const MAX_SHOWN_CHARS: usize = 4000;
+
+/// One line a server cannot act through: URIs, names and a server's own
+/// error messages are quoted in errors, and whatever a terminal or a CI log
+/// would act on (escapes, line breaks, bidirectional overrides) is escaped
+/// ([`skills_core::printable`]), at most [`MAX_SHOWN_CHARS`] characters.
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Request { method, uri, error } => match uri {
+        if let Self::Rules { uri, report } = self {
+            // The report is skills-core's, one escaped problem per line.
+            return write!(
+                f,
+                "{}: breaks the Agent Skills rules (strict): {report}",
+                shown(uri)
+            );
+        }
+        let mut text = String::new();
+        fmt::write(&mut text, format_args!("{}", Raw(self)))?;
+        f.write_str(&shown(&text))
+    }
+}
+
+/// `text` escaped and bounded as errors print it.
+fn shown(text: &str) -> String {
+    let bounded: String = text.chars().take(MAX_SHOWN_CHARS).collect();
+    let mut out = skills_core::printable(&bounded).into_owned();
+    if text.chars().nth(MAX_SHOWN_CHARS).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// The message before it is escaped.
+struct Raw<'a>(&'a ClientError);
+
+impl fmt::Display for Raw<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            ClientError::Request { method, uri, error } => match uri {
                 Some(uri) => write!(f, "{method} {uri} failed: {error}"),
                 None => write!(f, "{method} failed: {error}"),
             },
-            Self::Timeout { method, uri, after } => match uri {
+            ClientError::Timeout { method, uri, after } => match uri {
                 Some(uri) => write!(f, "{method} {uri} got no answer in {after:?}"),
                 None => write!(f, "{method} got no answer in {after:?}"),
             },
-            Self::Listing(reason) => write!(f, "the skills listing was refused: {reason}"),
-            Self::UnknownSkill(name) => write!(f, "no skill `{name}` is served"),
-            Self::Ambiguous { name, uris } => write!(
+            ClientError::Listing(reason) => write!(f, "the skills listing was refused: {reason}"),
+            ClientError::UnknownSkill(name) => write!(f, "no skill `{name}` is served"),
+            ClientError::Ambiguous { name, uris } => write!(
                 f,
                 "`{name}` names {} skills ({}); ask for one by URI",
                 uris.len(),
                 uris.join(", ")
             ),
-            Self::Entry { uri, reason } => write!(f, "{uri}: refused: {reason}"),
-            Self::Integrity { uri, reason } => write!(f, "{uri}: did not verify: {reason}"),
-            Self::Changed { uri, before, after } => write!(
+            ClientError::Entry { uri, reason } => write!(f, "{uri}: refused: {reason}"),
+            ClientError::Integrity { uri, reason } => write!(f, "{uri}: did not verify: {reason}"),
+            ClientError::Changed { uri, before, after } => write!(
                 f,
                 "{uri}: the skill changed while it was being fetched (version {before}, then {after}); try again"
             ),
-            Self::Frontmatter { uri, reason } => write!(f, "{uri}: did not verify: {reason}"),
-            Self::TooLarge { uri, reason } => write!(f, "{uri}: refused: too large: {reason}"),
-            Self::Rules { uri, report } => {
+            ClientError::Frontmatter { uri, reason } => {
+                write!(f, "{uri}: did not verify: {reason}")
+            }
+            ClientError::TooLarge { uri, reason } => {
+                write!(f, "{uri}: refused: too large: {reason}")
+            }
+            ClientError::Rules { uri, report } => {
                 write!(f, "{uri}: breaks the Agent Skills rules (strict): {report}")
             }
-            Self::NotApproved { skill, server } => write!(
+            ClientError::NotApproved { skill, server } => write!(
                 f,
                 "`{skill}` (from `{server}`) is not approved by the host, so it was not loaded and none of its files were read; do not retry it unless the user approves it"
             ),
-            Self::Folder(error) => write!(f, "{error}"),
-            Self::Usage(reason) => f.write_str(reason),
+            ClientError::Folder(error) => write!(f, "{error}"),
+            ClientError::Usage(reason) => f.write_str(reason),
         }
     }
 }

@@ -73,12 +73,24 @@ impl SkillSource {
         let uri: http::Uri = url
             .parse()
             .map_err(|error| usage(&format!("does not parse: {error}")))?;
-        let scheme = uri.scheme_str().ok_or_else(|| usage("has no scheme"))?;
+        let scheme = uri
+            .scheme_str()
+            .ok_or_else(|| usage("has no scheme"))?
+            .to_ascii_lowercase();
         let host = uri.host().ok_or_else(|| usage("has no host"))?;
-        let port = uri.port_u16().map(|port| format!(":{port}"));
+        // The scheme's default port is the same endpoint written two ways
+        // (RFC 3986, 6.2.3): `http://h:80/mcp` is `http://h/mcp`.
+        let default = match scheme.as_str() {
+            "http" => Some(80),
+            "https" => Some(443),
+            _ => None,
+        };
+        let port = uri
+            .port_u16()
+            .filter(|port| Some(*port) != default)
+            .map(|port| format!(":{port}"));
         let plain = format!(
-            "{}://{}{}{}",
-            scheme.to_ascii_lowercase(),
+            "{scheme}://{}{}{}",
             host.to_ascii_lowercase(),
             port.unwrap_or_default(),
             uri.path()
@@ -161,6 +173,28 @@ mod tests {
             SkillSource::url("HTTP://user:pw@127.0.0.1:8080/mcp?x=1").unwrap()
         );
         assert_ne!(a, SkillSource::url("http://127.0.0.1:8081/mcp").unwrap());
+        // A default port written out is the same endpoint; another is not.
+        assert_eq!(
+            SkillSource::url("HTTPS://Example.com:443/mcp").unwrap(),
+            SkillSource::url("https://example.com/mcp").unwrap()
+        );
+        assert_eq!(
+            SkillSource::url("http://example.com:80/mcp").unwrap(),
+            SkillSource::url("http://example.com/mcp").unwrap()
+        );
+        assert_ne!(
+            SkillSource::url("http://example.com:443/mcp").unwrap(),
+            SkillSource::url("http://example.com/mcp").unwrap()
+        );
+        // Paths are compared as written: another path is another endpoint.
+        assert_ne!(
+            SkillSource::url("http://example.com/MCP").unwrap(),
+            SkillSource::url("http://example.com/mcp").unwrap()
+        );
+        assert_ne!(
+            SkillSource::url("http://example.com/a%2Fb").unwrap(),
+            SkillSource::url("http://example.com/a/b").unwrap()
+        );
         assert!(SkillSource::url("not a url").is_err());
         assert!(SkillSource::url("/relative").is_err());
         assert_ne!(

@@ -119,19 +119,22 @@ impl SyncedSkill {
     }
 }
 
+/// One line: the path, reason and error quote what a server sent (a path
+/// that names no safe place is kept as sent), so whatever a terminal would
+/// act on is escaped ([`skills_core::printable`]).
 impl fmt::Display for SyncedSkill {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} ({})", self.path, self.state, self.action)?;
+        let mut text = format!("{} {} ({})", self.path, self.state, self.action);
         if let Some(parent) = &self.part_of {
-            write!(f, ", inside {parent}")?;
+            text.push_str(&format!(", inside {parent}"));
         }
         if let Some(reason) = &self.reason {
-            write!(f, ": {reason}")?;
+            text.push_str(&format!(": {reason}"));
         }
         if let Some(error) = &self.error {
-            write!(f, "; {error}")?;
+            text.push_str(&format!("; {error}"));
         }
-        Ok(())
+        f.write_str(&skills_core::printable(&text))
     }
 }
 
@@ -302,15 +305,12 @@ pub(crate) async fn download(
 /// folder. Decided on path segments, among paths [`manifest::check_place`]
 /// accepted (no `.`, `..` or empty segment), so a prefix of segments is a
 /// folder that holds another.
+/// The outermost one, looked up by each folder above `path` (shortest
+/// first), so that a listing of thousands of skills costs thousands of
+/// lookups, not millions of comparisons.
 fn parent_of<'a>(path: &str, paths: &'a BTreeSet<String>) -> Option<&'a String> {
-    let segments: Vec<&str> = path.split('/').collect();
-    paths
-        .iter()
-        .filter(|parent| {
-            let outer: Vec<&str> = parent.split('/').collect();
-            outer.len() < segments.len() && segments.starts_with(&outer)
-        })
-        .min_by_key(|parent| parent.split('/').count())
+    path.match_indices('/')
+        .find_map(|(at, _)| paths.get(&path[..at]))
 }
 
 /// Checks a nested skill against its outer skill's manifest: its own entry

@@ -19,17 +19,22 @@ const SCRATCH_PREFIX: &str = ".skills-runtime-";
 /// Folders deeper than this below the target are not searched for orphans.
 const ORPHAN_DEPTH: usize = 16;
 
-/// What applying one item needs beyond its [`Planned`].
+/// What applying one item needs beyond its [`Planned`]. Each carries what
+/// the plan saw of the folder: applying re-reads it and does nothing when
+/// it changed since (a user's edit, another writer's folder, a link swapped
+/// in), however long ago the plan was made.
 #[derive(Debug)]
 pub(super) enum Work<'a> {
     /// Write (or rewrite) the skill; `keep` are the files that may be
-    /// hard-linked from the current folder because they did not change.
+    /// hard-linked from the current folder because they did not change;
+    /// `seen` is the folder as planned (`None`: there was none).
     Write {
         skill: SkillWrite<'a>,
         keep: BTreeSet<String>,
+        seen: Option<OnDisk>,
     },
-    /// Remove the folder.
-    Remove,
+    /// Remove the folder, as planned.
+    Remove { seen: OnDisk },
 }
 
 /// The target folder with symbolic links in it and above it resolved (the
@@ -62,6 +67,52 @@ pub(super) fn open_root(root: &Path) -> io::Result<PathBuf> {
     }
     resolved.extend(missing.iter().rev());
     Ok(resolved)
+}
+
+/// Whether `name` is one the writer keeps for its scratch folders (a skill
+/// may not use it).
+pub(super) fn is_scratch(name: &str) -> bool {
+    name.starts_with(SCRATCH_PREFIX)
+}
+
+/// Whether the entry `name` is a scratch folder that a process which is
+/// gone left behind (a crash between staging and the swap): it holds a
+/// whole skill, which agents that scan hidden folders would load. One whose
+/// process is still running (or cannot be known: no `/proc`) is not; nor is
+/// anything not named as the writer names them
+/// (`.skills-runtime-{staging|old}-NAME-PID-N`).
+fn is_stale_scratch(name: &str) -> bool {
+    scratch_pid(name).is_some_and(|pid| pid != std::process::id() && !process_may_run(pid))
+}
+
+/// Removes the stale scratch folders [`orphans`] found.
+pub(super) fn remove_stale(stale: &[PathBuf]) {
+    for folder in stale {
+        if fs::symlink_metadata(folder).is_ok_and(|meta| meta.is_dir()) {
+            let _ = fs::remove_dir_all(folder);
+        }
+    }
+}
+
+/// The process id in a scratch folder's name, if it is one.
+fn scratch_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(SCRATCH_PREFIX)?;
+    let rest = rest
+        .strip_prefix("staging-")
+        .or_else(|| rest.strip_prefix("old-"))?;
+    let mut parts = rest.rsplitn(3, '-');
+    let (_counter, pid) = (parts.next()?.parse::<u64>().ok()?, parts.next()?);
+    parts.next()?;
+    pid.parse().ok()
+}
+
+/// Whether process `pid` may be running: `false` only when `/proc` says it
+/// is not (Linux), so that nothing of a running process is ever removed.
+fn process_may_run(pid: u32) -> bool {
+    if !Path::new("/proc/self").exists() {
+        return true;
+    }
+    Path::new("/proc").join(pid.to_string()).exists()
 }
 
 /// `root` joined with a checked relative `/`-separated path.
@@ -122,12 +173,24 @@ pub(super) fn entries(root: &Path, relative: &str) -> Vec<String> {
 
 /// A skill folder read back: its record (if ours to read) and the digest and
 /// executable bit of every file, with anything that is not a plain file.
-struct OnDisk {
+#[derive(Debug)]
+pub(super) struct OnDisk {
     record: Option<Record>,
     /// Path inside the skill → (digest, executable). The record file excluded.
     files: BTreeMap<String, RecordedFile>,
     /// Links, special files and unreadable names found inside.
     odd: Vec<String>,
+    /// Path inside the skill → the file read (device and inode), so that a
+    /// file hard-linked into the new folder is the very one hashed.
+    ids: BTreeMap<String, FileId>,
+}
+
+impl OnDisk {
+    /// Whether `now` holds what this reading held: the same record, files
+    /// (bytes and executable bits) and odd entries.
+    fn same_as(&self, now: &OnDisk) -> bool {
+        self.record == now.record && self.files == now.files && self.odd == now.odd
+    }
 }
 
 fn read_folder(folder: &Path) -> io::Result<OnDisk> {
@@ -135,6 +198,7 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
         record: None,
         files: BTreeMap::new(),
         odd: Vec::new(),
+        ids: BTreeMap::new(),
     };
     let mut pending = vec![(folder.to_path_buf(), String::new())];
     while let Some((dir, prefix)) = pending.pop() {
@@ -181,6 +245,9 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
                     }
                 };
                 let executable = is_executable(&metadata);
+                if let Some(id) = FileId::of(opened.metadata()) {
+                    on_disk.ids.insert(relative.clone(), id);
+                }
                 on_disk
                     .files
                     .insert(relative, RecordedFile::new(digest, executable));
@@ -189,6 +256,7 @@ fn read_folder(folder: &Path) -> io::Result<OnDisk> {
             }
         }
     }
+    on_disk.odd.sort();
     Ok(on_disk)
 }
 
@@ -201,6 +269,31 @@ fn is_executable(meta: &fs::Metadata) -> bool {
 #[cfg(not(unix))]
 fn is_executable(_meta: &fs::Metadata) -> bool {
     false
+}
+
+/// The skill folders inside a folder that is itself no skill's (no
+/// `SKILL.md` and no record at its top): each folder below holding a
+/// `SKILL.md` or a writer's record, outermost ones only.
+fn grouped_skills(on_disk: &OnDisk) -> Vec<String> {
+    if on_disk.record.is_some() || on_disk.files.contains_key(skills_core::SKILL_MD) {
+        return Vec::new();
+    }
+    let mut inner: Vec<String> = on_disk
+        .files
+        .keys()
+        .filter_map(|path| {
+            let (folder, name) = path.rsplit_once('/')?;
+            (name == skills_core::SKILL_MD || name == RECORD_FILE).then(|| folder.to_owned())
+        })
+        .collect();
+    inner.sort();
+    inner.dedup();
+    let all = inner.clone();
+    inner.retain(|folder| {
+        !all.iter()
+            .any(|outer| outer != folder && folder.starts_with(&format!("{outer}/")))
+    });
+    inner
 }
 
 /// What a user changed in a folder the record describes. An executable bit
@@ -339,6 +432,7 @@ pub(super) fn plan_skill<'a>(
             let work = Work::Write {
                 skill,
                 keep: BTreeSet::new(),
+                seen: None,
             };
             (item, Some(work))
         }
@@ -366,7 +460,7 @@ pub(super) fn plan_skill<'a>(
                     && let Some(stamp) = super::stamped::read(&folder)
                     && owner.owns_stamp(&stamp.by)
                 {
-                    return plan_stamped(item, skill, &on_disk, &incoming, &stamp, options);
+                    return plan_stamped(item, skill, on_disk, &incoming, &stamp, options);
                 }
                 item.state = State::Foreign;
                 item.reason = Some(match &on_disk.record {
@@ -374,6 +468,22 @@ pub(super) fn plan_skill<'a>(
                     None => "a folder no record of this writer knows".to_owned(),
                 });
                 item.files = differences(&on_disk.files, &incoming);
+                // A folder that is no skill's but holds skills (a group)
+                // is theirs: `force` replaces a skill's folder, never the
+                // skills below one.
+                let grouped = grouped_skills(&on_disk);
+                if !grouped.is_empty() {
+                    item.action = Action::Keep;
+                    item.reason = Some(format!(
+                        "it is no skill's folder but holds other skills ({}); they are never replaced, even by force",
+                        grouped
+                            .iter()
+                            .map(|inner| skills_core::relpath::join(&skill.path, inner))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    return (item, None);
+                }
                 return if options.force && on_disk.odd.is_empty() {
                     item.action = Action::Update;
                     (
@@ -381,6 +491,7 @@ pub(super) fn plan_skill<'a>(
                         Some(Work::Write {
                             skill,
                             keep: BTreeSet::new(),
+                            seen: Some(on_disk),
                         }),
                     )
                 } else {
@@ -414,7 +525,8 @@ pub(super) fn plan_skill<'a>(
                 if options.force && on_disk.odd.is_empty() {
                     item.action = Action::Update;
                     item.reason = Some("forced: the edits are overwritten".to_owned());
-                    return (item, Some(Work::Write { skill, keep }));
+                    let seen = Some(on_disk);
+                    return (item, Some(Work::Write { skill, keep, seen }));
                 }
                 item.action = Action::Keep;
                 item.reason = Some(if on_disk.odd.is_empty() {
@@ -443,7 +555,8 @@ pub(super) fn plan_skill<'a>(
             }
             item.state = State::Outdated;
             item.action = Action::Update;
-            (item, Some(Work::Write { skill, keep }))
+            let seen = Some(on_disk);
+            (item, Some(Work::Write { skill, keep, seen }))
         }
     }
 }
@@ -454,7 +567,7 @@ pub(super) fn plan_skill<'a>(
 fn plan_stamped<'a>(
     mut item: Planned,
     skill: SkillWrite<'a>,
-    on_disk: &OnDisk,
+    on_disk: OnDisk,
     incoming: &BTreeMap<String, RecordedFile>,
     stamp: &super::stamped::Stamp,
     options: &WriteOptions,
@@ -467,6 +580,7 @@ fn plan_stamped<'a>(
     let write = Work::Write {
         skill,
         keep: BTreeSet::new(),
+        seen: Some(on_disk),
     };
     if stamp.unedited {
         item.state = State::Outdated;
@@ -490,14 +604,16 @@ fn plan_stamped<'a>(
     }
 }
 
-/// This writer's skills under `root` that are not in `given`.
+/// This writer's skills under `root` that are not in `given`, and the
+/// stale scratch folders beside the folders searched.
 pub(super) fn orphans<'a>(
     root: &Path,
     owner: &Target,
     given: &BTreeSet<String>,
     options: &WriteOptions,
-) -> Vec<(Planned, Option<Work<'a>>)> {
+) -> (Vec<(Planned, Option<Work<'a>>)>, Vec<PathBuf>) {
     let mut found = Vec::new();
+    let mut stale = Vec::new();
     let mut pending = vec![(root.to_path_buf(), String::new(), 0usize)];
     while let Some((dir, prefix, depth)) = pending.pop() {
         let Ok(entries) = fs::read_dir(&dir) else {
@@ -507,11 +623,14 @@ pub(super) fn orphans<'a>(
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            if name.starts_with(SCRATCH_PREFIX) {
-                continue;
-            }
             // Links are never followed; only real folders are searched.
             if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            if is_scratch(&name) {
+                if is_stale_scratch(&name) {
+                    stale.push(entry.path());
+                }
                 continue;
             }
             let relative = format!("{prefix}{name}");
@@ -532,7 +651,7 @@ pub(super) fn orphans<'a>(
                     && let Some(stamp) = super::stamped::read(&folder)
                     && owner.owns_stamp(&stamp.by) =>
                 {
-                    found.push(plan_stamped_orphan(relative, &stamp, options));
+                    found.push(plan_stamped_orphan(&folder, relative, &stamp, options));
                 }
                 // A foreign skill's folder is not searched: what is inside is its own.
                 None if fs::symlink_metadata(folder.join(skills_core::SKILL_MD)).is_ok() => {}
@@ -544,10 +663,11 @@ pub(super) fn orphans<'a>(
         }
     }
     found.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-    found
+    (found, stale)
 }
 
 fn plan_stamped_orphan<'a>(
+    folder: &Path,
     path: String,
     stamp: &super::stamped::Stamp,
     options: &WriteOptions,
@@ -570,9 +690,17 @@ fn plan_stamped_orphan<'a>(
         );
         (item, None)
     } else if options.remove_orphans {
-        item.action = Action::Remove;
-        item.reason = Some("installed by skill-embed".into());
-        (item, Some(Work::Remove))
+        match read_folder(folder) {
+            Ok(seen) => {
+                item.action = Action::Remove;
+                item.reason = Some("installed by skill-embed".into());
+                (item, Some(Work::Remove { seen }))
+            }
+            Err(error) => {
+                item.error = Some(format!("`{}` cannot be read: {error}", item.path));
+                (item, None)
+            }
+        }
     } else {
         item.action = Action::None;
         item.reason = Some("installed by skill-embed, no longer given; left in place".into());
@@ -606,7 +734,7 @@ fn plan_orphan<'a>(
             } else if options.remove_orphans {
                 item.action = Action::Remove;
                 item.files.removed = record.files.keys().cloned().collect();
-                (item, Some(Work::Remove))
+                (item, Some(Work::Remove { seen: on_disk }))
             } else {
                 item.action = Action::None;
                 item.reason = Some("no longer given; left in place".into());
@@ -628,6 +756,7 @@ fn scratch_beside(folder: &Path, purpose: &str) -> PathBuf {
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
     let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
+    // Parsed back by `scratch_pid`: keep the process id second to last.
     folder.with_file_name(format!(
         "{SCRATCH_PREFIX}{purpose}-{name}-{}-{unique}",
         std::process::id()
@@ -647,30 +776,59 @@ pub(super) fn apply(
     if let Found::Blocked(reason) = look(root, &item.path).map_err(|error| error.to_string())? {
         return Err(reason);
     }
+    let changed = || {
+        format!(
+            "`{}` changed since it was planned (a file was written, edited, removed or \
+             swapped for a link there, or another writer's folder took its place); nothing \
+             was done: plan again",
+            shown(&item.path)
+        )
+    };
     match work {
-        Work::Remove => remove(root, &folder).map_err(|error| error.to_string()),
-        Work::Write { skill, keep } => {
-            write(root, owner, &folder, &skill, &keep).map_err(|error| error.to_string())
+        Work::Remove { seen } => {
+            match read_folder(&folder) {
+                Ok(now) if seen.same_as(&now) => {}
+                _ => return Err(changed()),
+            }
+            remove(root, &folder).map_err(|error| error.to_string())
+        }
+        Work::Write { skill, keep, seen } => {
+            let linkable = match seen {
+                // Nothing was there: nothing may be there now.
+                None if fs::symlink_metadata(&folder).is_ok() => return Err(changed()),
+                None => None,
+                Some(seen) => match read_folder(&folder) {
+                    Ok(now) if seen.same_as(&now) => Some(now.ids),
+                    _ => return Err(changed()),
+                },
+            };
+            write(root, owner, &folder, &skill, &keep, linkable.as_ref())
+                .map_err(|error| error.to_string())
         }
     }
 }
 
+/// Writes the skill at `folder` through a staging folder. `current` holds
+/// the files of the folder there now, as just read (`None`: there was
+/// none, and the staging folder is renamed into place only if that is still
+/// so: a rename never replaces a folder with anything in it).
 fn write(
     root: &Path,
     owner: &Target,
     folder: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
+    current: Option<&BTreeMap<String, FileId>>,
 ) -> io::Result<()> {
     let parent = folder.parent().unwrap_or(root);
     create_folders_below(root, parent)?;
     let staging = scratch_beside(folder, "staging");
-    let built = build(&staging, owner, folder, skill, keep);
+    let built = build(&staging, owner, folder, skill, keep, current);
     if let Err(error) = built {
         let _ = fs::remove_dir_all(&staging);
         return Err(error);
     }
-    if fs::symlink_metadata(folder).is_ok() {
+    if current.is_some() {
         let old = scratch_beside(folder, "old");
         if let Err(error) = fs::rename(folder, &old) {
             let _ = fs::remove_dir_all(&staging);
@@ -713,14 +871,16 @@ fn create_folders_below(root: &Path, folder: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Builds the new folder at `staging`: unchanged files linked from
-/// `current`, the others written, then the record.
+/// Builds the new folder at `staging`: unchanged files linked from the
+/// folder at `current` (each only if it is the very file read there,
+/// `ids`), the others written, then the record.
 fn build(
     staging: &Path,
     owner: &Target,
     current: &Path,
     skill: &SkillWrite<'_>,
     keep: &BTreeSet<String>,
+    ids: Option<&BTreeMap<String, FileId>>,
 ) -> io::Result<()> {
     fs::create_dir(staging)?;
     let mut record = Record::new(
@@ -735,10 +895,13 @@ fn build(
             fs::create_dir_all(parent)?;
         }
         // An unchanged file is linked from the current folder, if it is
-        // still a regular file there (never a link put there since the plan).
+        // still the regular file read there (never a link put there since,
+        // nor a file reached through a folder swapped for a link).
+        let read = ids.and_then(|ids| ids.get(file.path.as_ref()));
         let linked = keep.contains(file.path.as_ref())
+            && ids.is_some()
             && fs::hard_link(join(current, &file.path), &destination).is_ok()
-            && linked_a_file(&destination)?;
+            && linked_the_file(&destination, read)?;
         if !linked {
             let Some(bytes) = &file.bytes else {
                 return Err(io::Error::other(format!(
@@ -768,10 +931,17 @@ fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .write_all(bytes)
 }
 
-/// Whether the hard link just made at `destination` is a regular file;
-/// anything else (a link `hard_link` copied as a link) is removed again.
-fn linked_a_file(destination: &Path) -> io::Result<bool> {
-    if fs::symlink_metadata(destination)?.file_type().is_file() {
+/// Whether the hard link just made at `destination` is a regular file and,
+/// where the platform gives file identities, the file `read` (the one
+/// hashed); anything else (a link `hard_link` copied as a link, another
+/// file swapped in) is removed again.
+fn linked_the_file(destination: &Path, read: Option<&FileId>) -> io::Result<bool> {
+    let meta = fs::symlink_metadata(destination)?;
+    let same = match FileId::of(&meta) {
+        Some(linked) => read == Some(&linked),
+        None => true,
+    };
+    if meta.file_type().is_file() && same {
         return Ok(true);
     }
     fs::remove_file(destination)?;

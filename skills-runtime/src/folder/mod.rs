@@ -46,17 +46,33 @@
 //!   this writer knows), `orphaned` (ours, no longer among the skills given).
 //! - **Edits are kept**: a `modified` or `foreign` folder is left alone
 //!   unless [`WriteOptions::force`]; an `orphaned` one is removed only when
-//!   [`WriteOptions::remove_orphans`] asks and nobody edited it.
+//!   [`WriteOptions::remove_orphans`] asks and nobody edited it. A folder
+//!   that is no skill's but groups skills (`team/` holding `team/pdf/`) is
+//!   never replaced, even by force.
 //! - **An atomic swap per skill**: the new folder is built in a hidden
 //!   staging folder beside the target, then renamed into place; a
 //!   half-written skill never appears under its name. Files that did not
 //!   change are hard-linked into the new folder, so they keep their inode and
-//!   modification time.
+//!   modification time. The scratch folders (`.skills-runtime-staging-…`,
+//!   `.skills-runtime-old-…`) are the writer's own: no skill may be written
+//!   under such a name, and those a crashed run left behind (each a whole
+//!   skill, which agents that scan hidden folders would load) are removed
+//!   when a plan with its orphan search is applied, once `/proc` says their
+//!   process is gone (Linux; elsewhere they are left).
+//! - **What the plan saw is what is replaced**: applying a plan reads each
+//!   folder it touches again; one that changed since it was planned (a
+//!   user's edit, a folder another writer put where nothing was, a folder
+//!   swapped for a link) is left as it is, and its item fails, however long
+//!   the plan waited. A file linked into the new folder is the very file
+//!   hashed (same device and inode).
 //! - **Portable names**: skill and file paths pass
 //!   [`skills_core::names::check_path`], no two of them (in one skill, across
 //!   the skills given, or against what the folder already holds) differ only
 //!   in case or Unicode normalization ([`skills_core::names::fold_case`]):
 //!   such a skill is kept out, both names in its reason.
+//! - **Never inside another skill**: a skill whose folder would lie inside
+//!   another skill's (one given with it, or a folder on disk holding a
+//!   `SKILL.md` or a record) is kept out: it would change that skill's files.
 //! - **Never outside the target**: a symbolic link at or below the
 //!   target (other than the target itself and the folders above it) is never
 //!   followed: the skill is reported `foreign` and left alone.

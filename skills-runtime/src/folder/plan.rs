@@ -21,6 +21,9 @@ pub struct Plan<'a> {
     owner: Target,
     items: Vec<Planned>,
     work: Vec<Option<disk::Work<'a>>>,
+    /// Scratch folders a crashed run of this writer left (found with the
+    /// orphans), removed by [`apply`](Self::apply).
+    stale: Vec<PathBuf>,
 }
 
 impl<'a> Plan<'a> {
@@ -51,14 +54,18 @@ impl<'a> Plan<'a> {
     }
 
     /// Does what the plan says, skill by skill. A skill that fails is left
-    /// as it was and carries its [`Planned::error`]; the others go on.
+    /// as it was and carries its [`Planned::error`]; the others go on. Each
+    /// folder is read again first: one that changed since the plan was made
+    /// fails (nothing is done to it; plan again).
     pub fn apply(self) -> Vec<Planned> {
         let Plan {
             root,
             owner,
             mut items,
             work,
+            stale,
         } = self;
+        disk::remove_stale(&stale);
         for (item, work) in items.iter_mut().zip(work) {
             if let Some(work) = work
                 && let Err(error) = disk::apply(&root, &owner, item, work)
@@ -98,7 +105,9 @@ impl fmt::Display for Plan<'_> {
 /// with another skill's or with an entry already in the target (the
 /// portable-name rule, [`names::fold_case`]: `Team/pdf` and `team/pdf`,
 /// `café` in NFC and in NFD), is planned `keep` with the reason, both names
-/// in it; it never reaches the disk.
+/// in it; it never reaches the disk. So is a skill that would lie inside
+/// another skill's folder: one given with it, or a folder on the way that
+/// holds a `SKILL.md` or a writer's record, whoever wrote it.
 pub fn plan<'a>(
     target: &Target,
     skills: impl IntoIterator<Item = SkillWrite<'a>>,
@@ -156,10 +165,10 @@ fn plan_with<'a>(
         items.push(item);
         work.push(job);
     }
-    let orphans = if with_orphans {
+    let (orphans, stale) = if with_orphans {
         disk::orphans(&root, target, &given, options)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     for (item, job) in orphans {
         items.push(item);
@@ -170,6 +179,7 @@ fn plan_with<'a>(
         owner: target.clone(),
         items,
         work,
+        stale,
     })
 }
 
@@ -196,9 +206,26 @@ fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String>
             }
         }
     }
+    // One skill given inside another's folder: writing the outer one would
+    // replace it, and it would change the outer one's files.
+    let given: std::collections::HashSet<&str> = paths.iter().map(|(_, path)| *path).collect();
+    for (index, path) in &paths {
+        let mut outers = path.match_indices('/').map(|(at, _)| &path[..at]);
+        if let Some(outer) = outers.find(|outer| given.contains(outer)) {
+            found.entry(*index).or_insert_with(|| {
+                format!("it lies inside `{outer}`, the folder of another skill given; a skill's folder holds its own files only")
+            });
+        }
+    }
     // Against the target: each folder on the way to a skill, beside the
     // entries already there (each folder read and its names folded once,
-    // links not followed).
+    // links not followed). A folder on the way that holds a skill (its
+    // `SKILL.md` or a writer's record) is that skill's: nothing is written
+    // into it, whoever wrote it.
+    let skill_keys = [
+        names::fold_case(skills_core::SKILL_MD),
+        names::fold_case(RECORD_FILE),
+    ];
     let mut listed: BTreeMap<String, HashMap<String, Vec<String>>> = BTreeMap::new();
     for (index, path) in &paths {
         let mut parent = String::new();
@@ -213,6 +240,18 @@ fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String>
                 }
                 by_key
             });
+            if !parent.is_empty()
+                && let Some(held) = skill_keys
+                    .iter()
+                    .find_map(|key| entries.get(key).and_then(|held| held.first()))
+            {
+                found.entry(*index).or_insert_with(|| {
+                    format!(
+                        "it would be written inside `{parent}`, the folder of another skill (it holds `{parent}/{held}`); a skill is never written into another skill's folder"
+                    )
+                });
+                break;
+            }
             let alike = entries.get(&names::fold_case(name));
             if let Some(there) = alike.and_then(|alike| alike.iter().find(|entry| *entry != name)) {
                 let here = relpath::join(&parent, name);
@@ -242,6 +281,19 @@ fn refusal(skill: &SkillWrite<'_>) -> Option<String> {
     if let Err(problem) = names::check_path(&skill.path) {
         return Some(format!(
             "its folder `{}` cannot be written: {problem}",
+            skill.path
+        ));
+    }
+    // The writer's scratch folders are skipped when it looks for orphans and
+    // for names that collide, and removed once stale: a skill there would
+    // be out of its sight.
+    if let Some(segment) = skill
+        .path
+        .split('/')
+        .find(|segment| disk::is_scratch(segment))
+    {
+        return Some(format!(
+            "its folder `{}` cannot be written: `{segment}` is a name the writer keeps for its own scratch folders",
             skill.path
         ));
     }

@@ -6,7 +6,7 @@
 //! (`.ci/run` runs it). The synthetic, invalid and name-clash corpora of
 //! `../shared` go through `skills_core::load`, the code the macro runs.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

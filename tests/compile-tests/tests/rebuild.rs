@@ -1,13 +1,14 @@
 //! Rebuild tracking with a real Cargo. A probe crate embeds `skills/` and has
 //! the one-line build script the macro asks for; after each change to the
 //! tree, `cargo build` must recompile it and the binary must list exactly
-//! what is on disk, and with nothing changed it must not recompile.
+//! what is on disk, and with nothing changed it must not recompile. Without
+//! the build script, the build fails and says which line to add.
 //!
 //! Unix only: a deleted file shows only in its folder's mtime, which is set
 //! here through a file descriptor of the folder.
 #![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -18,6 +19,8 @@ use std::time::{Duration, SystemTime};
 use support::{TempDir, files_on_disk, sha256_digest};
 
 const PROBE: &str = "skills-rebuild-probe";
+/// The probe without a build script.
+const UNWATCHED: &str = "skills-unwatched-probe";
 
 const BUILD_RS: &str = r#"fn main() {
     println!("cargo::rerun-if-changed=skills");
@@ -41,12 +44,18 @@ type Listing = BTreeMap<(String, String), String>;
 /// A crate outside the workspace that embeds its `skills/` folder. Its target
 /// folder is shared between runs, so its dependencies build once.
 struct Probe {
+    name: &'static str,
     dir: TempDir,
     target_dir: PathBuf,
 }
 
 impl Probe {
     fn new() -> Self {
+        Self::crate_named(PROBE, Some(BUILD_RS))
+    }
+
+    /// The crate `name`, with `build_rs` as its build script or none.
+    fn crate_named(name: &'static str, build_rs: Option<&str>) -> Self {
         let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let workspace = workspace.canonicalize().expect("the workspace exists");
         let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -54,18 +63,21 @@ impl Probe {
             .expect("the scratch space lies in the target folder")
             .join("rebuild-test");
         let probe = Self {
-            dir: TempDir::new_in(&std::env::temp_dir(), PROBE),
+            name,
+            dir: TempDir::new_in(&std::env::temp_dir(), name),
             target_dir,
         };
         let runtime = workspace.join("skills-runtime");
         let manifest = format!(
-            "[package]\nname = \"{PROBE}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [dependencies]\nskills-runtime = {{ path = {:?}, default-features = false }}\n\n\
              # Its own workspace, wherever the temporary folder is.\n[workspace]\n",
             runtime.to_str().expect("the workspace path is UTF-8"),
         );
         probe.create("Cargo.toml", &manifest);
-        probe.create("build.rs", BUILD_RS);
+        if let Some(build_rs) = build_rs {
+            probe.create("build.rs", build_rs);
+        }
         probe.create("src/main.rs", MAIN_RS);
         // The workspace's versions, which are already downloaded: `--offline` works.
         std::fs::copy(workspace.join("Cargo.lock"), probe.path("Cargo.lock"))
@@ -124,6 +136,14 @@ impl Probe {
 
     /// Builds the probe; returns whether Cargo compiled it again, and its log.
     fn build(&self) -> (bool, String) {
+        let (built, log) = self.try_build();
+        assert!(built, "cargo build failed:\n{log}");
+        let recompiled = log.contains(&format!("Compiling {} ", self.name));
+        (recompiled, log)
+    }
+
+    /// Builds the probe; returns whether the build succeeded, and its log.
+    fn try_build(&self) -> (bool, String) {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let output = Command::new(cargo)
             .arg("build")
@@ -139,14 +159,12 @@ impl Probe {
             .output()
             .expect("cargo runs");
         let log = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert!(output.status.success(), "cargo build failed:\n{log}");
-        let recompiled = log.contains(&format!("Compiling {PROBE} "));
-        (recompiled, log)
+        (output.status.success(), log)
     }
 
     /// Runs the built probe (without building it) and parses what it lists.
     fn run(&self) -> Listing {
-        let binary = self.target_dir.join("debug").join(PROBE);
+        let binary = self.target_dir.join("debug").join(self.name);
         let output = Command::new(&binary).output().expect("the probe runs");
         assert!(output.status.success(), "the probe failed");
         let stdout = String::from_utf8(output.stdout).expect("the probe prints UTF-8");
@@ -167,7 +185,7 @@ impl Probe {
         let mut memos: Vec<PathBuf> = std::fs::read_dir(build)
             .ok()?
             .flatten()
-            .filter(|dir| dir.file_name().to_string_lossy().starts_with(PROBE))
+            .filter(|dir| dir.file_name().to_string_lossy().starts_with(self.name))
             .filter_map(|dir| std::fs::read_dir(dir.path().join("out")).ok())
             .flatten()
             .flatten()
@@ -316,4 +334,33 @@ fn modified(path: &Path) -> SystemTime {
     std::fs::metadata(path)
         .and_then(|meta| meta.modified())
         .expect("the memo can be inspected")
+}
+
+/// A crate without a build script is told the one line to add, with the
+/// folder as the crate names it: the Quickstart's line, whichever folder the
+/// crate and its target folder are in.
+#[test]
+fn a_crate_without_a_build_script_is_told_the_line_to_add() {
+    let probe = Probe::crate_named(UNWATCHED, None);
+    let (built, log) = probe.try_build();
+    assert!(!built, "the probe built without a build script:\n{log}");
+    let lines: Vec<&str> = log.lines().map(str::trim).collect();
+    let at = lines
+        .iter()
+        .position(|line| {
+            *line
+                == "error: the skills folder `skills` is not watched: this crate has no build script, \
+                    so a file added to it would not rebuild the crate and the binary would serve stale skills"
+        })
+        .unwrap_or_else(|| panic!("no error about the build script:\n{log}"));
+    assert_eq!(
+        lines[at + 1],
+        "help: add a build.rs next to Cargo.toml: `fn main() { println!(\"cargo::rerun-if-changed=skills\"); }`; \
+         or opt out with `embed_skills!(\"skills\", untracked)` and rebuild by hand after adding files",
+        "{log}"
+    );
+    assert!(
+        lines[at + 2].starts_with("--> src/main.rs:1:"),
+        "the error points at the macro call:\n{log}"
+    );
 }

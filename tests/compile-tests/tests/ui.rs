@@ -4,22 +4,18 @@
 //!
 //! Fixtures sit next to the cases (`tests/*/fixtures/`) and are named with
 //! `./` paths, which the macro resolves relative to the calling file. The
-//! generated trybuild crate has no build script, so every case but
-//! `missing_build_script` opts out of tracking with `untracked`.
+//! generated trybuild crate has no build script, so every case opts out of
+//! tracking with `untracked`: what a crate without one is told names a path
+//! relative to the crate, which for trybuild's crate depends on where the
+//! target folder is, so it is checked on a crate of its own in
+//! `rebuild.rs` instead.
 //!
 //! Refresh the snapshots with
-//! `TRYBUILD=overwrite cargo test -p skills-compile-tests --test ui`,
+//! `TRYBUILD=overwrite cargo test -p skills-compile-tests --test integration ui::`,
 //! then read every `.stderr` as a skill author would.
 
 #[test]
 fn ui() {
-    // `cargo test` runs this binary with this package's own `OUT_DIR`, and
-    // trybuild's cargo would pass it on to rustc, where the macro would read
-    // this package's build-script output as if it were the generated crate's.
-    // Without it, `missing_build_script` sees what a crate without a build
-    // script sees, however the test is started.
-    // SAFETY: this binary holds this one test, and nothing else runs yet.
-    unsafe { std::env::remove_var("OUT_DIR") };
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui/*.rs");
     cases.pass("tests/pass/*.rs");

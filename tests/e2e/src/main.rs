@@ -35,7 +35,7 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 // Paths are relative to this package (`tests/e2e`); build.rs watches both.
 
 /// The repository's example skills (3 skills, 13 files).
-static EXAMPLES: Skills = embed_skills!("../../skills");
+static EXAMPLES: Skills = embed_skills!("../../examples/skills");
 /// The repository's fixture corpus (7 skills, 21 files: binary files,
 /// executable scripts, a nested skill, grouped skills, a file name with a
 /// space and accents).
@@ -116,11 +116,7 @@ fn options() -> anyhow::Result<Options> {
 /// skills (23 skills; fonts, PDFs, tarballs), or `$SKILLS_CORPUS`; `sample`
 /// is the tree the FastMCP and fast-agent reference captures were made on.
 fn tree(name: &str) -> anyhow::Result<Skills> {
-    let shared = |path: &str| {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared")
-            .join(path)
-    };
+    let shared = skills_test_paths::shared_path;
     let folder = match name {
         "examples" => return Ok(EXAMPLES.clone()),
         "fixtures" => return Ok(FIXTURES.clone()),

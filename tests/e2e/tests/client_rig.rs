@@ -14,7 +14,7 @@ use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::Era;
 use support::client::tapped;
 
-static SKILLS: Skills = embed_skills!("../../skills");
+static SKILLS: Skills = embed_skills!("../../examples/skills");
 
 fn tool_names(request: &rig_core::completion::CompletionRequest) -> Vec<String> {
     request

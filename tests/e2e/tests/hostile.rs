@@ -15,7 +15,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 /// What `skills-test-server --tree examples` serves (build.rs watches it).
-static EXAMPLES: Skills = embed_skills!("../../skills");
+static EXAMPLES: Skills = embed_skills!("../../examples/skills");
 
 const SERVER: &str = env!("CARGO_BIN_EXE_skills-test-server");
 

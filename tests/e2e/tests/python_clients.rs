@@ -9,7 +9,7 @@
 //! that its counts equal the served tree's, so a client that silently drops
 //! skills (fast-agent does, on any invalid entry) cannot pass.
 //!
-//! The trees: `examples` (the repository's skills/) and `fixtures` (its
+//! The trees: `examples` (the repository's examples/skills/) and `fixtures` (its
 //! fixture corpus) are in the repository; `corpus` and `sample` are read from
 //! `../shared`, and their tests live in the module `shared`.
 //! `shared::fastmcp_manifest_bytes_equal_the_capture` needs no Python: it
@@ -56,7 +56,7 @@ struct Tree {
 impl Tree {
     fn load(name: &'static str) -> Tree {
         // Counted on disk (`find <tree> -name SKILL.md | wc -l`, `find <tree> -type f | wc -l`):
-        // skills/ holds 3 skills and 13 files; tests/fixtures/corpus 7 skills and 21 files,
+        // examples/skills/ holds 3 skills and 13 files; tests/fixtures/corpus 7 skills and 21 files,
         // 23 in the entries (the nested skill's two files are its outer skill's too);
         // shared/corpus/real 23 skills and 244 files;
         // shared/reference/captures/sample-skills 3 skills, 10 files.

@@ -28,9 +28,9 @@ use skills_test_support::nginx;
 use skills_test_support::process::Running;
 
 /// What `examples/http_server` embeds when `SKILLS_DIR` is unset.
-static EXAMPLES: Skills = embed_skills!("../../skills");
+static EXAMPLES: Skills = embed_skills!("../../examples/skills");
 
-/// `examples/http_server` (embedding the repository's `skills/`), built with
+/// `examples/http_server` (embedding the repository's `examples/skills/`), built with
 /// the Cargo running this test, into the same target folder.
 fn http_server_binary() -> PathBuf {
     examples::executable("http_server")

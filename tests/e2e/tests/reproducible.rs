@@ -52,7 +52,7 @@ fn clone_and_build(git: &Path, dir: &Path, target: &Path) -> (Vec<u8>, Vec<u8>) 
             "--offline",
             "--locked",
             "--package",
-            "skills-workspace",
+            "skills-examples",
         ])
         .args(["--example", "manifest", "--message-format", "json"])
         .arg("--manifest-path")

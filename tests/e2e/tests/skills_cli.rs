@@ -30,8 +30,8 @@ use skills_runtime::{Skills, embed_skills};
 use skills_test_support::examples;
 use skills_test_support::process::{self, Listening};
 
-/// The skills `examples/http_server` embeds (the repository's `skills/`).
-static SKILLS: Skills = embed_skills!("../../skills");
+/// The skills `examples/http_server` embeds (the repository's `examples/skills/`).
+static SKILLS: Skills = embed_skills!("../../examples/skills");
 
 /// The course platform's skills, as the example embeds them.
 static COURSES: Skills = embed_skills!(

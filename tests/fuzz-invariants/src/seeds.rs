@@ -3,23 +3,13 @@
 //! and cursors the server issues. The `fuzz-seeds` program writes them for
 //! libFuzzer; the replay test runs the targets on them directly.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use skills_runtime::server::cursor_fuzzing::Position;
 
 use crate::cursor::{FINGERPRINTS, KINDS, Listing, SCOPES};
-
-/// `shared/corpus` beside the repository.
-pub fn shared_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
-/// The repository's own fixture corpus (`tests/fixtures/corpus`).
-pub fn fixture_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/corpus")
-}
 
 /// The seeds of `target` (named, with their bytes) derived from `corpus`.
 /// Panics when `corpus` cannot be read (a replay without its seeds proves

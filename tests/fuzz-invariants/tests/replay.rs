@@ -60,7 +60,7 @@ fn replay_all(name: &str) {
     let target = target(name);
     let committed = inputs(&fuzz_dir().join("corpus").join(name));
     let regressions = inputs(&fuzz_dir().join("regressions").join(name));
-    let derived = seeds::derive(name, &seeds::fixture_corpus());
+    let derived = seeds::derive(name, &skills_test_paths::fixture_corpus());
     assert!(!committed.is_empty(), "fuzz/corpus/{name} holds no seed");
     assert!(!derived.is_empty(), "no seed derived for {name}");
     let ran = replay(target, &format!("fuzz/corpus/{name}"), &committed)
@@ -77,12 +77,7 @@ fn replay_all(name: &str) {
 /// The seeds of target `name` derived from the shared corpus (the cursor
 /// target's seeds do not depend on a corpus: `replay_all` runs them).
 fn replay_shared(name: &str) {
-    let corpus = seeds::shared_corpus();
-    assert!(
-        corpus.is_dir(),
-        "needs {}: clone this repository beside the shared folder",
-        corpus.display()
-    );
+    let corpus = skills_test_paths::shared("corpus");
     let derived = seeds::derive(name, &corpus);
     assert!(!derived.is_empty(), "no seed derived for {name}");
     let ran = replay(target(name), "derived from ../shared/corpus", &derived);

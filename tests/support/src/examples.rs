@@ -1,6 +1,6 @@
 //! The repository's programs as their users run them: examples and binaries
 //! built by the Cargo running the test, into the same target folder, once
-//! per test binary.
+//! per test process.
 //!
 //! They are built for the whole workspace with every feature, as `.ci/run`
 //! builds and tests it (`--workspace --all-features`), so under CI the build
@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
+
+pub use skills_test_paths::workspace_dir;
 
 /// The executable of the example `name` (of any package of the workspace),
 /// built on first use. `cargo test` builds examples but does not put them at
@@ -26,7 +28,8 @@ pub fn binary(name: &str) -> PathBuf {
 }
 
 /// The example `name` built to embed `skills_dir` instead of the
-/// repository's `skills/` (the examples embed `${SKILLS_DIR:-skills}`),
+/// repository's `examples/skills/` (the examples embed
+/// `${SKILLS_DIR:-skills}`, relative to their package),
 /// copied out of the target folder, so that the next build of the example
 /// cannot replace it under the caller.
 pub fn executable_embedding(name: &str, skills_dir: &Path) -> PathBuf {
@@ -92,12 +95,4 @@ fn build(kind: &str, name: &str, skills_dir: Option<&Path>) -> PathBuf {
         .filter(|message| message["target"]["name"] == name)
         .find_map(|message| message["executable"].as_str().map(PathBuf::from))
         .unwrap_or_else(|| panic!("cargo names the executable of {kind} {name}"))
-}
-
-/// The repository's root folder (the workspace's).
-pub fn workspace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("the workspace folder exists")
 }

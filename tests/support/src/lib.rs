@@ -5,9 +5,9 @@
 //! skill ([`probes`]), the repository's programs as built executables
 //! ([`examples`]) and what a test needs from outside the repository
 //! ([`needs`]), a throwaway PostgreSQL cluster ([`postgres`]), child
-//! processes with time limits ([`process`]) and nginx in front of replicas
-//! ([`nginx`]).
-#![allow(dead_code)] // Each test binary uses a different part.
+//! processes with time limits ([`process`]), nginx in front of replicas
+//! ([`nginx`]) and the repository's skill trees, embedded ([`trees`]).
+#![allow(dead_code)] // Each package's tests use a different part.
 
 pub mod client;
 pub mod examples;
@@ -18,8 +18,9 @@ pub mod nginx;
 pub mod postgres;
 pub mod probes;
 pub mod process;
+pub mod trees;
 
-#[allow(unused_imports)] // Each test binary uses a different part.
+#[allow(unused_imports)] // Each package's tests use a different part.
 pub use live::skill_md;
 
 use std::path::Path;
@@ -181,10 +182,21 @@ async fn send(write: &mut (impl AsyncWriteExt + Unpin), message: &Value) {
     write.write_all(&line).await.expect("write");
 }
 
+/// A path under the temporary folder for `name`, used by no other call in
+/// this process: a package's tests share one process, so two tests that name
+/// their folders alike must not meet.
+pub fn temp_path(kind: &str, name: &str) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let number = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!(
+        "skills-{kind}-{name}-{}-{number}",
+        std::process::id()
+    ))
+}
+
 /// Writes `files` (path → content) under a fresh temporary folder.
 pub fn tree(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let root =
-        std::env::temp_dir().join(format!("skills-runtime-test-{name}-{}", std::process::id()));
+    let root = temp_path("runtime-test", name);
     let _ = std::fs::remove_dir_all(&root);
     for (path, content) in files {
         let path = root.join(path);

@@ -27,8 +27,7 @@ pub fn skill_md(name: &str, description: &str) -> String {
 
 /// A fresh skills folder with `skills` (name → SKILL.md text).
 pub fn folder(test: &str, skills: &[(&str, &str)]) -> PathBuf {
-    let root =
-        std::env::temp_dir().join(format!("skills-runtime-live-{test}-{}", std::process::id()));
+    let root = crate::temp_path("runtime-live", test);
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
     for (name, text) in skills {

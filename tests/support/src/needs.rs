@@ -14,19 +14,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::examples::workspace_dir;
+pub use skills_test_paths::{example_skills, fixture_corpus, shared};
 
-/// `../shared/<path>`, beside the clone: the real skills corpus
-/// (`corpus/real`) and the captured reference material (`reference/…`).
-pub fn shared(path: &str) -> PathBuf {
-    let found = workspace_dir().join("../shared").join(path);
-    assert!(
-        found.exists(),
-        "needs {}: clone this repository beside the shared folder (../shared)",
-        found.display()
-    );
-    found
-}
+use skills_test_paths::workspace_dir;
 
 /// The Python interpreter of one of the pinned client venvs (`py311`: the
 /// mcp SDK and FastMCP; `py313`: fast-agent).
@@ -89,11 +79,4 @@ fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;
     path.metadata()
         .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-}
-
-/// The repository's own small corpus (`tests/fixtures/corpus`): invented
-/// skills with binary files, executable scripts, nested and grouped skills,
-/// for tests that need a realistic tree but not the real one.
-pub fn fixture_corpus() -> PathBuf {
-    workspace_dir().join("tests/fixtures/corpus")
 }

@@ -84,7 +84,9 @@ type ApprovalHook = Arc<dyn Fn(ApprovalRequest) -> BoxFuture<'static, bool> + Se
 ///   silent overwrite, and no skill of one server can take the name another
 ///   one's is shown by.
 /// - What a server says never reaches the model unchecked: a skill whose
-///   name breaks the format's rules, whose URI does not parse or whose entry
+///   name breaks the format's rules, whose URI does not parse, whose path
+///   (the name a model sees once two skills share a name) holds invisible or
+///   line-breaking characters or is over 256 characters, or whose entry
 ///   does not verify is refused when it is listed ([`refused`](Self::refused));
 ///   descriptions and dependencies lose control characters and line breaks
 ///   and are bounded; with a budget, the tools' schemas fit it too.

@@ -21,6 +21,9 @@ const MAX_DEPENDENCIES: usize = 16;
 const MAX_DEPENDENCY_CHARS: usize = 64;
 /// Longest error text a tool call gives the model, in characters.
 pub(super) const MAX_ERROR_CHARS: usize = 1000;
+/// Longest skill path a model may be shown (in a qualified name,
+/// `<label>/<path>`), in characters.
+const MAX_PATH_CHARS: usize = 256;
 
 /// A skill a server listed that the catalog does not offer, and why
 /// ([`HostCatalog::refused`](super::HostCatalog::refused)).
@@ -72,6 +75,16 @@ fn why_refused(skill: &SkillSummary) -> Option<String> {
     }
     if let Err(problem) = skills_core::names::check_skill_name(&skill.name) {
         return Some(format!("{}: {}", shown(&skill.uri), problem.message));
+    }
+    // The path is the name a model sees once another skill shares the
+    // name (`<label>/<path>`), so it must read as it is: no line or
+    // paragraph separator, override or invisible character (which a
+    // portable name may hold), and bounded.
+    if model_text(&skill.path, MAX_PATH_CHARS) != skill.path {
+        return Some(format!(
+            "{}: its path holds invisible, line-breaking or repeated space characters, or is over {MAX_PATH_CHARS} characters; it cannot be shown to a model as it is",
+            shown(&skill.uri)
+        ));
     }
     if let Some(entry) = &skill.entry
         && let Err(error) = manifest::from_entry(entry)

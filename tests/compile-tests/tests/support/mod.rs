@@ -1,10 +1,10 @@
 //! Independent re-implementations of what the loader computes (digests, URIs,
 //! revisions, the file walk) and temporary folders, shared by the tests.
 //! Nothing here calls skills-core, so a test comparing against it can fail.
-#![allow(dead_code)] // Each test binary uses its own subset.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest as _, Sha256};
 
@@ -131,19 +131,10 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// The shared corpus: `../shared/corpus`, beside the clone.
 pub fn corpus_dir() -> PathBuf {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    corpus.canonicalize().unwrap_or_else(|_| {
-        panic!(
-            "needs {}: clone this repository beside the shared folder",
-            corpus.display()
-        )
-    })
+    skills_test_paths::shared("corpus")
 }
 
-/// The repository's fixture corpus (`tests/fixtures/corpus`).
-pub fn fixture_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/corpus")
-}
+pub use skills_test_paths::fixture_corpus;
 
 /// A scratch folder, removed on drop.
 pub struct TempDir(PathBuf);
@@ -154,9 +145,13 @@ impl TempDir {
         Self::new_in(Path::new(env!("CARGO_TARGET_TMPDIR")), label)
     }
 
-    /// A fresh, empty folder below `base`, named after `label` and this process.
+    /// A fresh, empty folder below `base`, named after `label`, this process
+    /// and a number no other folder of this process has: the tests share one
+    /// process.
     pub fn new_in(base: &Path, label: &str) -> Self {
-        let path = base.join(format!("{label}-{}", std::process::id()));
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let number = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = base.join(format!("{label}-{}-{number}", std::process::id()));
         if path.exists() {
             std::fs::remove_dir_all(&path).expect("a stale scratch folder can be removed");
         }

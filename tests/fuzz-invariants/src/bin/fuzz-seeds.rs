@@ -11,7 +11,11 @@ use skills_fuzz_invariants::{TARGETS, seeds};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (target, out, corpus) = match args.as_slice() {
-        [target, out] => (target, PathBuf::from(out), seeds::shared_corpus()),
+        [target, out] => (
+            target,
+            PathBuf::from(out),
+            skills_test_paths::shared_path("corpus"),
+        ),
         [target, out, corpus] => (target, PathBuf::from(out), PathBuf::from(corpus)),
         _ => {
             eprintln!("usage: fuzz-seeds <target> <folder> [<shared corpus>]");

@@ -1,6 +1,6 @@
 //! The load smoke CI runs (`.ci/run`): `http-load soak` for 5 s with 16
 //! sessions and 4 stateless 2026-07-28 clients against the debug build of
-//! `examples/http_server` (the repository's `skills/`, one skill and two
+//! `examples/http_server` (the repository's `examples/skills/`, one skill and two
 //! resources per page, so every listing pages). The soak exits 1 on any
 //! failed request or any answer that differs from the manifest; this test
 //! also reads its summary, so a soak that did nothing cannot pass.

@@ -1,19 +1,19 @@
 //! The examples of skills-runtime (not published).
 //!
-//! This package owns `examples/` and the example skills in `skills/`, and
-//! compiles the code of the README and of the guide (`docs/guide/`) as doc
-//! tests against them. That code uses every feature, so it is compiled with
+//! This package owns the examples (`examples/*.rs`) and their skills
+//! (`examples/skills/`), and compiles the code of the README and of the
+//! guide (`docs/guide/`) as doc tests against them. That code uses every feature, so it is compiled with
 //! the `readme` feature (`cargo test --doc --all-features`, as `.ci/run`
 //! does); without it, this crate is empty and `cargo run --example demo`
 //! builds only what the demo uses.
-#![cfg_attr(feature = "readme", doc = include_str!("../README.md"))]
+#![cfg_attr(feature = "readme", doc = include_str!("../../README.md"))]
 
 /// One module per page of the guide, so that every Rust block in it is a doc test.
 #[cfg(feature = "readme")]
 macro_rules! guide {
     ($($module:ident => $page:literal,)*) => {
         $(
-            #[doc = include_str!(concat!("../docs/guide/", $page))]
+            #[doc = include_str!(concat!("../../docs/guide/", $page))]
             mod $module {}
         )*
 
@@ -41,7 +41,7 @@ mod tests {
     /// code blocks never compiled.
     #[test]
     fn every_page_of_the_guide_is_compiled() {
-        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide");
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/guide");
         let mut pages: Vec<String> = std::fs::read_dir(folder)
             .unwrap_or_else(|error| panic!("cannot read {folder}: {error}"))
             .map(|entry| entry.expect("a readable entry").file_name())
@@ -53,7 +53,7 @@ mod tests {
         compiled.sort();
         assert_eq!(
             pages, compiled,
-            "every page of docs/guide/ must be listed in src/lib.rs's guide! block"
+            "every page of docs/guide/ must be listed in examples/src/lib.rs's guide! block"
         );
     }
 }
