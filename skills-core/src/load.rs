@@ -29,7 +29,7 @@ use crate::read_cache::{self, ReadCache};
 use crate::reading::{Reading, root_name};
 use crate::rules::{Rule, Severity};
 use crate::skill_md::{self, SkillMdContext};
-use crate::walk::{self, Entry, Kind};
+use crate::walk::{self, Entry, HiddenEntry, Kind};
 use crate::{SKILL_MD, Skill, SkillFile, Skills};
 use crate::{digest, gate, generated, links, mime, relpath, secrets, servable};
 
@@ -45,7 +45,7 @@ pub struct Loaded {
     warnings: Vec<Diagnostic>,
     /// The hidden entries the walks passed over (never served; some readers
     /// serve them), with their root, sorted by root and path.
-    hidden: Vec<(usize, Entry)>,
+    hidden: Vec<(usize, HiddenEntry)>,
 }
 
 impl Loaded {
@@ -89,14 +89,14 @@ impl Loaded {
     /// The hidden entries (names starting with `.`) the walk passed over in
     /// the folder of the skill at `index` and below it, by path relative to
     /// the root; a hidden folder's contents are not walked.
-    pub(crate) fn hidden_entries(&self, index: usize) -> impl Iterator<Item = &Entry> + '_ {
+    pub(crate) fn hidden_entries(&self, index: usize) -> impl Iterator<Item = &HiddenEntry> + '_ {
         let (root, folder) = &self.sources[index];
         self.hidden
             .iter()
-            .filter(move |(hidden_root, entry)| {
+            .filter(move |(hidden_root, (entry, _))| {
                 hidden_root == root && relpath::is_below(&entry.rel, folder)
             })
-            .map(|(_, entry)| entry)
+            .map(|(_, hidden)| hidden)
     }
 
     /// The file on disk that `file` of the skill at `index` was read from
@@ -436,7 +436,7 @@ fn refusals(found: &[Found], diagnostics: &[Diagnostic]) -> BTreeMap<usize, Vec<
 struct Scan {
     found: Vec<Found>,
     /// The hidden entries the walk passed over.
-    hidden: Vec<Entry>,
+    hidden: Vec<HiddenEntry>,
     skills: Vec<(usize, Skill)>,
     /// Files declared generated that are not on disk, with their skill (by
     /// index into `found`) and their path relative to the skills root.
@@ -750,7 +750,7 @@ type Scanned = (
     Vec<Found>,
     Vec<(usize, Skill)>,
     Vec<(usize, String)>,
-    Vec<Entry>,
+    Vec<HiddenEntry>,
 );
 
 /// Why the root is not a folder, if it is not.
@@ -792,7 +792,7 @@ fn tables(
     mut built: Vec<(usize, String, Skill)>,
     warnings: Vec<Diagnostic>,
     mut pending: Vec<String>,
-    hidden: Vec<(usize, Entry)>,
+    hidden: Vec<(usize, HiddenEntry)>,
 ) -> Loaded {
     pending.sort_unstable();
     pending.dedup();

@@ -66,6 +66,11 @@ pub(crate) fn walk(root: &Path, follow_top_level_links: bool) -> io::Result<Vec<
     Ok(entries)
 }
 
+/// A hidden entry the walk passed over, with its identity when the
+/// platform gives one: a hidden folder is listed later only if it is still
+/// the folder this listing saw ([`crate::open::list`]).
+pub(crate) type HiddenEntry = (Entry, Option<FileId>);
+
 /// [`walk`], and the hidden entries it passes over in the folders it walks
 /// (their names start with `.`; a hidden folder is not walked), sorted:
 /// what skills-runtime never serves and some readers do
@@ -73,7 +78,7 @@ pub(crate) fn walk(root: &Path, follow_top_level_links: bool) -> io::Result<Vec<
 pub(crate) fn walk_with_hidden(
     root: &Path,
     follow_top_level_links: bool,
-) -> io::Result<(Vec<Entry>, Vec<Entry>)> {
+) -> io::Result<(Vec<Entry>, Vec<HiddenEntry>)> {
     let (mut entries, mut hidden) = (Vec::new(), Vec::new());
     visit(
         root,
@@ -84,7 +89,7 @@ pub(crate) fn walk_with_hidden(
         Some(&mut hidden),
     )?;
     entries.sort_by(|a, b| a.rel.cmp(&b.rel));
-    hidden.sort_by(|a, b| a.rel.cmp(&b.rel));
+    hidden.sort_by(|a, b| a.0.rel.cmp(&b.0.rel));
     Ok((entries, hidden))
 }
 
@@ -96,7 +101,7 @@ fn visit(
     follow_links: bool,
     seen: Option<FileId>,
     out: &mut Vec<Entry>,
-    mut hidden: Option<&mut Vec<Entry>>,
+    mut hidden: Option<&mut Vec<HiddenEntry>>,
 ) -> io::Result<()> {
     #[cfg(test)]
     before_listing(rel);
@@ -111,15 +116,15 @@ fn visit(
         // Hidden entries (.git, .DS_Store, editor files) are never embedded.
         if name.starts_with('.') {
             if let Some(hidden) = hidden.as_deref_mut() {
+                let metadata = item.metadata();
+                let id = metadata.as_ref().ok().and_then(FileId::of);
                 let kind = if utf8 {
-                    classify(&listing.path(&item), item.metadata())
+                    classify(&listing.path(&item), metadata)
                 } else {
                     Kind::NonUtf8
                 };
-                hidden.push(Entry {
-                    rel: relpath::join(rel, &name),
-                    kind,
-                });
+                let rel = relpath::join(rel, &name);
+                hidden.push((Entry { rel, kind }, id));
             }
             continue;
         }

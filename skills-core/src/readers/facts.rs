@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostics;
 use crate::frontmatter::{self, Node, Shape};
 use crate::load::Loaded;
+use crate::open::FileId;
 use crate::options::Options;
 use crate::walk::Kind;
 use crate::{Skill, relpath};
@@ -254,13 +255,14 @@ fn cut(text: &str, body_offset: usize) -> Option<Cut> {
 
 /// The hidden entries of the folder of the skill at `index`: those the
 /// load's walk passed over (names starting with `.`, in every folder it
-/// walked), and everything below a hidden folder, listed here without
-/// following links. Paths are relative to the skill's folder.
+/// walked), and everything below a hidden folder, listed here as the walk
+/// lists (each folder only if it is the one its parent's listing saw, no
+/// link followed, no file read). Paths are relative to the skill's folder.
 fn hidden_entries(loaded: &Loaded, index: usize) -> Vec<Hidden> {
     let folder = loaded.skill_folder(index);
     let dir = loaded.skill_dir(index);
     let mut found = Vec::new();
-    for entry in loaded.hidden_entries(index) {
+    for (entry, id) in loaded.hidden_entries(index) {
         let path = relpath::strip_folder(&entry.rel, folder)
             .unwrap_or(&entry.rel)
             .to_owned();
@@ -272,7 +274,7 @@ fn hidden_entries(loaded: &Loaded, index: usize) -> Vec<Hidden> {
             Kind::Unreadable(_) => continue,
         };
         if kind == HiddenKind::Dir {
-            visit(&relpath::on_disk(&dir, &path), &path, &mut found);
+            visit(&relpath::on_disk(&dir, &path), *id, &path, &mut found);
         }
         found.push(Hidden { path, kind });
     }
@@ -280,32 +282,99 @@ fn hidden_entries(loaded: &Loaded, index: usize) -> Vec<Hidden> {
     found
 }
 
-/// Everything below the hidden folder `dir` (at `rel`), which the load's
-/// walk does not descend into. Links are never followed (the entry's own
-/// type, from the listing); no file is read.
-fn visit(dir: &Path, rel: &str, found: &mut Vec<Hidden>) {
-    let Ok(entries) = fs::read_dir(dir) else {
+/// Everything below the hidden folder `dir` (at `rel`, the folder `seen`
+/// when the platform gives identities), which the load's walk does not
+/// descend into. A folder that cannot be listed, or was replaced, is
+/// passed over.
+fn visit(dir: &Path, seen: Option<FileId>, rel: &str, found: &mut Vec<Hidden>) {
+    let Ok(mut listing) = crate::open::list(dir, seen) else {
         return;
     };
-    for entry in entries.flatten() {
-        let Ok(file_type) = entry.file_type() else {
+    let items: Vec<fs::DirEntry> = listing.by_ref().flatten().collect();
+    for item in items {
+        // The entry itself, relative to the folder just opened: no link followed.
+        let Ok(metadata) = item.metadata() else {
             continue;
         };
-        let path = relpath::join(rel, &entry.file_name().to_string_lossy());
+        let file_type = metadata.file_type();
+        let path = relpath::join(rel, &item.file_name().to_string_lossy());
         let kind = if file_type.is_symlink() {
             HiddenKind::Link
         } else if file_type.is_dir() {
             HiddenKind::Dir
         } else if file_type.is_file() {
             HiddenKind::File {
-                len: fs::symlink_metadata(entry.path()).map_or(0, |metadata| metadata.len()),
+                len: metadata.len(),
             }
         } else {
             HiddenKind::Special
         };
         if kind == HiddenKind::Dir {
-            visit(&entry.path(), &path, found);
+            visit(&listing.path(&item), FileId::of(&metadata), &path, found);
         }
         found.push(Hidden { path, kind });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hidden entries come from the load's own walk; the inside of a
+    /// hidden folder is listed only while it is the folder that walk saw.
+    #[cfg(unix)]
+    #[test]
+    fn hidden_entries_are_those_the_walk_saw() {
+        let base = std::env::temp_dir().join(format!("skills-core-hidden-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        let skill = base.join("root/pdf");
+        fs::create_dir_all(skill.join(".cache/deep")).unwrap();
+        fs::create_dir_all(skill.join("references")).unwrap();
+        fs::create_dir_all(base.join("elsewhere")).unwrap();
+        fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: pdf\ndescription: Reads PDF files.\n---\n# PDF\n",
+        )
+        .unwrap();
+        fs::write(skill.join(".env"), "KEY=1").unwrap();
+        fs::write(skill.join("references/.notes.md"), "n").unwrap();
+        fs::write(skill.join(".cache/deep/blob"), "abc").unwrap();
+        fs::write(base.join("elsewhere/secret-name"), "s").unwrap();
+        let loaded = crate::load(&base.join("root"), &Options::default()).unwrap();
+        let paths = |loaded: &Loaded| -> Vec<(String, HiddenKind)> {
+            hidden_entries(loaded, 0)
+                .into_iter()
+                .map(|hidden| (hidden.path, hidden.kind))
+                .collect()
+        };
+        assert_eq!(
+            paths(&loaded),
+            [
+                (".cache".to_owned(), HiddenKind::Dir),
+                (".cache/deep".to_owned(), HiddenKind::Dir),
+                (".cache/deep/blob".to_owned(), HiddenKind::File { len: 3 }),
+                (".env".to_owned(), HiddenKind::File { len: 5 }),
+                (
+                    "references/.notes.md".to_owned(),
+                    HiddenKind::File { len: 1 }
+                ),
+            ]
+        );
+        // Swapped for a link after the walk: nothing of the link's target
+        // is listed (the folder is not the one the walk saw).
+        fs::remove_dir_all(skill.join(".cache")).unwrap();
+        std::os::unix::fs::symlink(base.join("elsewhere"), skill.join(".cache")).unwrap();
+        assert_eq!(
+            paths(&loaded),
+            [
+                (".cache".to_owned(), HiddenKind::Dir),
+                (".env".to_owned(), HiddenKind::File { len: 5 }),
+                (
+                    "references/.notes.md".to_owned(),
+                    HiddenKind::File { len: 1 }
+                ),
+            ]
+        );
+        fs::remove_dir_all(&base).unwrap();
     }
 }
