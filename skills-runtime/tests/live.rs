@@ -791,7 +791,7 @@ async fn a_watch_serves_the_folder_over_the_embedded_set_and_turns_on_change_not
     // What a binary that embeds its skills does in debug builds.
     let server = SkillsServer::new(support::trees::EXAMPLES.clone());
     let watch = server.watch(Watch::folder(&root)).unwrap();
-    assert_eq!(watch.dirs(), [root.clone()]);
+    assert_eq!(watch.dirs(), std::slice::from_ref(&root));
     assert_eq!(
         server
             .config(&skills_runtime::server::Caller::anonymous())
