@@ -375,6 +375,24 @@ def _():
                                 "(`ONLY=\"setup stdio\" bash bench/runtime/run.sh` adds it).")
 
 
+@table("runtime-replicas", f"{RT}/replicas/tput.jsonl")
+def _():
+    rows = jsonl(f"{RT}/replicas/tput.jsonl")
+    out = []
+    for case, label in (("one", "one replica, `--stateless`"), ("nginx-2", "nginx in front of two replicas")):
+        rs = of(rows, case=case)
+        if not rs:
+            continue
+        base = case == "one"
+        out.append([label, cell([rps(r) for r in rs], 0), cell([p99(r) for r in rs], 2),
+                    "1" if base else ratio_cell(ratios(rows, None, rps, case, "one")),
+                    "1" if base else ratio_cell(ratios(rows, None, p99, case, "one"))])
+    return md(["served by", "reads/s, 16 in flight", "p99 per read, ms", "reads/s ÷ one replica",
+               "p99 ÷ one replica"], out) + \
+        f"\n\n{len({r['round'] for r in rows})} rounds, the two cases interleaved; median (min–max). nginx, both " \
+        "replicas and the load client share the machine's 2 cores."
+
+
 @table("runtime-client-cost", f"{RT}/stdio/client-cost.jsonl")
 def _():
     rows = jsonl(f"{RT}/stdio/client-cost.jsonl")
