@@ -475,6 +475,89 @@ def _():
 
 
 # ---------------------------------------------------------------------------------------------
+# B2. A server on the internet (bash bench/internet/run.sh): slow clients and a noisy learner
+
+NET = "bench/internet/results"
+
+
+def net_load(series):
+    """'1-minute load X before and Y after' for a series of bench/internet/run.sh, or '' (always on
+    the results page, which carries no loads: they stay in load.txt and the history)."""
+    path = ROOT / NET / "load.txt"
+    if not path.exists() or not notebook():
+        return ""
+    lines = path.read_text().splitlines()
+    before = [l for l in lines if f" before {series}:" in l]
+    after = [l for l in lines if f" after  {series}:" in l]
+    if not (before and after):
+        return ""
+    la = lambda l: l.split(": ", 1)[1].split()[0]
+    return f"Measured {before[-1][:10]}, 1-minute load {la(before[-1])} before and {la(after[-1])} after (load.txt)."
+
+
+def ms(x):
+    return f"{x:.2f}" if x < 100 else f"{x:,.0f}"
+
+
+def round_ratios(rows, key, pick):
+    """Per round, the loaded phase's p99 over the idle phase's, for the rows `pick` keeps."""
+    by = defaultdict(dict)
+    for r in rows:
+        if pick(r) and "round" in r and key in r:
+            by[r["round"]][r["phase"]] = r[key]["p99"]
+    return [v[loaded] / v["idle"] for v in by.values()
+            for loaded in ("attack", "loaded") if loaded in v and v.get("idle")]
+
+
+@table("internet-hostile", f"{NET}/hostile.jsonl")
+def _():
+    rows = jsonl(f"{NET}/hostile.jsonl")
+    s = [r for r in rows if r.get("summary") == "hostile"][-1]
+    rs = round_ratios(rows, "skills_list", lambda r: r.get("bench") == "hostile")
+    out = []
+    for phase, label in (("idle", "idle server"),
+                         ("attack", f"{s['tricklers']:,} connections trickling headers + {s['flooders']} client{'s' if s['flooders'] != 1 else ''} flooding `initialize`")):
+        l = s[phase]
+        out.append([label, f"{l['n']:,}", ms(l["p50"]), ms(l["p90"]), ms(l["p99"]),
+                    "1" if phase == "idle" else ratio_cell(rs)])
+    table = md(["honest client's `skills/list`, one at a time", "requests", "p50, ms", "p90, ms", "p99, ms",
+                f"p99 ÷ idle p99, per round (median, min–max of {len(rs)}; target ≤ 2)"], out)
+    t = s["trickling_open_s"]
+    init = s["initialize"]
+    closed = md(["trickling connections cut by the server", "open for, p50 / max, s", "header timeout, s",
+                 "all cut within it (+1 s)", "`initialize` answered 200 / refused / failed"],
+                [[f"{s['trickling_closed']:,}", f"{t['p50']:.2f} / {t['max']:.2f}", f"{s['header_timeout_s']:.0f}",
+                  "yes" if s["all_closed_within_timeout"] else "**no**",
+                  f"{init['ok']:,} / {init['refused']:,} / {init['failed']:,}"]])
+    load = net_load("hostile")
+    return table + "\n\n" + closed + ("\n\n" + load if load else "")
+
+
+@table("internet-platform", f"{NET}/platform-sqlite.jsonl", f"{NET}/platform-postgres.jsonl")
+def _():
+    out, grants, notes = [], [], []
+    for store, label in (("sqlite", "SQLite"), ("postgres", "PostgreSQL")):
+        rows = jsonl(f"{NET}/platform-{store}.jsonl")
+        s = [r for r in rows if r.get("summary") == "platform"][-1]
+        loaded = [r for r in rows if r.get("phase") == "loaded" and "orders_per_s" in r]
+        rate = statistics.median(r["orders_per_s"] for r in loaded) if loaded else float("nan")
+        for op, key, name in (("`initialize`", "initialize", "initialize"), ("`skills/list`", "skills_list", "skills/list")):
+            d = s[key]
+            rs = round_ratios(rows, "latency", lambda r, name=name: r.get("op") == name)
+            out.append([label, op, f"{ms(d['idle']['p50'])} / {ms(d['idle']['p99'])}",
+                        f"{ms(d['loaded']['p50'])} / {ms(d['loaded']['p99'])}", ratio_cell(rs)])
+        g = [r for r in rows if r.get("op") == "grant->list_changed"][-1]
+        l = g["latency"]
+        grants.append([label, f"{g['open_sessions']:,}", f"{l['n']}", ms(l["p50"]), ms(l["p99"]), ms(l["max"])])
+        notes.append(f"{label}: learner-a held {s['sessions']:,} sessions and placed {rate:,.0f} orders/s "
+                     f"({s['flooders']} clients). {net_load('platform-' + store)}".strip())
+    table = md(["store", "learner-b's request", "idle p50 / p99, ms", "while learner-a floods: p50 / p99, ms",
+                "p99 ÷ idle p99, per round (median, min–max; target ≤ 2)"], out)
+    lat = md(["store", "open sessions", "grants and revokes", "→ `list_changed` p50, ms", "p99, ms", "max, ms"], grants)
+    return table + "\n\n" + lat + "\n\n" + "\n".join(f"- {n}" for n in notes)
+
+
+# ---------------------------------------------------------------------------------------------
 # C. Live reload (cargo bench --bench reload_latency; bench/run-all keeps its JSON lines)
 
 LIVE = "bench/live/results"

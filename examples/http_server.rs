@@ -9,13 +9,14 @@
 //! ```
 //!
 //! Once it accepts connections it prints exactly one line on stdout,
-//! `listening http://HOST:PORT` (the real port when `--bind` asks for port 0);
+//! `listening http://HOST:PORT` (the real port when `--bind` asks for port 0;
+//! `127.0.0.1` for `--bind 0.0.0.0:…`, a URL its own `Host` check accepts);
 //! everything else goes to stderr (`RUST_LOG=debug` for more).
 
 use std::net::SocketAddr;
 
 use clap::Parser;
-use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::http::{Limits, Server, SessionLimits, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
@@ -35,11 +36,32 @@ struct Options {
     #[arg(long)]
     stateless: bool,
 
-    /// A Host header to accept (repeatable). By default only loopback names
-    /// are, which guards a local server against DNS rebinding; a deployed
-    /// server must list the names clients (or the proxy) use.
+    /// A Host header to accept besides the loopback names (repeatable).
+    /// Only those (and the IP literal of the address a client reached) are
+    /// accepted by default, which guards a local server against DNS
+    /// rebinding; a deployed server lists the names clients (or the proxy) use.
     #[arg(long = "allow-host", value_name = "NAME")]
     allowed_hosts: Vec<String>,
+
+    /// A browser origin to accept besides loopback origins and the server's
+    /// own pages (repeatable), e.g. `https://app.example.com`. A request from
+    /// any other page gets 403; clients that are not browsers send no Origin.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
+
+    /// Open connections at most; more wait until one closes [default: 1024].
+    /// Keep it below `ulimit -n`.
+    #[arg(long, value_name = "N")]
+    max_connections: Option<usize>,
+
+    /// Seconds a client may take to send a request head, and may stay idle
+    /// between requests [default: 10].
+    #[arg(long, value_name = "SECONDS")]
+    header_timeout: Option<u64>,
+
+    /// Open MCP sessions at most, all clients together [default: 10000].
+    #[arg(long, value_name = "N")]
+    max_sessions: Option<usize>,
 
     /// Skills per skills/list page [default: 100].
     #[arg(long, value_name = "N", value_parser = page_size)]
@@ -87,25 +109,38 @@ async fn main() -> anyhow::Result<()> {
         skills = skills.blob_cache_bytes(bytes);
     }
     let skills = skills.build();
+    let mut sessions = SessionLimits::default();
+    if let Some(max) = options.max_sessions {
+        sessions.max_sessions = max;
+    }
     let router = SkillsRouter::new(skills)
         .stateless(options.stateless)
         .allowed_hosts(options.allowed_hosts)
+        .allowed_origins(options.allowed_origins)
+        .session_limits(sessions)
         .build();
-    let listener = Listener::bind(options.bind).await?;
-    let address = listener.local_addr();
-    listener.announce()?;
+    let mut limits = Limits::default();
+    if let Some(max) = options.max_connections {
+        limits.max_connections = max;
+    }
+    if let Some(seconds) = options.header_timeout {
+        limits.header_timeout = std::time::Duration::from_secs(seconds);
+    }
+    let server = Server::bind(options.bind).await?.limits(limits);
+    let url = server.url();
     tracing::info!(
-        "serving {} skills at http://{address}/mcp ({})",
+        "serving {} skills at {url}/mcp ({}), bound to {}",
         SKILLS.len(),
         if options.stateless {
             "stateless"
         } else {
             "with sessions"
-        }
+        },
+        server.local_addr(),
     );
     tracing::info!(
-        "point an MCP client at it, e.g. `claude mcp add --transport http skills http://{address}/mcp`"
+        "point an MCP client at it, e.g. `claude mcp add --transport http skills {url}/mcp`"
     );
-    listener.serve(router).await?;
+    server.serve(router).await?;
     Ok(())
 }

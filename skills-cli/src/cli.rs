@@ -216,10 +216,18 @@ pub struct ServeArgs {
     #[arg(long, requires = "http")]
     pub stateless: bool,
 
-    /// With `--http`: a Host header to accept (repeatable). By default only
-    /// loopback names are, which guards a local server against DNS rebinding.
+    /// With `--http`: a Host header to accept besides the loopback names
+    /// (repeatable). Only those, and the IP literal of the address a client
+    /// reached, are accepted by default, which guards a local server
+    /// against DNS rebinding.
     #[arg(long = "allow-host", value_name = "NAME", requires = "http")]
     pub allowed_hosts: Vec<String>,
+
+    /// With `--http`: a browser origin to accept besides loopback origins
+    /// and the server's own pages (repeatable), e.g. `https://app.example.com`;
+    /// a request from any other page gets 403.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
+    pub allowed_origins: Vec<String>,
 
     /// The name the server reports to clients [default: the folder's name,
     /// or the agent's id].

@@ -9,7 +9,7 @@ use std::path::Path;
 use rmcp::model::Implementation;
 use skills_core::Options;
 use skills_core::vendor::{Agent, Environment};
-use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::server::ServeError;
 use skills_runtime::{Skills, SkillsServer, Watch, WatchHandle};
 
@@ -152,37 +152,32 @@ async fn serve(args: &ServeArgs) -> Outcome {
             }
         }
         Some(address) => {
-            let listener = match Listener::bind(address).await {
-                Ok(listener) => listener,
+            let http = match Server::bind(address).await {
+                Ok(http) => http,
                 Err(error) => {
                     eprintln!("error: cannot listen on {address}: {error}");
                     return Outcome::Failed;
                 }
             };
-            let address = listener.local_addr();
+            let url = http.url();
             let mode = if args.stateless {
                 "stateless: clients are not told of changes, they re-list after each entry's ttlMs"
             } else {
                 "with sessions: clients are told of changes"
             };
-            eprintln!(
-                "skills serve: serving {what} as `{name}` at http://{address}/mcp, live ({mode})"
-            );
+            eprintln!("skills serve: serving {what} as `{name}` at {url}/mcp, live ({mode})");
             let Some(_watch) = start(&server, &served, args, &env) else {
                 return Outcome::Failed;
             };
             let router = SkillsRouter::new(server)
                 .stateless(args.stateless)
                 .allowed_hosts(args.allowed_hosts.clone())
+                .allowed_origins(args.allowed_origins.clone())
                 .build();
-            if let Err(error) = listener.announce() {
-                eprintln!("error: cannot write to stdout: {error}");
-                return Outcome::Failed;
-            }
-            match listener.serve(router).await {
+            match http.serve(router).await {
                 Ok(()) => Outcome::Done,
                 Err(error) => {
-                    eprintln!("error: serving http://{address}/mcp: {error}");
+                    eprintln!("error: cannot write to stdout: {error}");
                     Outcome::Failed
                 }
             }

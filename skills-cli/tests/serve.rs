@@ -381,11 +381,31 @@ async fn skill_folders_added_renamed_into_checked_out_and_a_root_recreated_end_i
 
 #[tokio::test]
 async fn over_http_it_prints_one_line_on_stdout_and_lists() {
-    let root = folder("serve-http", &[("alpha", &skill_md("alpha", "First."))]);
+    over_http("serve-http", &["--http", "127.0.0.1:0"]).await;
+}
+
+/// Bound to every interface with a public name allowed, the line on stdout
+/// (and the URL on stderr) is one a client on this machine can use as it
+/// is: a loopback address, whose `Host` the server accepts beside the name.
+#[tokio::test]
+async fn bound_to_every_interface_the_announced_url_passes_its_own_host_check() {
+    let address = over_http(
+        "serve-http-any",
+        &["--http", "0.0.0.0:0", "--allow-host", "skills.example.com"],
+    )
+    .await;
+    assert!(address.starts_with("127.0.0.1:"), "{address}");
+}
+
+/// Serves a folder with `args`, checks the one line on stdout, lists over
+/// MCP at the address it names and finds that address on stderr; the address.
+async fn over_http(test: &str, args: &[&str]) -> String {
+    let root = folder(test, &[("alpha", &skill_md("alpha", "First."))]);
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills"))
         .arg("serve")
         .arg(&root)
-        .args(["--http", "127.0.0.1:0", "--name", "larder"])
+        .args(args)
+        .args(["--name", "larder"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
@@ -399,7 +419,10 @@ async fn over_http_it_prints_one_line_on_stdout_and_lists() {
         .expect("the line within the deadline")
         .unwrap()
         .expect("one line");
-    let address = line.strip_prefix("listening http://").expect(&line);
+    let address = line
+        .strip_prefix("listening http://")
+        .expect(&line)
+        .to_owned();
     let client = ()
         .serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
             format!("http://{address}/mcp"),
@@ -433,6 +456,7 @@ async fn over_http_it_prints_one_line_on_stdout_and_lists() {
         .await
         .unwrap();
     assert!(matches!(rest, Ok(None)), "{rest:?}");
+    address
 }
 
 /// A home folder holding Claude Code's skills: one plain, one using Claude

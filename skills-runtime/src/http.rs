@@ -1,10 +1,11 @@
 //! Serving over HTTP (feature `http`): MCP's streamable HTTP transport at
 //! `/mcp` on an [`axum::Router`] you extend with your own routes and tower
-//! layers, and [`serve`], which binds, prints the one line scripts wait for
-//! and serves until Ctrl-C or `SIGTERM`.
+//! layers ([`SkillsRouter`]), and [`Server`], which binds, prints the one
+//! line scripts wait for and serves under [`Limits`] until Ctrl-C or
+//! `SIGTERM`.
 //!
 //! ```no_run
-//! use skills_runtime::http::{SkillsRouter, serve};
+//! use skills_runtime::http::{Server, SkillsRouter};
 //! use skills_runtime::{Skills, SkillsServer, embed_skills};
 //!
 //! static SKILLS: Skills = embed_skills!("skills");
@@ -14,12 +15,33 @@
 //!     let skills = SkillsServer::new(SKILLS.clone());
 //!     let router = SkillsRouter::new(skills)
 //!         .stateless(true)                       // no sessions: any replica answers any request
-//!         .allowed_hosts(["skills.example.com"]) // the Host names clients use (default: loopback)
+//!         .allowed_hosts(["skills.example.com"]) // Host names besides the loopback ones
 //!         .build();
 //!     // Prints `listening http://127.0.0.1:8080` on stdout once it accepts connections.
-//!     serve("127.0.0.1:8080", router).await
+//!     Server::bind("127.0.0.1:8080").await?.serve(router).await
 //! }
 //! ```
+//!
+//! # On the public internet
+//!
+//! Everything a hostile network can do to a server is bounded by default;
+//! each bound has one place to change it:
+//!
+//! | what | default | where |
+//! | --- | --- | --- |
+//! | `Host` names | loopback names, and the IP literal of the address a connection reached | [`SkillsRouter::allowed_hosts`] adds names |
+//! | `Origin` (browsers) | none, the server's own, loopback origins; anything else `403` | [`SkillsRouter::allowed_origins`] adds origins |
+//! | time to send a request head, and idle time between requests | 10 s | [`Limits::header_timeout`] |
+//! | a request body stalling | 10 s between two pieces | [`Limits::body_timeout`] |
+//! | open connections | 1,024 (more wait in the accept queue) | [`Limits::max_connections`] |
+//! | a request body | 4 MiB (`413`) | rmcp's `max_request_body_bytes`, through [`SkillsRouter::configure`] |
+//! | sessions per [`Principal`] | 100 (then the idlest is closed; `429` when none is idle) | [`SessionLimits::max_sessions_per_principal`] |
+//! | sessions in total | 10,000 (then `503`) | [`SessionLimits::max_sessions`] |
+//! | an idle session | closed after 5 minutes | [`SessionLimits::idle_timeout`] |
+//!
+//! A session belongs to the [`Principal`] your auth layer put in the
+//! `initialize` request's extensions: a request of another principal naming
+//! it gets the very `404` an unknown session gets, whatever its method.
 //!
 //! # Your own routes and an auth layer
 //!
@@ -35,7 +57,7 @@
 //! use axum::middleware::{self, Next};
 //! use axum::response::{IntoResponse, Response};
 //! use axum::routing::get;
-//! use skills_runtime::http::SkillsRouter;
+//! use skills_runtime::http::{Principal, SkillsRouter};
 //! use skills_runtime::{Skills, SkillsServer, embed_skills};
 //!
 //! static SKILLS: Skills = embed_skills!("skills");
@@ -46,7 +68,8 @@
 //!
 //! /// Resolves the bearer token once per request and puts what the access
 //! /// rules need in the request's extensions, where MCP handlers find it
-//! /// (rmcp hands them the HTTP request head) and so do your routes.
+//! /// (rmcp hands them the HTTP request head) and so do your routes; and
+//! /// the [`Principal`] each MCP session belongs to.
 //! async fn authenticate(mut request: Request, next: Next) -> Response {
 //!     let token = request
 //!         .headers()
@@ -56,6 +79,7 @@
 //!     let Some(learner) = token.and_then(|token| lookup(token)) else {
 //!         return StatusCode::UNAUTHORIZED.into_response();
 //!     };
+//!     request.extensions_mut().insert(Principal::new(learner.0.clone()));
 //!     request.extensions_mut().insert(learner);
 //!     next.run(request).await
 //! }
@@ -119,7 +143,7 @@
 //! `Vary: authorization`), else `public, no-cache`. The ETag of `GET
 //! /skills/{name}` is the skill's version, that of `GET /skills` the digest
 //! of its body; a matching `If-None-Match` gets `304 Not Modified`.
-//! They accept the same `Host` names as `/mcp` ([`SkillsRouter::allowed_hosts`]).
+//! They sit behind the same `Host` and `Origin` checks as `/mcp`.
 //! [`SkillsRouter::catalog`] turns the routes off.
 //!
 //! # The well-known skills index
@@ -136,7 +160,9 @@
 //!   `{name}/SKILL.md`; any other is `"type": "archive"` at
 //!   `{name}.tar.gz`, its whole folder (`url` is relative to the index, and
 //!   `digest` is the `sha256:` of the bytes served there);
-//! - archives are built once per snapshot, when first asked for, and are
+//! - archives are built once per snapshot, when first asked for, on Tokio's
+//!   blocking threads (concurrent first requests wait for that one build
+//!   without holding an async worker), and are
 //!   byte-identical on every replica of the same build: entries in path
 //!   order, mode `0755` or `0644` from the recorded executable bit, time
 //!   [`ARCHIVE_MTIME`](crate::protocol::ARCHIVE_MTIME), owner 0 without names, no time in the gzip header;
@@ -148,33 +174,27 @@
 //! [`SkillsRouter::well_known_routes`] gives them alone, to nest under a
 //! path that carries a grant for installers that send no header.
 
-use std::future::Future;
-use std::io::Write as _;
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
 use rmcp::ServerHandler;
-use rmcp::transport::streamable_http_server::{
-    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-};
-use tokio::net::{TcpListener, ToSocketAddrs};
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use crate::SkillsServer;
 
-mod catalog;
+mod answers;
+mod archives;
+mod front_door;
+mod server;
+mod session_owners;
+mod skill_routes;
 mod well_known;
 
-pub use catalog::CATALOG_PATH;
+pub use server::{Limits, Server};
+pub use session_owners::{Principal, SessionLimits};
+pub use skill_routes::CATALOG_PATH;
 
 /// Where [`SkillsRouter::build`] mounts MCP's streamable HTTP endpoint.
 pub const MCP_PATH: &str = "/mcp";
-
-/// How long requests in flight may take to finish once a shutdown signal
-/// came. Open event streams (a session's `GET /mcp`) never finish on their
-/// own; they are cut when this runs out.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// Builds the `axum::Router` that serves skills over HTTP: MCP's streamable
 /// HTTP transport at [`MCP_PATH`], answered by a [`SkillsServer`] or by your
@@ -184,20 +204,31 @@ pub struct SkillsRouter<H = SkillsServer> {
     skills: SkillsServer,
     handler: H,
     config: StreamableHttpServerConfig,
+    door: front_door::FrontDoor,
+    sessions: SessionLimits,
     catalog: bool,
     well_known: bool,
+    archives: archives::Archives,
 }
 
 impl SkillsRouter {
-    /// A router whose `/mcp` is answered by `skills` itself, with rmcp's
-    /// defaults: sessions, server-sent events, loopback `Host` names only.
+    /// A router whose `/mcp` is answered by `skills` itself, with sessions
+    /// and server-sent events, loopback `Host` names and origins only, and
+    /// the default [`SessionLimits`].
     pub fn new(skills: SkillsServer) -> Self {
         Self {
             handler: skills.clone(),
             skills,
-            config: StreamableHttpServerConfig::default(),
+            // The front door checks Host and Origin for every route, rmcp's
+            // included.
+            config: StreamableHttpServerConfig::default()
+                .disable_allowed_hosts()
+                .disable_allowed_origins(),
+            door: front_door::FrontDoor::default(),
+            sessions: SessionLimits::default(),
             catalog: true,
             well_known: true,
+            archives: archives::Archives::default(),
         }
     }
 }
@@ -213,8 +244,11 @@ impl<H> SkillsRouter<H> {
             skills: self.skills,
             handler,
             config: self.config,
+            door: self.door,
+            sessions: self.sessions,
             catalog: self.catalog,
             well_known: self.well_known,
+            archives: self.archives,
         }
     }
 
@@ -231,29 +265,50 @@ impl<H> SkillsRouter<H> {
         self
     }
 
-    /// The `Host` names (or `host:port` authorities) to accept, in place of
-    /// the default loopback names (`localhost`, `127.0.0.1`, `::1`), which
-    /// guard a local server against DNS rebinding. A deployed server lists
-    /// the names its clients, or its proxy, use. An empty list keeps the
-    /// default: accepting any host is [`allow_any_host`](Self::allow_any_host).
+    /// Accept these `Host` names (or `host:port` authorities) too, besides
+    /// the loopback names (`localhost`, `127.0.0.1`, `::1`), which every
+    /// router accepts, and the IP literal of the address a connection
+    /// reached (served by [`Server`]). A name not listed gets `403`: that
+    /// guards a local server against DNS rebinding. A deployed server lists
+    /// the names its clients, or its proxy, use.
     pub fn allowed_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        let hosts: Vec<String> = hosts.into_iter().map(Into::into).collect();
-        if !hosts.is_empty() {
-            self.config = self.config.with_allowed_hosts(hosts);
-        }
+        self.door.allow_hosts(hosts.into_iter().map(Into::into));
         self
     }
 
     /// Accept any `Host` header: for a server only reachable through a proxy
     /// that checks names itself. Not for a server on a developer's machine.
     pub fn allow_any_host(mut self) -> Self {
-        self.config = self.config.disable_allowed_hosts();
+        self.door.allow_any_host();
+        self
+    }
+
+    /// Accept requests from pages of these origins too
+    /// (`https://app.example.com`, `http://localhost:3000`; a port left out
+    /// is the scheme's default; `null` for the `Origin: null` of sandboxed
+    /// pages). A request without `Origin` (every client that is not a
+    /// browser) always passes; so do loopback origins, and pages of the
+    /// server itself (the same host and port as its `Host`). Any other
+    /// origin gets `403` before anything else runs, as MCP's streamable HTTP
+    /// transport requires.
+    pub fn allowed_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.door.allow_origins(origins.into_iter().map(Into::into));
+        self
+    }
+
+    /// How many sessions may be open, per [`Principal`] and in total, and
+    /// how long an idle one lives (default [`SessionLimits::default`]).
+    pub fn session_limits(mut self, limits: SessionLimits) -> Self {
+        self.sessions = limits;
         self
     }
 
     /// Any other setting of rmcp's transport (keep-alive of event streams,
-    /// the largest request body, allowed `Origin`s, a session store, …),
-    /// starting from what this builder set so far.
+    /// the largest request body, …), starting from what this builder set so
+    /// far. `Host` and `Origin` are this router's
+    /// ([`allowed_hosts`](Self::allowed_hosts),
+    /// [`allowed_origins`](Self::allowed_origins)), checked for every route
+    /// before rmcp's service runs.
     ///
     /// ```
     /// # use skills_runtime::http::SkillsRouter;
@@ -291,13 +346,14 @@ impl<H> SkillsRouter<H> {
         self
     }
 
-    /// The well-known index and its artifacts alone, with this router's
-    /// `Host` check, to nest under a prefix outside your auth layer: a path
-    /// that carries a grant (`/install/{grant}`) for installers that cannot
-    /// send a header. Artifact URLs are relative to the index, so they
-    /// resolve under the prefix. A layer of yours on the nested router
-    /// resolves the grant into the request's extensions, where the access
-    /// policy finds it.
+    /// The well-known index and its artifacts alone, behind this router's
+    /// `Host` and `Origin` checks, to nest under a prefix outside your auth
+    /// layer: a path that carries a grant (`/install/{grant}`) for
+    /// installers that cannot send a header. Artifact URLs are relative to
+    /// the index, so they resolve under the prefix. A layer of yours on the
+    /// nested router resolves the grant into the request's extensions,
+    /// where the access policy finds it. It shares its archives with
+    /// [`build`](Self::build)'s routes: each is built once per snapshot.
     ///
     /// ```
     /// # use skills_runtime::http::SkillsRouter;
@@ -315,43 +371,67 @@ impl<H> SkillsRouter<H> {
     where
         S: Clone + Send + Sync + 'static,
     {
-        well_known::routes(
+        self.behind_door(well_known::routes(
             self.skills.clone(),
-            self.config.allowed_hosts.clone().into(),
-        )
+            self.archives.clone(),
+        ))
     }
 
     /// The skills server the routes of this router answer from.
     pub fn skills(&self) -> &SkillsServer {
         &self.skills
     }
+
+    /// `routes` behind the `Host` and `Origin` checks.
+    fn behind_door<S>(&self, routes: axum::Router<S>) -> axum::Router<S>
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        routes.layer(axum::middleware::from_fn_with_state(
+            Arc::new(self.door.clone()),
+            front_door::check,
+        ))
+    }
 }
 
 impl<H: ServerHandler + Clone> SkillsRouter<H> {
     /// The router: MCP at [`MCP_PATH`], the catalog routes at
     /// [`CATALOG_PATH`] (unless [turned off](Self::catalog)), the
-    /// well-known index at [`WELL_KNOWN_PATH`](crate::protocol::WELL_KNOWN_PATH) (unless [turned off](Self::well_known)). Add your routes and layers to it,
-    /// then [`serve`] it. Generic over the router's state, so it merges into
-    /// a router of yours that has one.
+    /// well-known index at [`WELL_KNOWN_PATH`](crate::protocol::WELL_KNOWN_PATH) (unless [turned off](Self::well_known)), all behind the
+    /// `Host` and `Origin` checks. Add your routes and layers to it, then
+    /// serve it with [`Server`]. Generic over the router's state, so it
+    /// merges into a router of yours that has one.
     pub fn build<S>(self) -> axum::Router<S>
     where
         S: Clone + Send + Sync + 'static,
     {
-        let handler = self.handler;
-        let allowed_hosts: Arc<[String]> = self.config.allowed_hosts.clone().into();
+        let handler = self.handler.clone();
+        let sessions = Arc::new(session_owners::OwnedSessions::new(self.sessions.clone()));
+        let max_body = self.config.max_request_body_bytes;
+        let with_sessions = self.config.legacy_session_mode;
         let mcp = StreamableHttpService::new(
             move || Ok(handler.clone()),
-            Arc::new(LocalSessionManager::default()),
-            self.config,
+            sessions.clone(),
+            self.config.clone(),
         );
-        let mut router = axum::Router::new().nest_service(MCP_PATH, mcp);
+        let mut router = if with_sessions {
+            axum::Router::new().nest_service(
+                MCP_PATH,
+                session_owners::Owners::new(mcp, &sessions, max_body),
+            )
+        } else {
+            axum::Router::new().nest_service(MCP_PATH, mcp)
+        };
         if self.catalog {
-            router = router.merge(catalog::routes(self.skills.clone(), allowed_hosts.clone()));
+            router = router.merge(skill_routes::routes(self.skills.clone()));
         }
         if self.well_known {
-            router = router.merge(well_known::routes(self.skills, allowed_hosts));
+            router = router.merge(well_known::routes(
+                self.skills.clone(),
+                self.archives.clone(),
+            ));
         }
-        router
+        self.behind_door(router)
     }
 }
 
@@ -360,141 +440,11 @@ impl<H> std::fmt::Debug for SkillsRouter<H> {
         f.debug_struct("SkillsRouter")
             .field("skills", &self.skills)
             .field("stateless", &!self.config.legacy_session_mode)
-            .field("allowed_hosts", &self.config.allowed_hosts)
+            .field("allowed_hosts", &self.door.hosts())
+            .field("allowed_origins", &self.door.origins())
+            .field("session_limits", &self.sessions)
             .field("catalog", &self.catalog)
             .field("well_known", &self.well_known)
             .finish_non_exhaustive()
-    }
-}
-
-/// Binds `address`, prints `listening http://HOST:PORT` on stdout (the real
-/// port when `address` asks for port 0) once connections are accepted, and
-/// serves `router` until Ctrl-C or `SIGTERM`. That one line is all it
-/// prints: scripts and tests wait for it and read the address from it.
-///
-/// Accepted sockets send each write at once (`TCP_NODELAY`): without it a
-/// client waiting for the last segment of an answer stalls for ~40 ms
-/// (Nagle's algorithm meeting delayed acknowledgements). On a shutdown
-/// signal it stops accepting and lets requests in flight finish for up to
-/// [`SHUTDOWN_GRACE`].
-///
-/// # Errors
-///
-/// When the address cannot be bound, stdout cannot be written, or accepting
-/// fails.
-pub async fn serve(address: impl ToSocketAddrs, router: axum::Router) -> std::io::Result<()> {
-    let listener = Listener::bind(address).await?;
-    listener.announce()?;
-    listener.serve(router).await
-}
-
-/// A bound TCP listener, for when you need the address before serving (a
-/// test binding port 0) or print something else: [`serve`] in two steps.
-#[derive(Debug)]
-pub struct Listener {
-    listener: TcpListener,
-    address: SocketAddr,
-}
-
-impl Listener {
-    /// Binds `address` (port 0 picks a free port).
-    ///
-    /// # Errors
-    ///
-    /// When the address cannot be resolved or bound.
-    pub async fn bind(address: impl ToSocketAddrs) -> std::io::Result<Self> {
-        let listener = TcpListener::bind(address).await?;
-        let address = listener.local_addr()?;
-        Ok(Self { listener, address })
-    }
-
-    /// The address bound, with the real port.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.address
-    }
-
-    /// Prints `listening http://HOST:PORT` on stdout and flushes it: the one
-    /// line an HTTP server of this project prints.
-    ///
-    /// # Errors
-    ///
-    /// When stdout cannot be written.
-    pub fn announce(&self) -> std::io::Result<()> {
-        let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "listening http://{}", self.address)?;
-        stdout.flush()
-    }
-
-    /// Serves `router` until Ctrl-C or `SIGTERM`, as [`serve`] does, without
-    /// printing anything.
-    ///
-    /// # Errors
-    ///
-    /// When accepting connections fails.
-    pub async fn serve(self, router: axum::Router) -> std::io::Result<()> {
-        self.serve_until(router, shutdown_signal()).await
-    }
-
-    /// Serves `router` until `shutdown` completes, then lets requests in
-    /// flight finish for up to [`SHUTDOWN_GRACE`].
-    ///
-    /// # Errors
-    ///
-    /// When accepting connections fails.
-    pub async fn serve_until(
-        self,
-        router: axum::Router,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> std::io::Result<()> {
-        let listener = self.listener.tap_io(|stream| {
-            if let Err(error) = stream.set_nodelay(true) {
-                tracing::debug!(%error, "TCP_NODELAY could not be set on a connection");
-            }
-        });
-        let (stop, stopped) = tokio::sync::watch::channel(false);
-        let server = axum::serve(listener, router).with_graceful_shutdown(async move {
-            let mut stopped = stopped;
-            let _ = stopped.wait_for(|stop| *stop).await;
-        });
-        let server = server.into_future();
-        tokio::pin!(server);
-        tokio::select! {
-            result = &mut server => return result,
-            () = shutdown => {}
-        }
-        stop.send_replace(true);
-        match tokio::time::timeout(SHUTDOWN_GRACE, server).await {
-            Ok(result) => result,
-            Err(_) => {
-                tracing::debug!(
-                    "connections still open {SHUTDOWN_GRACE:?} after the shutdown signal were cut"
-                );
-                Ok(())
-            }
-        }
-    }
-}
-
-/// Ctrl-C, or `SIGTERM` (what `kill`, systemd and container runtimes send).
-async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
     }
 }

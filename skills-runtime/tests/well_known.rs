@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
-use skills_runtime::http::{Listener, SkillsRouter};
+use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::protocol::{ARCHIVE_MTIME, INDEX_SCHEMA, TYPE_ARCHIVE, TYPE_SKILL_MD};
 use skills_runtime::server::{Access, Offer};
 use skills_runtime::{Skill, Skills, SkillsServer};
@@ -33,9 +33,12 @@ fn http() -> reqwest::Client {
 }
 
 async fn serve_router(router: axum::Router) -> String {
-    let listener = Listener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr());
-    tokio::spawn(listener.serve_until(router, std::future::pending()));
+    let server = Server::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .until(std::future::pending());
+    let base = server.url();
+    tokio::spawn(server.serve(router));
     base
 }
 
@@ -569,4 +572,59 @@ mod shared {
         }
         assert_eq!(runs[0], runs[1], "two snapshots, the same bytes");
     }
+}
+
+/// A skill whose archive takes a while to build (a few MB that do not
+/// compress) is built off the async worker: on a runtime with one worker,
+/// a catalog request made while the first archive request builds it is
+/// answered first, and both archive requests get the one build's bytes.
+#[tokio::test(flavor = "current_thread")]
+async fn a_first_archive_build_does_not_hold_the_async_worker() {
+    // Letters from a xorshift generator: text the loader accepts, which
+    // gzip barely shrinks.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let noise: String = (0..6_000_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from(b'a' + (state % 26) as u8)
+        })
+        .collect();
+    let skills = skills_test_support::skills_of(
+        "archive-off-worker",
+        &[
+            (
+                "bulky/SKILL.md",
+                "---\nname: bulky\ndescription: A skill with a large reference file.\n---\nRead `references/noise.txt`.\n",
+            ),
+            ("bulky/references/noise.txt", noise.as_str()),
+        ],
+        &skills_core::Options::default(),
+    );
+    let base = serve(SkillsServer::new(skills)).await;
+    let (done, mut order) = tokio::sync::mpsc::unbounded_channel();
+    let archive = |done: tokio::sync::mpsc::UnboundedSender<&'static str>| {
+        let url = format!("{base}/.well-known/agent-skills/bulky.tar.gz");
+        async move {
+            let bytes = http().get(url).send().await.unwrap().bytes().await.unwrap();
+            done.send("archive").unwrap();
+            bytes
+        }
+    };
+    let first = tokio::spawn(archive(done.clone()));
+    let second = tokio::spawn(archive(done.clone()));
+    // Both archive requests are in the server before the catalog request.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let catalog = http().get(format!("{base}/skills")).send().await.unwrap();
+    assert_eq!(catalog.status(), 200);
+    done.send("catalog").unwrap();
+    let (first, second) = (first.await.unwrap(), second.await.unwrap());
+    assert_eq!(
+        order.recv().await,
+        Some("catalog"),
+        "the catalog waited for the archive"
+    );
+    assert!(first.len() > 3_000_000);
+    assert_eq!(first, second);
 }

@@ -7,18 +7,33 @@
 //! `WWW-Authenticate` header naming the protected resource metadata
 //! (RFC 9728), where a client finds the authorization server.
 //!
-//! The key set is the development key kept in the database (the `token`
-//! command signs with it, standing in for an authorization server), or an
-//! authorization server's own set with `serve --jwks PATH`.
+//! The key set is the development keys kept in the database (the `token`
+//! command signs with the newest, standing in for an authorization server;
+//! `rotate-key` adds one), or an authorization server's own set with
+//! `serve --jwks PATH`. Either is read again on an interval (a key removed
+//! from the set is refused within it) and at once when a token names a key
+//! the set did not hold (at most once per [`UNKNOWN_KEY_RELOAD`], so forged
+//! key ids cannot make the server read it on every request).
+//!
+//! Two kinds of token, told apart by their audience (RFC 8707: each names
+//! the resource it is for): access tokens (`aud` the MCP endpoint) for
+//! `/mcp`, `/api` and `/skills`, and install tokens (`aud` the install
+//! audience, minted by `install-token`, short-lived) for
+//! `/install/{token}/…` only, where the token sits in a URL (shell history,
+//! proxy logs, a committed `skills-lock.json`). Each is refused where the
+//! other belongs. A token whose lifetime (`exp` − `iat`) is longer than the
+//! server accepts for its kind is refused too.
 //!
 //! The layer then resolves token → learner → entitlements once per request
 //! and puts them in the request's extensions: MCP requests reach the
 //! skills' access rule and the tools with that request head (rmcp hands it
-//! over), and the API routes read it directly.
+//! over), and the API routes read it directly; with them the learner as the
+//! [`Principal`] its MCP sessions belong to.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::time::Duration;
+use std::path::PathBuf;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::extract::{Path, Request, State};
@@ -30,8 +45,9 @@ use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::jwk::{AlgorithmParameters, JwkSet};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+use skills_runtime::http::Principal;
 
-use crate::db::Db;
+use crate::db::{Db, Unresolved};
 
 /// Where the protected resource metadata is served (RFC 9728 §3).
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
@@ -42,6 +58,20 @@ pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 /// more than this far in the future (RFC 7519 §4.1.4, §4.1.5).
 pub const LEEWAY_SECONDS: u64 = 30;
 
+/// The longest an access token may live (`exp` − `iat`), by default.
+pub const MAX_LIFETIME: Duration = Duration::from_secs(24 * 3600);
+
+/// The longest an install token may live, by default: it sits in URLs.
+pub const MAX_INSTALL_LIFETIME: Duration = Duration::from_secs(15 * 60);
+
+/// How often the key set is read again, by default: a key removed from it
+/// is refused within this.
+pub const KEYS_REFRESH: Duration = Duration::from_secs(30);
+
+/// At most one extra read of the key set per this long, for tokens naming
+/// a key the set did not hold.
+pub const UNKNOWN_KEY_RELOAD: Duration = Duration::from_secs(10);
+
 /// The claims the platform issues and reads. Every field has a default
 /// when read, so a token without one is refused by the required-claims
 /// check (`MissingClaim`), not as a malformed JWT.
@@ -50,12 +80,64 @@ pub const LEEWAY_SECONDS: u64 = 30;
 pub struct Claims {
     pub iss: String,
     pub sub: String,
-    pub aud: String,
-    pub iat: u64,
+    /// One audience or several (RFC 7519 §4.1.3).
+    pub aud: Audience,
+    /// Issued at: optional; without it the lifetime is counted from now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iat: Option<u64>,
     pub exp: u64,
     /// Not before: optional, honoured when present.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nbf: Option<u64>,
+}
+
+/// A token's `aud`: a string, or an array of strings (RFC 7519 §4.1.3).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Audience(pub Vec<String>);
+
+impl Audience {
+    /// One audience.
+    pub fn one(audience: impl Into<String>) -> Audience {
+        Audience(vec![audience.into()])
+    }
+
+    fn contains(&self, audience: &str) -> bool {
+        self.0.iter().any(|named| named == audience)
+    }
+}
+
+impl Serialize for Audience {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.as_slice() {
+            [one] => serializer.serialize_str(one),
+            many => many.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Audience {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum OneOrMany {
+            One(String),
+            Many(Vec<String>),
+        }
+        Ok(match OneOrMany::deserialize(deserializer)? {
+            OneOrMany::One(one) => Audience(vec![one]),
+            OneOrMany::Many(many) => Audience(many),
+        })
+    }
+}
+
+/// What a token is for: the audience it must name, and the longest it may
+/// live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// `/mcp`, `/api`, `/skills`: an access token.
+    Access,
+    /// `/install/{token}/…`: an install token.
+    Install,
 }
 
 /// Why a token was refused: said in the `401`'s `error_description`. None
@@ -73,6 +155,7 @@ pub enum TokenError {
     Audience,
     Issuer,
     MissingClaim,
+    TooLong,
     UnknownLearner,
 }
 
@@ -86,28 +169,29 @@ impl TokenError {
             Self::Signature => "the token's signature does not verify",
             Self::Expired => "the token has expired",
             Self::NotYetValid => "the token is not valid yet",
-            Self::Audience => "the token was issued for another resource (audience)",
+            Self::Audience => {
+                "the token was issued for another resource (audience): access tokens serve /mcp, /api and /skills, install tokens /install only"
+            }
             Self::Issuer => "the token was issued by another authorization server",
             Self::MissingClaim => {
                 "the token lacks a required claim (iss, sub, aud, exp) or a time claim is not a number"
+            }
+            Self::TooLong => {
+                "the token lives longer (exp - iat) than this server accepts for its kind"
             }
             Self::UnknownLearner => "the token's learner does not exist",
         }
     }
 }
 
-/// Checks bearer tokens against a key set, an audience and an issuer.
-pub struct Verifier {
-    keys: HashMap<String, (DecodingKey, Option<Algorithm>)>,
-    audience: String,
-    issuer: String,
-}
+/// The keys of a set that a token can select, by `kid`.
+pub struct KeyMap(HashMap<String, (DecodingKey, Option<Algorithm>)>);
 
-impl Verifier {
-    /// A verifier for the keys of `set` that have a `kid` (a token selects
-    /// its key by it). Symmetric keys are refused: a resource server that
-    /// holds a shared secret could forge tokens.
-    pub fn new(set: &JwkSet, audience: &str, issuer: &str) -> anyhow::Result<Verifier> {
+impl KeyMap {
+    /// The keys of `set` that have a `kid` (a token selects its key by it).
+    /// Symmetric keys are refused: a resource server that holds a shared
+    /// secret could forge tokens.
+    pub fn new(set: &JwkSet) -> anyhow::Result<KeyMap> {
         let mut keys = HashMap::new();
         for jwk in &set.keys {
             let Some(kid) = jwk.common.key_id.clone() else {
@@ -135,18 +219,157 @@ impl Verifier {
         if keys.is_empty() {
             anyhow::bail!("the key set holds no key with a kid");
         }
+        Ok(KeyMap(keys))
+    }
+}
+
+/// Where the key set is read from, at start-up and again.
+#[derive(Clone)]
+pub enum KeySource {
+    /// The development keys of the database (public halves).
+    Database(Db),
+    /// An authorization server's key set, a JWKS file.
+    File(PathBuf),
+}
+
+impl KeySource {
+    async fn read(&self) -> anyhow::Result<KeyMap> {
+        let set = match self {
+            KeySource::Database(db) => development_keys(db).await?,
+            KeySource::File(path) => key_set_file(path)?,
+        };
+        KeyMap::new(&set)
+    }
+
+    /// Where the keys come from, for the log.
+    pub fn describe(&self) -> String {
+        match self {
+            KeySource::Database(_) => {
+                "the database's development keys (`token LEARNER`, `rotate-key`)".to_owned()
+            }
+            KeySource::File(path) => path.display().to_string(),
+        }
+    }
+}
+
+/// What tokens must name and how long they may live.
+#[derive(Debug, Clone)]
+pub struct TokenRules {
+    /// The audience of access tokens (`/mcp`, `/api`).
+    pub audience: String,
+    /// The audience of install tokens (`/install/{token}`).
+    pub install_audience: String,
+    /// The issuer every token must name.
+    pub issuer: String,
+    /// The longest an access token may live.
+    pub max_lifetime: Duration,
+    /// The longest an install token may live.
+    pub max_install_lifetime: Duration,
+}
+
+impl TokenRules {
+    /// The audience and issuer the database names, with the default
+    /// lifetimes.
+    pub async fn of(db: &Db) -> anyhow::Result<TokenRules> {
+        Ok(TokenRules {
+            audience: db.setting("audience").await?,
+            install_audience: db.setting("install_audience").await?,
+            issuer: db.setting("issuer").await?,
+            max_lifetime: MAX_LIFETIME,
+            max_install_lifetime: MAX_INSTALL_LIFETIME,
+        })
+    }
+}
+
+/// Checks bearer tokens against a key set read again over time, the
+/// audiences and the issuer.
+pub struct Verifier {
+    keys: RwLock<Arc<KeyMap>>,
+    source: KeySource,
+    rules: TokenRules,
+    /// When a token naming an unknown key last made it read the set.
+    unknown_key_reload: tokio::sync::Mutex<Option<Instant>>,
+}
+
+impl Verifier {
+    /// Reads the key set from `source` (refusing a set no token could
+    /// use) and checks tokens by `rules`.
+    pub async fn new(source: KeySource, rules: TokenRules) -> anyhow::Result<Verifier> {
+        let keys = source.read().await?;
         Ok(Verifier {
-            keys,
-            audience: audience.to_owned(),
-            issuer: issuer.to_owned(),
+            keys: RwLock::new(Arc::new(keys)),
+            source,
+            rules,
+            unknown_key_reload: tokio::sync::Mutex::new(None),
         })
     }
 
-    /// The learner a valid token names (its `sub`).
-    pub fn verify(&self, token: &str) -> Result<String, TokenError> {
+    /// The rules tokens are checked by.
+    pub fn rules(&self) -> &TokenRules {
+        &self.rules
+    }
+
+    fn current(&self) -> Arc<KeyMap> {
+        self.keys
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Reads the key set again; on failure the set read last stays (the
+    /// database may be down for a moment).
+    pub async fn reload(&self) -> anyhow::Result<()> {
+        let keys = self.source.read().await?;
+        *self.keys.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(keys);
+        Ok(())
+    }
+
+    /// Reads the key set again every `every`, for as long as the process
+    /// runs.
+    pub fn refresh_every(self: &Arc<Self>, every: Duration) {
+        let verifier = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let Some(verifier) = verifier.upgrade() else {
+                    return;
+                };
+                if let Err(error) = verifier.reload().await {
+                    tracing::warn!(
+                        "cannot read the key set again; keeping the last one: {error:#}"
+                    );
+                }
+            }
+        });
+    }
+
+    /// A read of the key set for a token that named a key it did not hold,
+    /// unless one was made less than [`UNKNOWN_KEY_RELOAD`] ago; concurrent
+    /// callers wait for the one read.
+    async fn reload_for_unknown_key(&self) {
+        let mut last = self.unknown_key_reload.lock().await;
+        if last.is_some_and(|at| at.elapsed() < UNKNOWN_KEY_RELOAD) {
+            return;
+        }
+        *last = Some(Instant::now());
+        if let Err(error) = self.reload().await {
+            tracing::warn!("cannot read the key set again: {error:#}");
+        }
+    }
+
+    /// The learner a valid token for `purpose` names (its `sub`).
+    pub async fn verify(&self, token: &str, purpose: Purpose) -> Result<String, TokenError> {
         let header = jsonwebtoken::decode_header(token).map_err(|_| TokenError::Malformed)?;
         let kid = header.kid.as_deref().ok_or(TokenError::NoKeyId)?;
-        let (key, algorithm) = self.keys.get(kid).ok_or(TokenError::UnknownKey)?;
+        let mut keys = self.current();
+        if !keys.0.contains_key(kid) {
+            self.reload_for_unknown_key().await;
+            keys = self.current();
+        }
+        let (key, algorithm) = keys.0.get(kid).ok_or(TokenError::UnknownKey)?;
         // The key decides the algorithm when it says one; otherwise the
         // header's must belong to the key's family (jsonwebtoken checks it),
         // so an RS256 key cannot be used as an HS256 secret.
@@ -154,9 +377,21 @@ impl Verifier {
         if header.alg != algorithm {
             return Err(TokenError::Algorithm);
         }
+        let (audience, other, max_lifetime) = match purpose {
+            Purpose::Access => (
+                &self.rules.audience,
+                &self.rules.install_audience,
+                self.rules.max_lifetime,
+            ),
+            Purpose::Install => (
+                &self.rules.install_audience,
+                &self.rules.audience,
+                self.rules.max_install_lifetime,
+            ),
+        };
         let mut validation = Validation::new(algorithm);
-        validation.set_audience(&[&self.audience]);
-        validation.set_issuer(&[&self.issuer]);
+        validation.set_audience(&[audience]);
+        validation.set_issuer(&[&self.rules.issuer]);
         validation.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
         // Every registered time claim that is present is honoured, with
         // the same leeway: `exp` (required) and `nbf` (when sent).
@@ -180,7 +415,18 @@ impl Verifier {
                 | ErrorKind::InvalidEddsaKey => TokenError::Algorithm,
                 _ => TokenError::Malformed,
             })?;
-        Ok(data.claims.sub)
+        let claims = data.claims;
+        // A token for both kinds at once is for neither.
+        if claims.aud.contains(other) {
+            return Err(TokenError::Audience);
+        }
+        let issued = claims
+            .iat
+            .unwrap_or_else(|| u64::try_from(crate::db::now()).unwrap_or(0));
+        if claims.exp.saturating_sub(issued) > max_lifetime.as_secs() {
+            return Err(TokenError::TooLong);
+        }
+        Ok(claims.sub)
     }
 }
 
@@ -204,9 +450,15 @@ pub fn key_set_file(path: &std::path::Path) -> anyhow::Result<JwkSet> {
         .map_err(|error| anyhow::anyhow!("{} is not a JWK set: {error}", path.display()))
 }
 
-/// A development token for `learner`, signed with the database's key, for
-/// the audience and issuer the database names, valid for `ttl`.
-pub async fn mint(db: &Db, learner: &str, ttl: Duration) -> anyhow::Result<String> {
+/// A development token for `learner` and `purpose`, signed with the
+/// database's newest key, for the audience and issuer the database names,
+/// valid for `ttl`.
+pub async fn mint(
+    db: &Db,
+    learner: &str,
+    ttl: Duration,
+    purpose: Purpose,
+) -> anyhow::Result<String> {
     let (kid, pkcs8, _) = db
         .signing_keys()
         .await?
@@ -214,11 +466,15 @@ pub async fn mint(db: &Db, learner: &str, ttl: Duration) -> anyhow::Result<Strin
         .next()
         .ok_or_else(|| anyhow::anyhow!("the database holds no signing key"))?;
     let now = u64::try_from(crate::db::now()).unwrap_or(0);
+    let audience = match purpose {
+        Purpose::Access => db.setting("audience").await?,
+        Purpose::Install => db.setting("install_audience").await?,
+    };
     let claims = Claims {
         iss: db.setting("issuer").await?,
         sub: learner.to_owned(),
-        aud: db.setting("audience").await?,
-        iat: now,
+        aud: Audience::one(audience),
+        iat: Some(now),
         exp: now.saturating_add(ttl.as_secs()),
         nbf: None,
     };
@@ -232,47 +488,128 @@ pub fn sign(claims: &Claims, kid: &str, key: &EncodingKey) -> anyhow::Result<Str
     Ok(jsonwebtoken::encode(&header, claims, key)?)
 }
 
+/// Where the protected resource metadata is said to be, in every `401`:
+/// the server's public URL as configured, never the request's `Host`
+/// (which a client chooses). Behind a proxy the operator named, the
+/// proxy's `X-Forwarded-Proto` and `X-Forwarded-Host` are used instead, when
+/// the host is one the server answers to.
+#[derive(Debug, Clone)]
+pub struct PublicUrl {
+    /// `scheme://host[:port]`, without a trailing slash.
+    pub base: String,
+    /// Whether a proxy in front sets `X-Forwarded-*` (`--behind-proxy`).
+    pub behind_proxy: bool,
+    /// The host names a forwarded host may be (the `--allow-host` names).
+    pub hosts: Vec<String>,
+}
+
+impl PublicUrl {
+    /// The URL of the protected resource metadata for a request with
+    /// `headers`.
+    fn metadata(&self, headers: &HeaderMap) -> String {
+        if self.behind_proxy
+            && let Some(base) = self.forwarded(headers)
+        {
+            return format!("{base}{METADATA_PATH}");
+        }
+        format!("{}{METADATA_PATH}", self.base)
+    }
+
+    fn forwarded(&self, headers: &HeaderMap) -> Option<String> {
+        let value = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                // A proxy appends: the first is what the client asked for.
+                .and_then(|value| value.split(',').next())
+                .map(str::trim)
+        };
+        let scheme = match value("x-forwarded-proto") {
+            Some("https") => "https",
+            Some("http") => "http",
+            _ => return None,
+        };
+        let host = value("x-forwarded-host")?;
+        let authority = axum::http::uri::Authority::try_from(host).ok()?;
+        let known = self
+            .hosts
+            .iter()
+            .any(|name| name.eq_ignore_ascii_case(authority.host()));
+        (known && !host.contains(['"', '\\'])).then(|| format!("{scheme}://{host}"))
+    }
+}
+
 /// What the auth layer needs.
 #[derive(Clone)]
 pub struct Auth {
     pub verifier: Arc<Verifier>,
     pub db: Db,
+    pub public: Arc<PublicUrl>,
+    /// How long the last-known entitlements may serve while the database
+    /// is unreachable.
+    pub stale_for: Duration,
+    /// What the tokens it accepts are for.
+    pub purpose: Purpose,
+}
+
+impl Auth {
+    /// The same, for the install path's tokens.
+    pub fn for_install(&self) -> Auth {
+        Auth {
+            purpose: Purpose::Install,
+            ..self.clone()
+        }
+    }
 }
 
 /// The auth layer: bearer token → learner → entitlements, once per request,
-/// into the request's extensions; `401` otherwise.
+/// into the request's extensions, with the learner as the [`Principal`] of
+/// the MCP sessions it opens; `401` otherwise, and `503` when the database
+/// cannot answer (after the last-known entitlements, only while it is
+/// unreachable and for at most `stale_for`).
 pub async fn authenticate(State(auth): State<Auth>, mut request: Request, next: Next) -> Response {
-    let metadata = metadata_url(request.headers());
+    let metadata = auth.public.metadata(request.headers());
     let Some(token) = bearer(request.headers()) else {
         return unauthorized(&metadata, None);
     };
-    let learner = match auth.verifier.verify(token) {
+    let learner = match auth.verifier.verify(token, auth.purpose).await {
         Ok(learner) => learner,
         Err(error) => return unauthorized(&metadata, Some(error)),
     };
-    let resolved = auth.db.entitlements(&learner).await;
-    match resolved {
-        Ok(Some(entitlements)) => {
+    match auth
+        .db
+        .entitlements_for_request(&learner, auth.stale_for)
+        .await
+    {
+        Ok(entitlements) => {
+            request.extensions_mut().insert(Principal::new(learner));
             request.extensions_mut().insert(entitlements);
             next.run(request).await
         }
-        Ok(None) => unauthorized(&metadata, Some(TokenError::UnknownLearner)),
-        // The database cannot be reached: what this replica last resolved
-        // for the learner still authorises reads of what they owned then
-        // (a grant made meanwhile shows once it is back; routes that need
-        // the database answer 503).
-        Err(error) => match auth.db.last_known(&learner) {
-            Some(entitlements) => {
-                tracing::warn!("answering from the last-known entitlements: {error:#}");
-                request.extensions_mut().insert(entitlements);
-                next.run(request).await
-            }
-            None => {
-                tracing::error!("cannot read the entitlements: {error:#}");
-                StatusCode::SERVICE_UNAVAILABLE.into_response()
-            }
-        },
+        Err(Unresolved::UnknownLearner) => {
+            unauthorized(&metadata, Some(TokenError::UnknownLearner))
+        }
+        Err(Unresolved::Unavailable(error)) => {
+            tracing::error!("cannot read the entitlements: {error:#}");
+            unavailable()
+        }
     }
+}
+
+/// `503`, with the words the API's own `503`s use.
+pub fn unavailable() -> Response {
+    let mut response = (
+        StatusCode::SERVICE_UNAVAILABLE,
+        Json(serde_json::json!({
+            "error": "unavailable",
+            "error_description": "the Academy cannot answer right now; try again in a minute",
+        })),
+    )
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+    response
 }
 
 /// Where installers that send no header (the `skills` CLI on npm: `npx
@@ -283,8 +620,9 @@ pub const INSTALL_PATH: &str = "/install/{token}";
 /// For [`INSTALL_PATH`]: the token the path carries, handed to
 /// [`authenticate`] as the bearer token it checks (a request that also
 /// sends a header keeps the path's token). The token then sits in URLs,
-/// proxy logs and the `skills-lock.json` the CLI writes: mint a short one
-/// for installing (`token LEARNER --ttl 600`).
+/// proxy logs and the `skills-lock.json` the CLI writes: only an install
+/// token (`install-token LEARNER`, short-lived, good for nothing else) is
+/// accepted there.
 pub async fn token_from_path(
     Path(params): Path<HashMap<String, String>>,
     mut request: Request,
@@ -311,27 +649,6 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
     let (scheme, token) = value.split_once(' ')?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
-}
-
-/// The URL of the protected resource metadata, on the host the client used.
-fn metadata_url(headers: &HeaderMap) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok())
-        .filter(|host| {
-            !host.is_empty()
-                && host.bytes().all(|byte| byte.is_ascii_graphic())
-                && !host.contains('"')
-        })
-        .unwrap_or("localhost");
-    let scheme = match headers
-        .get("x-forwarded-proto")
-        .and_then(|value| value.to_str().ok())
-    {
-        Some("https") => "https",
-        _ => "http",
-    };
-    format!("{scheme}://{host}{METADATA_PATH}")
 }
 
 /// `401` with the challenge MCP clients follow (RFC 6750 §3, RFC 9728 §5.1):

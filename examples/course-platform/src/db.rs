@@ -17,15 +17,23 @@
 //! while `grant`, `revoke` and `token` write and read it from other
 //! processes. On SQLite, WAL mode lets them work at once (readers never wait
 //! for a writer), and a busy timeout makes two writers queue instead of
-//! failing. On PostgreSQL, a grant or a revoke also announces itself with
-//! `NOTIFY` ([`CHANNEL`]) in its own transaction, so every replica hears of
-//! it once it commits.
+//! failing.
+//!
+//! Every grant and revoke also appends the learner to a journal
+//! (`entitlement_changes`) in its own transaction: the one record of which
+//! learners' entitlements changed, which every serving process reads from
+//! where it left off ([`Db::changes_since`]). Orders and quotes are not in
+//! it, so they never make a server resolve anyone again. Grants and revokes
+//! are serialized (SQLite's immediate transaction, an advisory lock on
+//! PostgreSQL), so the journal's numbers commit in order and a reader never
+//! skips one. On PostgreSQL the write also sends `NOTIFY` ([`CHANNEL`]), so
+//! a replica reads the journal at once instead of at its next poll.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::str::FromStr as _;
 use std::sync::{Arc, Mutex, Once, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
 use base64::Engine as _;
@@ -50,17 +58,27 @@ pub const DEFAULT_AUDIENCE: &str = "https://kestrel-academy.example/mcp";
 /// Here `token` plays that part with the development key.
 pub const DEFAULT_ISSUER: &str = "https://auth.kestrel-academy.example";
 
+/// The audience an install token (for `/install/{token}`, minted by
+/// `install-token`) must name, on first start: the installer's path is
+/// another resource than `/mcp` and `/api`, so a token for one is refused
+/// by the other.
+pub const DEFAULT_INSTALL_AUDIENCE: &str = "https://kestrel-academy.example/install";
+
 /// The PostgreSQL channel a grant or a revoke is announced on; the payload
 /// is the learner's id.
 pub const CHANNEL: &str = "course_platform_entitlements";
 
 /// Bumped when the schema changes; SQLite's `PRAGMA user_version` or
 /// PostgreSQL's `schema_version` table holds it.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2; // and `PRAGMA user_version = 2` in migrate_sqlite
 
 /// The key of the PostgreSQL advisory lock held while the schema is
 /// created, so that two replicas starting at once do not both seed.
 const MIGRATION_LOCK: i64 = 0x6b65_7374_7265_6c31; // "kestrel1"
+
+/// The key of the PostgreSQL advisory lock a grant or a revoke holds for
+/// its transaction: the journal's numbers then commit in order.
+const JOURNAL_LOCK: i64 = 0x6b65_7374_7265_6c32; // "kestrel2"
 
 /// How long start-up waits for the database before giving up.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -131,6 +149,27 @@ CREATE TABLE orders (
     status TEXT NOT NULL CHECK (status IN ('quoted', 'awaiting_payment')),
     created_at BIGINT NOT NULL
 );
+";
+
+/// Schema version 2 on SQLite: the entitlement journal, and the time each
+/// signing key was added (minting signs with the newest).
+const SQLITE_V2: &str = "
+CREATE TABLE entitlement_changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    learner TEXT NOT NULL,
+    changed_at INTEGER NOT NULL
+);
+ALTER TABLE signing_keys ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
+";
+
+/// Schema version 2 on PostgreSQL.
+const POSTGRES_V2: &str = "
+CREATE TABLE entitlement_changes (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    learner TEXT NOT NULL,
+    changed_at BIGINT NOT NULL
+);
+ALTER TABLE signing_keys ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
 ";
 
 /// The learners, skills and courses of a fresh database. Each learner owns a
@@ -226,12 +265,33 @@ impl Location {
     }
 }
 
-/// `url` with its password replaced by `***`, for messages and logs.
+/// `given` with every credential a database URL can carry replaced by
+/// `***`, for messages and logs: the password of its user part, and the
+/// value of any query parameter that names a secret (`password`,
+/// `sslpassword`, and any other whose name holds `pass`, `secret`, `token`
+/// or `key`: sqlx reads `?password=` as the password).
 pub fn redact(given: &str) -> String {
     match url::Url::parse(given) {
         Ok(mut url) => {
             if url.password().is_some() {
                 let _ = url.set_password(Some("***"));
+            }
+            if url.query().is_some() {
+                let pairs: Vec<(String, String)> = url
+                    .query_pairs()
+                    .map(|(name, value)| {
+                        let secret = ["pass", "secret", "token", "key"]
+                            .iter()
+                            .any(|word| name.to_ascii_lowercase().contains(word));
+                        let value = if secret {
+                            "***".to_owned()
+                        } else {
+                            value.into_owned()
+                        };
+                        (name.into_owned(), value)
+                    })
+                    .collect();
+                url.query_pairs_mut().clear().extend_pairs(pairs);
             }
             url.to_string()
         }
@@ -249,9 +309,57 @@ pub fn redact(given: &str) -> String {
 pub struct Db {
     pool: AnyPool,
     location: Location,
-    /// What each learner was last resolved to: answered from while the
-    /// database cannot be reached.
-    last_known: Arc<Mutex<HashMap<String, Entitlements>>>,
+    /// What each learner was last resolved to, and when: answered from
+    /// while the database cannot be reached, for a bounded time.
+    last_known: Arc<Mutex<HashMap<String, (Entitlements, Instant)>>>,
+    /// Whether the database can be reached, as the process's watcher of
+    /// entitlement changes last found (its own connection, polled or
+    /// listening): a request that fails while it is reachable found the
+    /// database busy, not gone.
+    health: Arc<Health>,
+}
+
+/// Since when the database has been unreachable, if it is.
+#[derive(Default)]
+pub struct Health {
+    unreachable_since: Mutex<Option<Instant>>,
+}
+
+impl Health {
+    /// The watcher lost the database.
+    pub fn lost(&self) {
+        let mut since = self
+            .unreachable_since
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        since.get_or_insert_with(Instant::now);
+    }
+
+    /// The watcher reached the database.
+    pub fn reached(&self) {
+        *self
+            .unreachable_since
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
+    /// Whether the database is unreachable now.
+    pub fn is_unreachable(&self) -> bool {
+        self.unreachable_since
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+    }
+}
+
+/// Why a request's entitlements could not be resolved.
+#[derive(Debug)]
+pub enum Unresolved {
+    /// The database answered but the learner does not exist.
+    UnknownLearner,
+    /// The database failed or is busy, or has been unreachable for longer
+    /// than the last-known entitlements may be served.
+    Unavailable(anyhow::Error),
 }
 /// What one learner may see, resolved once per request by the auth layer
 /// and put in the request's extensions, where the access policy, the API
@@ -398,6 +506,7 @@ impl Db {
             pool,
             location: location.clone(),
             last_known: Arc::default(),
+            health: Arc::default(),
         })
     }
 
@@ -423,12 +532,14 @@ impl Db {
             .with_context(|| format!("the database has no `{key}` setting"))
     }
 
-    /// The development signing keys, as `(kid, PKCS#8 DER, public JWK)`.
+    /// The development signing keys, as `(kid, PKCS#8 DER, public JWK)`,
+    /// newest first: minting signs with the first.
     pub async fn signing_keys(&self) -> anyhow::Result<Vec<(String, Vec<u8>, Jwk)>> {
-        let rows = sqlx::query("SELECT kid, pkcs8, jwk FROM signing_keys ORDER BY kid")
-            .fetch_all(&self.pool)
-            .await
-            .map_err(sql_error)?;
+        let rows =
+            sqlx::query("SELECT kid, pkcs8, jwk FROM signing_keys ORDER BY created_at DESC, kid")
+                .fetch_all(&self.pool)
+                .await
+                .map_err(sql_error)?;
         rows.into_iter()
             .map(|row| {
                 let kid: String = row.try_get(0)?;
@@ -461,7 +572,7 @@ impl Db {
             .unwrap_or_else(PoisonError::into_inner);
         match &resolved {
             Some(entitlements) => {
-                last_known.insert(learner.to_owned(), entitlements.clone());
+                last_known.insert(learner.to_owned(), (entitlements.clone(), Instant::now()));
             }
             None => {
                 last_known.remove(learner);
@@ -470,14 +581,47 @@ impl Db {
         Ok(resolved)
     }
 
-    /// What `learner` was last resolved to by this process, if ever: what
-    /// the auth layer answers from while the database cannot be reached.
-    pub fn last_known(&self, learner: &str) -> Option<Entitlements> {
-        self.last_known
+    /// What a request of `learner` is answered with: their entitlements
+    /// now, or, only while the database is unreachable (not when it is
+    /// merely busy), what this process last resolved for them, if that is
+    /// at most `stale_for` old.
+    pub async fn entitlements_for_request(
+        &self,
+        learner: &str,
+        stale_for: Duration,
+    ) -> Result<Entitlements, Unresolved> {
+        let error = match self.entitlements(learner).await {
+            Ok(Some(entitlements)) => return Ok(entitlements),
+            Ok(None) => return Err(Unresolved::UnknownLearner),
+            Err(error) => error,
+        };
+        if !self.health.is_unreachable() {
+            return Err(Unresolved::Unavailable(
+                error.context("the database is reachable but did not answer in time"),
+            ));
+        }
+        let known = self
+            .last_known
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .get(learner)
-            .cloned()
+            .cloned();
+        match known {
+            Some((entitlements, resolved)) if resolved.elapsed() <= stale_for => {
+                tracing::warn!("answering from the last-known entitlements: {error:#}");
+                Ok(entitlements)
+            }
+            Some(_) => Err(Unresolved::Unavailable(error.context(format!(
+                "the last-known entitlements are older than {} s",
+                stale_for.as_secs()
+            )))),
+            None => Err(Unresolved::Unavailable(error)),
+        }
+    }
+
+    /// Whether the database can be reached, as the watcher found.
+    pub fn health(&self) -> &Health {
+        &self.health
     }
 
     async fn resolve(&self, learner: &str) -> anyhow::Result<Option<Entitlements>> {
@@ -508,11 +652,10 @@ impl Db {
         }))
     }
 
-    /// A connection of its own, for [`Watch::data_version`] (SQLite).
-    pub async fn watch(&self) -> anyhow::Result<Watch> {
-        Ok(Watch {
-            connection: self.pool.acquire().await?,
-        })
+    /// A connection of the pool, held by the watcher of entitlement
+    /// changes (SQLite), with which it reads the journal.
+    pub async fn watcher_connection(&self) -> anyhow::Result<PoolConnection<Any>> {
+        Ok(self.pool.acquire().await?)
     }
 
     /// The learner's display name.
@@ -555,6 +698,14 @@ impl Db {
             Store::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
             Store::Postgres => self.pool.begin().await?,
         };
+        if self.store() == Store::Postgres {
+            // One grant or revoke at a time: the journal's numbers commit in
+            // the order they were taken, so no reader skips one.
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(JOURNAL_LOCK)
+                .execute(&mut *transaction)
+                .await?;
+        }
         let learner_known = sqlx::query("SELECT 1 FROM learners WHERE id = $1")
             .bind(learner)
             .fetch_optional(&mut *transaction)
@@ -586,6 +737,13 @@ impl Db {
             }
         };
         let changed = statement.execute(&mut *transaction).await?.rows_affected();
+        if changed > 0 {
+            sqlx::query("INSERT INTO entitlement_changes (learner, changed_at) VALUES ($1, $2)")
+                .bind(learner)
+                .bind(now())
+                .execute(&mut *transaction)
+                .await?;
+        }
         if changed > 0 && self.store() == Store::Postgres {
             // Delivered to every listening replica when (and only if) the
             // transaction commits.
@@ -601,6 +759,83 @@ impl Db {
         } else {
             Change::Unchanged
         }))
+    }
+
+    /// The learners whose entitlements changed after journal entry `after`,
+    /// each once, and the last entry read (`after` when there is none).
+    pub async fn changes_since(
+        &self,
+        connection: &mut AnyConnection,
+        after: i64,
+    ) -> anyhow::Result<(HashSet<String>, i64)> {
+        let rows =
+            sqlx::query("SELECT seq, learner FROM entitlement_changes WHERE seq > $1 ORDER BY seq")
+                .bind(after)
+                .fetch_all(&mut *connection)
+                .await?;
+        let mut learners = HashSet::new();
+        let mut last = after;
+        for row in rows {
+            last = last.max(row.try_get::<i64, _>(0)?);
+            learners.insert(row.try_get::<String, _>(1)?);
+        }
+        Ok((learners, last))
+    }
+
+    /// The journal's last entry (0 when it is empty): where a process that
+    /// starts now begins reading.
+    pub async fn last_change(&self, connection: &mut AnyConnection) -> anyhow::Result<i64> {
+        let last: Option<i64> = sqlx::query("SELECT MAX(seq) FROM entitlement_changes")
+            .fetch_one(&mut *connection)
+            .await?
+            .try_get(0)?;
+        Ok(last.unwrap_or(0))
+    }
+
+    /// Adds a fresh signing key, which signs every token minted from now on.
+    /// Keeps the key that was newest before it, so that tokens it signed
+    /// verify until they expire, and removes any older one; `retire_others`
+    /// removes every other key at once (one was leaked). Serving processes
+    /// re-read the key set on their interval. The new key's id, and the
+    /// ids removed.
+    pub async fn rotate_key(&self, retire_others: bool) -> anyhow::Result<(String, Vec<String>)> {
+        let (kid, pkcs8, jwk) = new_signing_key()?;
+        let mut transaction = match self.store() {
+            Store::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Store::Postgres => self.pool.begin().await?,
+        };
+        let existing: Vec<String> =
+            sqlx::query("SELECT kid FROM signing_keys ORDER BY created_at DESC, kid")
+                .fetch_all(&mut *transaction)
+                .await?
+                .into_iter()
+                .map(|row| row.try_get::<String, _>(0))
+                .collect::<Result<_, _>>()?;
+        let keep = if retire_others { 0 } else { 1 };
+        let retired: Vec<String> = existing.into_iter().skip(keep).collect();
+        for old in &retired {
+            sqlx::query("DELETE FROM signing_keys WHERE kid = $1")
+                .bind(old)
+                .execute(&mut *transaction)
+                .await?;
+        }
+        // Strictly newer than every key kept, even within one second.
+        let newest: Option<i64> = sqlx::query("SELECT MAX(created_at) FROM signing_keys")
+            .fetch_one(&mut *transaction)
+            .await?
+            .try_get(0)?;
+        let created_at = now().max(newest.map_or(0, |newest| newest + 1));
+        sqlx::query(
+            "INSERT INTO signing_keys (kid, pkcs8, jwk, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(&kid)
+        .bind(pkcs8)
+        .bind(jwk)
+        .bind(created_at)
+        .execute(&mut *transaction)
+        .await?;
+        transaction.commit().await?;
+        Ok((kid, retired))
     }
 
     /// Creates a quote for `course`.
@@ -672,23 +907,6 @@ impl Db {
     }
 }
 
-/// A SQLite connection kept by the server to see other processes' commits.
-pub struct Watch {
-    connection: PoolConnection<Any>,
-}
-
-impl Watch {
-    /// A number that changes whenever another connection (a `grant` or
-    /// `revoke` command) commits to the database: the server polls it to
-    /// tell learners' open sessions that what they own changed (SQLite).
-    pub async fn data_version(&mut self) -> anyhow::Result<i64> {
-        Ok(sqlx::query("PRAGMA data_version")
-            .fetch_one(&mut *self.connection)
-            .await?
-            .try_get(0)?)
-    }
-}
-
 /// Creates and seeds a new SQLite database, in an immediate transaction (a
 /// second process waits for it, then finds the version set).
 async fn migrate_sqlite(connection: &mut AnyConnection) -> anyhow::Result<()> {
@@ -714,17 +932,38 @@ async fn migrate_sqlite(connection: &mut AnyConnection) -> anyhow::Result<()> {
     match version {
         0 => {
             seed(&mut transaction, SQLITE_SCHEMA).await?;
-            sqlx::raw_sql("PRAGMA user_version = 1")
-                .execute(&mut *transaction)
-                .await?;
+            sqlx::raw_sql(SQLITE_V2).execute(&mut *transaction).await?;
+            settle(&mut transaction).await?;
             tracing::info!("created and seeded the database");
+        }
+        1 => {
+            sqlx::raw_sql(SQLITE_V2).execute(&mut *transaction).await?;
+            settle(&mut transaction).await?;
+            tracing::info!("moved the database to schema version {SCHEMA_VERSION}");
         }
         SCHEMA_VERSION => {}
         other => anyhow::bail!(
             "it has schema version {other}; this build knows version {SCHEMA_VERSION}"
         ),
     }
+    if version < SCHEMA_VERSION {
+        // PRAGMA takes no parameters; the version is this build's constant.
+        sqlx::raw_sql("PRAGMA user_version = 2")
+            .execute(&mut *transaction)
+            .await?;
+    }
     transaction.commit().await?;
+    Ok(())
+}
+
+/// What schema version 2 adds besides its tables: the install audience.
+async fn settle(connection: &mut AnyConnection) -> anyhow::Result<()> {
+    sqlx::query(
+        "INSERT INTO settings (key, value) VALUES ('install_audience', $1) ON CONFLICT DO NOTHING",
+    )
+    .bind(DEFAULT_INSTALL_AUDIENCE)
+    .execute(&mut *connection)
+    .await?;
     Ok(())
 }
 
@@ -757,11 +996,26 @@ async fn migrate_postgres(connection: &mut AnyConnection) -> anyhow::Result<()> 
     match version {
         None => {
             seed(&mut transaction, POSTGRES_SCHEMA).await?;
+            sqlx::raw_sql(POSTGRES_V2)
+                .execute(&mut *transaction)
+                .await?;
+            settle(&mut transaction).await?;
             sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
                 .bind(SCHEMA_VERSION)
                 .execute(&mut *transaction)
                 .await?;
             tracing::info!("created and seeded the database");
+        }
+        Some(1) => {
+            sqlx::raw_sql(POSTGRES_V2)
+                .execute(&mut *transaction)
+                .await?;
+            settle(&mut transaction).await?;
+            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+                .bind(SCHEMA_VERSION)
+                .execute(&mut *transaction)
+                .await?;
+            tracing::info!("moved the database to schema version {SCHEMA_VERSION}");
         }
         Some(SCHEMA_VERSION) => {}
         Some(other) => anyhow::bail!(

@@ -8,8 +8,10 @@
 //! ```sh
 //! cargo run -p course-platform -- serve --bind 127.0.0.1:8080   # prints `listening http://…`
 //! cargo run -p course-platform -- token learner-a                # a bearer token, alone on stdout
+//! cargo run -p course-platform -- install-token learner-a        # a short one for `npx skills add`
 //! cargo run -p course-platform -- grant learner-a async-rust     # a purchase: shows at the next request
 //! cargo run -p course-platform -- revoke learner-a async-rust    # a refund
+//! cargo run -p course-platform -- rotate-key                     # a new signing key
 //! ```
 //!
 //! The database (`--db`, default `course-platform.db` in the current
@@ -26,16 +28,17 @@
 //! invalidate. The access policy answers from what the layer resolved: owned
 //! skills are `Owned`, courses on sale `Locked` with their offer (a teaser
 //! on `GET /skills`, absent on every MCP path), anything else `Absent`.
-//! The server also learns of other processes' commits (SQLite: it polls the
-//! file every 250 ms; PostgreSQL: a grant or a revoke is a `NOTIFY` every
-//! replica `LISTEN`s to) and then resolves the open sessions' learners again,
-//! so the sessions whose view changed are told
-//! (`notifications/resources/list_changed`) at once. While PostgreSQL cannot
-//! be reached, each learner is answered from what this replica last resolved
-//! for them; once it is back, every open session is resolved again.
+//! The server also learns of other processes' grants and revokes from the
+//! entitlement journal (SQLite: it reads it every 250 ms; PostgreSQL: a
+//! grant or a revoke is also a `NOTIFY` every replica `LISTEN`s to) and then
+//! resolves those learners again, so their sessions whose view changed are
+//! told (`notifications/resources/list_changed`) at once (see `changes`).
+//! While the database cannot be reached, each learner is answered from what
+//! this replica last resolved for them, for a bounded time.
 
 mod api;
 mod auth;
+mod changes;
 mod db;
 mod tools;
 
@@ -44,18 +47,19 @@ mod tests;
 
 use std::io::Write as _;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::middleware;
 use clap::{Parser, Subcommand};
-use skills_runtime::http::{SkillsRouter, serve};
+use skills_runtime::http::{Limits, Server, SessionLimits, SkillsRouter};
 use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
-use crate::db::{Change, Db, Entitlement, Entitlements, Location, Store};
+use crate::auth::{KeySource, Purpose, TokenRules};
+use crate::db::{Change, Db, Entitlement, Entitlements, Location};
 
 /// The platform's skills: the handbook and one skill per course. Courses
 /// are sold, so they are declared gated: only a gated skill may be locked
@@ -63,14 +67,9 @@ use crate::db::{Change, Db, Entitlement, Entitlements, Location, Store};
 /// `allowed-tools`.
 static SKILLS: Skills = embed_skills!("skills", gated = ["courses/*"]);
 
-/// How often the server looks for grants and revokes committed by other
-/// processes, to tell the open sessions whose view they change.
-const ENTITLEMENTS_POLL: Duration = Duration::from_millis(250);
-
-/// The longest wait between two attempts to listen again on PostgreSQL
-/// after the connection was lost (the first wait is 100 ms, doubled each
-/// time).
-const LISTEN_BACKOFF_MAX: Duration = Duration::from_secs(5);
+/// How long the last-known entitlements may serve a learner while the
+/// database cannot be reached, by default.
+pub const STALE_FOR: Duration = Duration::from_secs(300);
 
 /// Kestrel Academy: a course platform in miniature, serving each learner
 /// the skills they own over MCP, behind OAuth bearer tokens.
@@ -95,38 +94,35 @@ struct Cli {
 enum Command {
     /// Serve /mcp, /skills, /api, the well-known skills index (at
     /// /.well-known/agent-skills with a bearer header, at
-    /// /install/TOKEN/.well-known/agent-skills for installers that send
-    /// none) and the public /.well-known/oauth-protected-resource.
+    /// /install/TOKEN/.well-known/agent-skills with an install token for
+    /// installers that send none) and the public
+    /// /.well-known/oauth-protected-resource.
     ///
     /// Prints one line, `listening http://ADDR`, on stdout once it accepts
     /// connections; its log goes to stderr.
-    Serve {
-        /// Where to listen; port 0 picks a free port (the line on stdout shows it).
-        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
-        bind: SocketAddr,
+    Serve(ServeArgs),
 
-        /// Keep no MCP session state: any replica answers any request.
-        #[arg(long)]
-        stateless: bool,
-
-        /// Verify tokens with an authorization server's key set (a JWKS
-        /// file; each token selects its key by `kid`) instead of the
-        /// development key of the database.
-        #[arg(long, value_name = "PATH")]
-        jwks: Option<PathBuf>,
-
-        /// A Host header to accept on /mcp (repeatable; default: loopback names).
-        #[arg(long = "allow-host", value_name = "NAME")]
-        allowed_hosts: Vec<String>,
-    },
-
-    /// Print a development bearer token for LEARNER, alone on stdout.
+    /// Print an access token for LEARNER (/mcp, /api, /skills), alone on
+    /// stdout.
     Token {
         /// The learner, e.g. learner-a.
         learner: String,
 
-        /// How long the token is valid, in seconds.
+        /// How long the token is valid, in seconds (at most 86400, what
+        /// `serve` accepts by default).
         #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+        ttl: u64,
+    },
+
+    /// Print an install token for LEARNER, alone on stdout: for
+    /// `npx skills add http://HOST/install/TOKEN`, which puts it in a URL.
+    /// It reads LEARNER's skills index and archives, and nothing else.
+    InstallToken {
+        /// The learner, e.g. learner-a.
+        learner: String,
+
+        /// How long the token is valid, in seconds (at most 900).
+        #[arg(long, value_name = "SECONDS", default_value_t = 600)]
         ttl: u64,
     },
 
@@ -146,6 +142,93 @@ enum Command {
         /// The course: its skill name (async-rust) or path (courses/async-rust).
         skill: String,
     },
+
+    /// Add a signing key, which signs every token minted from now on; the
+    /// key before it keeps verifying (tokens it signed live on until they
+    /// expire), older ones are removed. Serving processes see the change
+    /// within their --keys-refresh.
+    RotateKey {
+        /// Remove every other key too (one was leaked): tokens they signed
+        /// are refused within --keys-refresh.
+        #[arg(long)]
+        retire_others: bool,
+    },
+}
+
+/// `serve`'s flags: where, and the limits of a server on the internet.
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Where to listen; port 0 picks a free port (the line on stdout shows it).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    bind: SocketAddr,
+
+    /// Keep no MCP session state: any replica answers any request.
+    #[arg(long)]
+    stateless: bool,
+
+    /// Verify tokens with an authorization server's key set (a JWKS
+    /// file; each token selects its key by `kid`) instead of the
+    /// development keys of the database. Read again like those.
+    #[arg(long, value_name = "PATH")]
+    jwks: Option<PathBuf>,
+
+    /// The URL clients reach this server at (`https://academy.example.com`):
+    /// what a 401 names as the protected resource metadata's home
+    /// [default: the URL the server prints].
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+
+    /// A proxy in front sets X-Forwarded-Proto and X-Forwarded-Host: a 401
+    /// names the metadata at the host the client used (one of --allow-host).
+    /// Without it those headers are ignored.
+    #[arg(long)]
+    behind_proxy: bool,
+
+    /// A Host header to accept besides the loopback names (repeatable).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
+
+    /// A browser origin to accept besides loopback ones and the server's
+    /// own pages (repeatable).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
+
+    /// The longest lifetime (exp - iat) of an access token accepted, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = auth::MAX_LIFETIME.as_secs())]
+    max_token_lifetime: u64,
+
+    /// The longest lifetime of an install token accepted, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = auth::MAX_INSTALL_LIFETIME.as_secs())]
+    max_install_token_lifetime: u64,
+
+    /// How often the key set is read again, in seconds: a key removed from
+    /// it is refused within this.
+    #[arg(long, value_name = "SECONDS", default_value_t = auth::KEYS_REFRESH.as_secs())]
+    keys_refresh: u64,
+
+    /// While the database cannot be reached, answer a learner from what
+    /// this process last resolved for them, if it is at most this old (in
+    /// seconds); then 503. 0 turns it off.
+    #[arg(long, value_name = "SECONDS", default_value_t = STALE_FOR.as_secs())]
+    serve_stale_for: u64,
+
+    /// Open MCP sessions per learner; past it their idlest is closed.
+    #[arg(long, value_name = "N", default_value_t = SessionLimits::MAX_SESSIONS_PER_PRINCIPAL)]
+    max_sessions_per_learner: usize,
+
+    /// Open MCP sessions in all; past it a new one gets 503.
+    #[arg(long, value_name = "N", default_value_t = SessionLimits::MAX_SESSIONS)]
+    max_sessions: usize,
+
+    /// Open connections at most; more wait until one closes. Keep it below
+    /// `ulimit -n`.
+    #[arg(long, value_name = "N", default_value_t = Limits::MAX_CONNECTIONS)]
+    max_connections: usize,
+
+    /// Seconds a client may take to send a request head, and may stay idle
+    /// between requests.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::HEADER_TIMEOUT.as_secs())]
+    header_timeout: u64,
 }
 
 fn main() -> ExitCode {
@@ -170,25 +253,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 async fn run_with(location: Location, command: Command) -> anyhow::Result<ExitCode> {
     let db = Db::open(&location).await?;
     match command {
-        Command::Serve {
-            bind,
-            stateless,
-            jwks,
-            allowed_hosts,
-        } => {
-            serve_platform(db, bind, stateless, jwks.as_deref(), allowed_hosts).await?;
+        Command::Serve(args) => {
+            serve_platform(db, args).await?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Token { learner, ttl } => {
-            if !db.has_learner(&learner).await? {
-                let _ = writeln!(std::io::stderr(), "error: no learner is called `{learner}`");
-                return Ok(ExitCode::from(1));
-            }
-            let token = auth::mint(&db, &learner, Duration::from_secs(ttl)).await?;
-            let mut stdout = std::io::stdout().lock();
-            writeln!(stdout, "{token}")?;
-            stdout.flush()?;
-            Ok(ExitCode::SUCCESS)
+            print_token(&db, &learner, ttl, Purpose::Access, auth::MAX_LIFETIME).await
+        }
+        Command::InstallToken { learner, ttl } => {
+            print_token(
+                &db,
+                &learner,
+                ttl,
+                Purpose::Install,
+                auth::MAX_INSTALL_LIFETIME,
+            )
+            .await
         }
         Command::Grant { learner, skill } => {
             let skill = course_name(&skill);
@@ -210,7 +290,42 @@ async fn run_with(location: Location, command: Command) -> anyhow::Result<ExitCo
             )
             .await
         }
+        Command::RotateKey { retire_others } => {
+            let (kid, retired) = db.rotate_key(retire_others).await?;
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "new signing key {kid}")?;
+            for old in retired {
+                writeln!(stdout, "retired key {old}")?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// Prints a token of `purpose` for `learner`, valid for `ttl` seconds (at
+/// most `max`), alone on stdout.
+async fn print_token(
+    db: &Db,
+    learner: &str,
+    ttl: u64,
+    purpose: Purpose,
+    max: Duration,
+) -> anyhow::Result<ExitCode> {
+    if ttl == 0 || ttl > max.as_secs() {
+        anyhow::bail!(
+            "--ttl {ttl}: a token of this kind lives 1 to {} seconds",
+            max.as_secs()
+        );
+    }
+    if !db.has_learner(learner).await? {
+        let _ = writeln!(std::io::stderr(), "error: no learner is called `{learner}`");
+        return Ok(ExitCode::from(1));
+    }
+    let token = auth::mint(db, learner, Duration::from_secs(ttl), purpose).await?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{token}")?;
+    stdout.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The course's skill name for what `grant` and `revoke` were given: the
@@ -283,41 +398,82 @@ fn skills_server() -> SkillsServer {
         .build()
 }
 
+/// How the platform answers, besides its database and tokens: what
+/// `serve`'s flags set.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Keep no MCP session state.
+    pub stateless: bool,
+    /// `Host` names besides the loopback ones.
+    pub allowed_hosts: Vec<String>,
+    /// Browser origins besides loopback ones and the server's own.
+    pub allowed_origins: Vec<String>,
+    /// Where a 401 says the protected resource metadata is.
+    pub public: auth::PublicUrl,
+    /// How long the last-known entitlements serve during an outage.
+    pub stale_for: Duration,
+    /// How many sessions, per learner and in total.
+    pub sessions: SessionLimits,
+}
+
+impl Options {
+    /// The defaults, for a server whose public URL is `public_url`.
+    pub fn new(public_url: &str) -> Options {
+        Options {
+            stateless: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            public: auth::PublicUrl {
+                base: public_url.trim_end_matches('/').to_owned(),
+                behind_proxy: false,
+                hosts: Vec::new(),
+            },
+            stale_for: STALE_FOR,
+            sessions: SessionLimits::default(),
+        }
+    }
+}
+
 /// The skills server, the API, the tools and the auth layer on one router.
 pub async fn platform(
     db: Db,
     verifier: auth::Verifier,
-    stateless: bool,
-    allowed_hosts: Vec<String>,
+    options: Options,
 ) -> anyhow::Result<axum::Router> {
-    platform_for(skills_server(), db, verifier, stateless, allowed_hosts).await
+    platform_for(skills_server(), db, Arc::new(verifier), options).await
 }
 
 /// [`platform`] around `skills`, a server the caller keeps to refresh views.
 async fn platform_for(
     skills: SkillsServer,
     db: Db,
-    verifier: auth::Verifier,
-    stateless: bool,
-    allowed_hosts: Vec<String>,
+    verifier: Arc<auth::Verifier>,
+    options: Options,
 ) -> anyhow::Result<axum::Router> {
     let (api, _) = api::router(db.clone(), SKILLS.clone());
     let tools = tools::Tools::new(api.clone(), &api::document(), &skills);
-    let metadata = auth::metadata(&db.setting("audience").await?, &db.setting("issuer").await?);
+    let metadata = auth::metadata(&verifier.rules().audience, &verifier.rules().issuer);
+    let mut public = options.public.clone();
+    public.hosts.extend(options.allowed_hosts.iter().cloned());
     let auth = auth::Auth {
-        verifier: Arc::new(verifier),
+        verifier,
         db,
+        public: Arc::new(public),
+        stale_for: options.stale_for,
+        purpose: Purpose::Access,
     };
     let router = SkillsRouter::new(skills.clone())
         .handler(skills.wrap(tools))
-        .stateless(stateless)
-        .allowed_hosts(allowed_hosts);
+        .stateless(options.stateless)
+        .allowed_hosts(options.allowed_hosts)
+        .allowed_origins(options.allowed_origins)
+        .session_limits(options.sessions);
     // Installers send no header: the learner's well-known index again, under
-    // a path that carries the token, outside the header-only layer.
+    // a path that carries an install token, outside the header-only layer.
     let install = router
         .well_known_routes()
         .layer(middleware::from_fn_with_state(
-            auth.clone(),
+            auth.for_install(),
             auth::authenticate,
         ))
         .layer(middleware::from_fn(auth::token_from_path));
@@ -329,189 +485,42 @@ async fn platform_for(
         .merge(auth::well_known(metadata)))
 }
 
-async fn serve_platform(
-    db: Db,
-    bind: SocketAddr,
-    stateless: bool,
-    jwks: Option<&Path>,
-    allowed_hosts: Vec<String>,
-) -> anyhow::Result<()> {
-    let keys = match jwks {
-        Some(path) => auth::key_set_file(path)?,
-        None => auth::development_keys(&db).await?,
+async fn serve_platform(db: Db, args: ServeArgs) -> anyhow::Result<()> {
+    let source = match &args.jwks {
+        Some(path) => KeySource::File(path.clone()),
+        None => KeySource::Database(db.clone()),
     };
-    let verifier = auth::Verifier::new(
-        &keys,
-        &db.setting("audience").await?,
-        &db.setting("issuer").await?,
-    )?;
+    let mut rules = TokenRules::of(&db).await?;
+    rules.max_lifetime = Duration::from_secs(args.max_token_lifetime);
+    rules.max_install_lifetime = Duration::from_secs(args.max_install_token_lifetime);
+    let described = source.describe();
+    let verifier = Arc::new(auth::Verifier::new(source, rules).await?);
+    verifier.refresh_every(Duration::from_secs(args.keys_refresh.max(1)));
+    let limits = Limits {
+        max_connections: args.max_connections,
+        header_timeout: Duration::from_secs(args.header_timeout.max(1)),
+        ..Limits::default()
+    };
+    let server = Server::bind(args.bind).await?.limits(limits);
+    let url = server.url();
+    let mut options = Options::new(args.public_url.as_deref().unwrap_or(&url));
+    options.stateless = args.stateless;
+    options.allowed_hosts = args.allowed_hosts;
+    options.allowed_origins = args.allowed_origins;
+    options.public.behind_proxy = args.behind_proxy;
+    options.stale_for = Duration::from_secs(args.serve_stale_for);
+    options.sessions = SessionLimits {
+        max_sessions: args.max_sessions,
+        max_sessions_per_principal: args.max_sessions_per_learner,
+        ..SessionLimits::default()
+    };
     let skills = skills_server();
-    let router = platform_for(
-        skills.clone(),
-        db.clone(),
-        verifier,
-        stateless,
-        allowed_hosts,
-    )
-    .await?;
-    match db.store() {
-        Store::Sqlite => tokio::spawn(watch_entitlements(db, skills)),
-        Store::Postgres => tokio::spawn(listen_entitlements(db, skills)),
-    };
+    let router = platform_for(skills.clone(), db.clone(), verifier, options).await?;
+    changes::watch(db, skills);
     tracing::info!(
-        "Kestrel Academy: {} skills, tokens from {}",
+        "Kestrel Academy: {} skills at {url}/mcp, tokens from {described}",
         SKILLS.len(),
-        jwks.map(|path| path.display().to_string())
-            .unwrap_or_else(|| "the database's development key (`token LEARNER`)".to_owned())
     );
-    serve(bind, router).await?;
+    server.serve(router).await?;
     Ok(())
-}
-
-/// Resolves the learners of the open sessions again, as the auth layer
-/// would at their next request, and tells only the sessions whose view
-/// changed (`notifications/resources/list_changed`): all of them, or only
-/// those of `learner`. Returns how many were told. The one path both stores
-/// take, whether a change was polled (SQLite) or announced (PostgreSQL).
-async fn refresh_sessions(db: &Db, skills: &SkillsServer, learner: Option<String>) -> usize {
-    let db = db.clone();
-    let skills = skills.clone();
-    let runtime = tokio::runtime::Handle::current();
-    // The sessions are rewritten under their lock, synchronously: off the
-    // async threads, each read waited for on this blocking thread.
-    let told = tokio::task::spawn_blocking(move || {
-        skills.refresh_views_with(|request| {
-            let Some(entitlements) = request.extensions.get_mut::<Entitlements>() else {
-                return;
-            };
-            if learner
-                .as_deref()
-                .is_some_and(|learner| learner != entitlements.learner)
-            {
-                return;
-            }
-            match runtime.block_on(db.entitlements(&entitlements.learner)) {
-                Ok(Some(now)) => *entitlements = now,
-                // A learner deleted meanwhile owns nothing any more.
-                Ok(None) => entitlements.owned.clear(),
-                Err(error) => {
-                    tracing::warn!("cannot read the entitlements again: {error:#}");
-                }
-            }
-        })
-    })
-    .await;
-    let told = told.unwrap_or_else(|error| {
-        tracing::error!(%error, "refreshing the sessions failed");
-        0
-    });
-    if told > 0 {
-        tracing::info!("entitlements changed: told {told} session(s)");
-    }
-    told
-}
-
-/// Tells open sessions about grants and revokes made by other processes
-/// on SQLite (the `grant` and `revoke` commands, a payment webhook on
-/// another replica): when the file changed, [`refresh_sessions`].
-async fn watch_entitlements(db: Db, skills: SkillsServer) {
-    let mut last = None;
-    let mut tick = tokio::time::interval(ENTITLEMENTS_POLL);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut watch = None;
-    loop {
-        tick.tick().await;
-        if watch.is_none() {
-            match db.watch().await {
-                Ok(opened) => watch = Some(opened),
-                Err(error) => {
-                    tracing::warn!("cannot poll the database for entitlement changes: {error:#}");
-                    continue;
-                }
-            }
-        }
-        let Some(connection) = watch.as_mut() else {
-            continue;
-        };
-        match connection.data_version().await {
-            Ok(version) => {
-                if last.is_some_and(|last| last != version) {
-                    tracing::debug!(
-                        version,
-                        sessions = skills.listeners(),
-                        "the database changed"
-                    );
-                    refresh_sessions(&db, &skills, None).await;
-                }
-                last = Some(version);
-            }
-            Err(error) => {
-                tracing::warn!("cannot poll the database for entitlement changes: {error:#}");
-                watch = None;
-            }
-        }
-    }
-}
-
-/// Tells open sessions about grants and revokes on PostgreSQL: each is a
-/// `NOTIFY` naming the learner, committed with the change, so this replica
-/// [`refresh_sessions`] of that learner only. When the connection is lost,
-/// requests are answered from the last-known entitlements (see the auth
-/// layer), this listens again with backoff, and then resolves every open
-/// session again: a notification may have been missed meanwhile.
-async fn listen_entitlements(db: Db, skills: SkillsServer) {
-    let mut backoff = Duration::from_millis(100);
-    let mut lost = false;
-    loop {
-        match listen(&db).await {
-            Ok(mut listener) => {
-                backoff = Duration::from_millis(100);
-                if lost {
-                    tracing::info!("listening for entitlement changes again");
-                    refresh_sessions(&db, &skills, None).await;
-                }
-                loop {
-                    match listener.try_recv().await {
-                        Ok(Some(notification)) => {
-                            tracing::debug!(
-                                learner = notification.payload(),
-                                "entitlements changed"
-                            );
-                            refresh_sessions(&db, &skills, Some(notification.payload().to_owned()))
-                                .await;
-                        }
-                        Ok(None) => {
-                            tracing::warn!(
-                                "lost the database connection; answering from the last-known entitlements"
-                            );
-                            break;
-                        }
-                        Err(error) => {
-                            tracing::warn!(
-                                %error,
-                                "lost the database connection; answering from the last-known entitlements"
-                            );
-                            break;
-                        }
-                    }
-                }
-            }
-            Err(error) => {
-                tracing::warn!(
-                    "cannot listen for entitlement changes (again in {} ms): {error:#}",
-                    backoff.as_millis()
-                );
-            }
-        }
-        lost = true;
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(LISTEN_BACKOFF_MAX);
-    }
-}
-
-/// A connection listening on [`db::CHANNEL`].
-async fn listen(db: &Db) -> anyhow::Result<sqlx::postgres::PgListener> {
-    let mut listener = sqlx::postgres::PgListener::connect(db.location().url()).await?;
-    listener.listen(db::CHANNEL).await?;
-    Ok(listener)
 }

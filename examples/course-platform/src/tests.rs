@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -13,9 +14,9 @@ use jsonwebtoken::EncodingKey;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
-use crate::auth::{self, Claims, Verifier};
+use crate::auth::{self, Audience, Claims, KeyMap, KeySource, Purpose, TokenRules, Verifier};
 use crate::db::{self, Db, Entitlement, Entitlements, Location, Store};
-use crate::{SKILLS, api, platform};
+use crate::{Options, SKILLS, api, platform};
 use skills_test_support::postgres::Cluster;
 
 /// The checked-in reference the `academy` skill links to.
@@ -185,17 +186,25 @@ async fn the_documents_routes_are_the_routers_routes() {
 // ---------------------------------------------------------------------------
 // The resource server
 
-/// The platform's router with the development key set, as `serve` builds it.
-async fn server(db: &TestDb) -> axum::Router {
+/// The platform's router with the development key set, as `serve` builds
+/// it, stateless, for a server whose public URL is `public` (and which
+/// answers to `academy.test`).
+async fn server_at(db: &TestDb, public: &str) -> axum::Router {
     let verifier = Verifier::new(
-        &auth::development_keys(db).await.unwrap(),
-        &db.audience,
-        &db.issuer,
+        KeySource::Database(db.db.clone()),
+        TokenRules::of(db).await.unwrap(),
     )
+    .await
     .unwrap();
-    platform(db.db.clone(), verifier, true, Vec::new())
-        .await
-        .unwrap()
+    let mut options = Options::new(public);
+    options.stateless = true;
+    options.allowed_hosts = vec!["academy.test".to_owned()];
+    platform(db.db.clone(), verifier, options).await.unwrap()
+}
+
+/// [`server_at`] `http://academy.test:8080`.
+async fn server(db: &TestDb) -> axum::Router {
+    server_at(db, "http://academy.test:8080").await
 }
 
 struct Answer {
@@ -238,8 +247,8 @@ fn claims(db: &TestDb, learner: &str) -> Claims {
     Claims {
         iss: db.issuer.clone(),
         sub: learner.into(),
-        aud: db.audience.clone(),
-        iat: now,
+        aud: Audience::one(db.audience.clone()),
+        iat: Some(now),
         exp: now + 600,
         nbf: None,
     }
@@ -331,7 +340,7 @@ async fn a_valid_token_reaches_the_learners_own_answers() {
     let scratch = Scratch::new("valid");
     let db = scratch.db().await;
     let router = server(&db).await;
-    let token = auth::mint(&db, "learner-a", Duration::from_secs(60))
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60), Purpose::Access)
         .await
         .unwrap();
     let answer = get(&router, "/api/me", Some(&token)).await;
@@ -369,14 +378,14 @@ async fn bad_signature_expired_wrong_audience_wrong_issuer_and_unknown_learner_a
 
     // Expired an hour ago (past any leeway).
     let mut expired = claims(&db, "learner-a");
-    expired.iat -= 7200;
+    expired.iat = expired.iat.map(|iat| iat - 7200);
     expired.exp -= 600 + 3600;
     let answer = get(&router, "/api/me", Some(&dev_token(&db, &expired))).await;
     assert_refused(&answer, auth::TokenError::Expired);
 
     // Issued for another resource.
     let mut elsewhere = claims(&db, "learner-a");
-    elsewhere.aud = "https://other.example/mcp".into();
+    elsewhere.aud = Audience::one("https://other.example/mcp");
     let answer = get(&router, "/api/me", Some(&dev_token(&db, &elsewhere))).await;
     assert_refused(&answer, auth::TokenError::Audience);
 
@@ -420,14 +429,17 @@ fn dev_token_of(db: &TestDb, claims: &Value) -> String {
     jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&pkcs8)).unwrap()
 }
 
-/// The router served on a real socket, as `serve` does; its base URL.
-async fn serve_on_socket(router: axum::Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, router).await;
-    });
-    format!("http://{address}")
+/// The platform served on a real socket, as `serve` does (its public URL
+/// the one it is reached at); its base URL.
+async fn serve_on_socket(db: &TestDb) -> String {
+    let server = skills_runtime::http::Server::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .until(std::future::pending());
+    let base = server.url();
+    let router = server_at(db, &base).await;
+    tokio::spawn(server.serve(router));
+    base
 }
 
 /// What an HTTP answer said: its status, its headers as text, its body.
@@ -478,7 +490,7 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
     use auth::TokenError as E;
     let scratch = Scratch::new("forged");
     let db = scratch.db().await;
-    let base = serve_on_socket(server(&db).await).await;
+    let base = serve_on_socket(&db).await;
     let metadata = format!("resource_metadata=\"{base}/.well-known/oauth-protected-resource\"");
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
     let (dev_kid, _, dev_jwk) = db.keys[0].clone();
@@ -518,7 +530,7 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
     };
     forged.push((
         "wrong audience",
-        with(&|c| c.aud = "https://other.example/mcp".into()),
+        with(&|c| c.aud = Audience::one("https://other.example/mcp")),
         Some(E::Audience),
     ));
     forged.push((
@@ -529,7 +541,7 @@ async fn every_forged_token_gets_401_with_the_metadata_over_http_and_is_never_ec
     forged.push((
         "expired past the leeway",
         with(&|c| {
-            c.iat -= 7200;
+            c.iat = c.iat.map(|iat| iat - 7200);
             c.exp = now - auth::LEEWAY_SECONDS - 60;
         }),
         Some(E::Expired),
@@ -695,14 +707,14 @@ async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() 
     let jwks_path = scratch.folder.join("jwks.json");
     std::fs::write(&jwks_path, json!({"keys": [as_jwk]}).to_string()).unwrap();
     let verifier = Verifier::new(
-        &auth::key_set_file(&jwks_path).unwrap(),
-        &db.audience,
-        &db.issuer,
+        KeySource::File(jwks_path.clone()),
+        TokenRules::of(&db).await.unwrap(),
     )
+    .await
     .unwrap();
-    let router = platform(db.db.clone(), verifier, true, Vec::new())
-        .await
-        .unwrap();
+    let mut options = Options::new("http://academy.test:8080");
+    options.stateless = true;
+    let router = platform(db.db.clone(), verifier, options).await.unwrap();
 
     let issued = auth::sign(&claims(&db, "learner-b"), "as-2026-01", &as_key).unwrap();
     let answer = get(&router, "/api/me", Some(&issued)).await;
@@ -716,7 +728,7 @@ async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() 
         auth::TokenError::UnknownKey,
     );
     // The development key is not in the authorization server's set.
-    let dev = auth::mint(&db, "learner-b", Duration::from_secs(60))
+    let dev = auth::mint(&db, "learner-b", Duration::from_secs(60), Purpose::Access)
         .await
         .unwrap();
     assert_refused(
@@ -736,12 +748,12 @@ async fn with_an_authorization_servers_key_set_tokens_select_their_key_by_kid() 
 fn a_key_set_with_a_shared_secret_or_without_kids_is_refused() {
     let secret = json!({"keys": [{"kty": "oct", "kid": "hs", "k": "c2VjcmV0"}]});
     let set = serde_json::from_value(secret).unwrap();
-    let error = Verifier::new(&set, "aud", "iss").err().unwrap();
+    let error = KeyMap::new(&set).err().unwrap();
     assert!(error.to_string().contains("shared secret"), "{error}");
     let (_, mut jwk) = other_key("x");
     jwk.as_object_mut().unwrap().remove("kid");
     let set = serde_json::from_value(json!({"keys": [jwk]})).unwrap();
-    let error = Verifier::new(&set, "aud", "iss").err().unwrap();
+    let error = KeyMap::new(&set).err().unwrap();
     assert!(error.to_string().contains("no key with a kid"), "{error}");
 }
 
@@ -870,7 +882,7 @@ async fn on_postgres_a_grant_by_another_process_shows_in_the_next_answer() {
 async fn next_answer(scratch: Scratch) {
     let db = scratch.db().await;
     let router = server(&db).await;
-    let token = auth::mint(&db, "learner-a", Duration::from_secs(60))
+    let token = auth::mint(&db, "learner-a", Duration::from_secs(60), Purpose::Access)
         .await
         .unwrap();
     let courses = |answer: &Answer| answer.body["courses"].clone();
@@ -944,8 +956,469 @@ async fn orders(scratch: Scratch) {
     );
 }
 
+#[tokio::test]
+async fn the_journal_holds_grants_and_revokes_and_no_orders() {
+    journal(Scratch::new("journal")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_the_journal_holds_grants_and_revokes_and_no_orders() {
+    journal(Scratch::postgres("journal")).await;
+}
+
+/// What a serving process reads to know whose sessions to resolve again:
+/// a grant and a revoke name their learner; quotes, confirmations and a
+/// grant that changed nothing name nobody.
+async fn journal(scratch: Scratch) {
+    let db = scratch.db().await;
+    let mut connection = db.watcher_connection().await.unwrap();
+    let start = db.last_change(&mut connection).await.unwrap();
+    let course = db.course("async-rust").await.unwrap().unwrap();
+    for _ in 0..20 {
+        let order = db.quote("learner-a", &course).await.unwrap();
+        assert!(db.confirm("learner-a", order).await.unwrap());
+    }
+    let (learners, last) = db.changes_since(&mut connection, start).await.unwrap();
+    assert!(learners.is_empty(), "{learners:?}");
+    assert_eq!(last, start);
+    let other = scratch.db().await;
+    other
+        .entitle(Entitlement::Grant, "learner-a", "async-rust")
+        .await
+        .unwrap()
+        .unwrap();
+    other
+        .entitle(Entitlement::Revoke, "learner-b", "sql-joins")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        other
+            .entitle(Entitlement::Grant, "learner-a", "async-rust")
+            .await
+            .unwrap(),
+        Ok(db::Change::Unchanged)
+    );
+    let (learners, last) = db.changes_since(&mut connection, start).await.unwrap();
+    assert_eq!(
+        learners,
+        ["learner-a".to_owned(), "learner-b".to_owned()].into()
+    );
+    assert_eq!(
+        db.changes_since(&mut connection, last)
+            .await
+            .unwrap()
+            .0
+            .len(),
+        0
+    );
+    assert_eq!(db.last_change(&mut connection).await.unwrap(), last);
+}
+
+/// The last-known entitlements answer only while the watcher finds the
+/// database unreachable, and only while they are at most `stale_for` old:
+/// a database that answers with an error is not gone, and a failing query
+/// is refused (`503`) then, even with last-known entitlements at hand.
+#[tokio::test]
+async fn last_known_entitlements_serve_only_an_unreachable_database_and_not_for_long() {
+    let scratch = Scratch::new("stale");
+    let db = scratch.db().await;
+    let fresh = db
+        .entitlements_for_request("learner-a", Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert!(fresh.owned.contains("rust-ownership"));
+    // The database fails every read from now on.
+    sqlx::raw_sql("DROP TABLE public_skills")
+        .execute(&mut *db.watcher_connection().await.unwrap())
+        .await
+        .unwrap();
+    // Reachable (only failing): no stale answer.
+    assert!(matches!(
+        db.entitlements_for_request("learner-a", Duration::from_secs(60))
+            .await,
+        Err(db::Unresolved::Unavailable(_))
+    ));
+    // Unreachable: what was known, while young enough.
+    db.health().lost();
+    let stale = db
+        .entitlements_for_request("learner-a", Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert_eq!(stale, fresh);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(matches!(
+        db.entitlements_for_request("learner-a", Duration::from_millis(10))
+            .await,
+        Err(db::Unresolved::Unavailable(_))
+    ));
+    // A learner this process never resolved has nothing to fall back on.
+    assert!(matches!(
+        db.entitlements_for_request("learner-b", Duration::from_secs(60))
+            .await,
+        Err(db::Unresolved::Unavailable(_))
+    ));
+    db.health().reached();
+    assert!(
+        db.entitlements_for_request("learner-a", Duration::from_secs(60))
+            .await
+            .is_err()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Tokens: kinds, audiences, lifetimes, keys
+
+/// `GET path` as `get` does, with extra headers.
+async fn get_with(
+    router: &axum::Router,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Answer {
+    let mut request = Request::builder()
+        .uri(path)
+        .header(header::HOST, "academy.test:8080");
+    if let Some(token) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let challenge = response
+        .headers()
+        .get(header::WWW_AUTHENTICATE)
+        .map(|value| value.to_str().unwrap().to_owned());
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    Answer {
+        status,
+        challenge,
+        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    }
+}
+
+const INSTALL_INDEX: &str = ".well-known/agent-skills/index.json";
+
+#[tokio::test]
+async fn an_install_token_opens_the_install_path_only_and_an_access_token_all_else() {
+    let scratch = Scratch::new("install-token");
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let install = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Install)
+        .await
+        .unwrap();
+    let access = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Access)
+        .await
+        .unwrap();
+    // Each on its own path.
+    let index = get(
+        &router,
+        &format!("/install/{install}/{INSTALL_INDEX}"),
+        None,
+    )
+    .await;
+    assert_eq!(index.status, StatusCode::OK);
+    assert_eq!(index.body["skills"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        get(&router, "/api/me", Some(&access)).await.status,
+        StatusCode::OK
+    );
+    // And refused on the other's: /api, /mcp, /skills and the well-known
+    // index behind the header take no install token.
+    for path in ["/api/me", "/mcp", "/skills", &format!("/{INSTALL_INDEX}")] {
+        assert_refused(
+            &get(&router, path, Some(&install)).await,
+            auth::TokenError::Audience,
+        );
+    }
+    let wrong = get(&router, &format!("/install/{access}/{INSTALL_INDEX}"), None).await;
+    assert_refused(&wrong, auth::TokenError::Audience);
+    // A token for both audiences is for neither.
+    let mut both = claims(&db, "learner-a");
+    both.aud = Audience(vec![
+        db.audience.clone(),
+        db.setting("install_audience").await.unwrap(),
+    ]);
+    let both = dev_token(&db, &both);
+    assert_refused(
+        &get(&router, "/api/me", Some(&both)).await,
+        auth::TokenError::Audience,
+    );
+    assert_refused(
+        &get(&router, &format!("/install/{both}/{INSTALL_INDEX}"), None).await,
+        auth::TokenError::Audience,
+    );
+}
+
+#[tokio::test]
+async fn an_audience_array_holding_ours_is_accepted() {
+    let scratch = Scratch::new("aud-array");
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let mut many = claims(&db, "learner-a");
+    many.aud = Audience(vec![
+        "https://other.example/api".into(),
+        db.audience.clone(),
+    ]);
+    let answer = get(&router, "/api/me", Some(&dev_token(&db, &many))).await;
+    assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+    // As the raw JSON an authorization server sends.
+    let now = u64::try_from(db::now()).unwrap();
+    let raw = dev_token_of(
+        &db,
+        &json!({"iss": db.issuer, "sub": "learner-a", "aud": [db.audience], "iat": now, "exp": now + 60}),
+    );
+    assert_eq!(
+        get(&router, "/api/me", Some(&raw)).await.status,
+        StatusCode::OK
+    );
+    let mut none_ours = claims(&db, "learner-a");
+    none_ours.aud = Audience(vec!["https://other.example/api".into()]);
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &none_ours))).await,
+        auth::TokenError::Audience,
+    );
+}
+
+#[tokio::test]
+async fn a_token_living_longer_than_its_kind_allows_is_refused() {
+    let scratch = Scratch::new("lifetime");
+    let db = scratch.db().await;
+    let router = server(&db).await;
+    let now = u64::try_from(db::now()).unwrap();
+    // A day is the most for an access token.
+    let mut day = claims(&db, "learner-a");
+    day.exp = now + auth::MAX_LIFETIME.as_secs();
+    assert_eq!(
+        get(&router, "/api/me", Some(&dev_token(&db, &day)))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let mut year = claims(&db, "learner-a");
+    year.exp = now + 365 * 24 * 3600;
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
+        auth::TokenError::TooLong,
+    );
+    // Without `iat`, the lifetime left counts.
+    year.iat = None;
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
+        auth::TokenError::TooLong,
+    );
+    // An install token lives 15 minutes at most.
+    let mut install = claims(&db, "learner-a");
+    install.aud = Audience::one(db.setting("install_audience").await.unwrap());
+    install.exp = now + 3600;
+    assert_refused(
+        &get(
+            &router,
+            &format!("/install/{}/{INSTALL_INDEX}", dev_token(&db, &install)),
+            None,
+        )
+        .await,
+        auth::TokenError::TooLong,
+    );
+}
+
+#[tokio::test]
+async fn a_new_key_verifies_at_once_a_retired_one_is_refused_within_the_refresh() {
+    let scratch = Scratch::new("rotation");
+    let db = scratch.db().await;
+    let verifier = Arc::new(
+        Verifier::new(
+            KeySource::Database(db.db.clone()),
+            TokenRules::of(&db).await.unwrap(),
+        )
+        .await
+        .unwrap(),
+    );
+    verifier.refresh_every(Duration::from_millis(200));
+    let before = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Access)
+        .await
+        .unwrap();
+    assert!(verifier.verify(&before, Purpose::Access).await.is_ok());
+    // A key rotated in: minting signs with it, and its first token
+    // verifies at once (its kid makes the verifier read the set).
+    let (new_kid, retired) = db.rotate_key(false).await.unwrap();
+    assert!(retired.is_empty());
+    let after = auth::mint(&db, "learner-a", Duration::from_secs(600), Purpose::Access)
+        .await
+        .unwrap();
+    assert_eq!(
+        jsonwebtoken::decode_header(&after).unwrap().kid.as_deref(),
+        Some(new_kid.as_str())
+    );
+    assert!(verifier.verify(&after, Purpose::Access).await.is_ok());
+    // The key before it keeps verifying.
+    assert!(verifier.verify(&before, Purpose::Access).await.is_ok());
+    // Retired (it leaked): refused once the set is read again.
+    let (_, retired) = db.rotate_key(true).await.unwrap();
+    assert_eq!(retired.len(), 2);
+    let started = std::time::Instant::now();
+    while verifier.verify(&before, Purpose::Access).await.is_ok() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the retired key still verifies"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        verifier.verify(&after, Purpose::Access).await,
+        Err(auth::TokenError::UnknownKey)
+    );
+}
+
+#[tokio::test]
+async fn unknown_kids_read_the_key_set_again_at_most_once_per_interval() {
+    let scratch = Scratch::new("unknown-kid");
+    let db = scratch.db().await;
+    let (first_key, first_jwk) = other_key("as-1");
+    let path = scratch.folder.join("jwks.json");
+    std::fs::write(&path, json!({"keys": [first_jwk.clone()]}).to_string()).unwrap();
+    let verifier = Verifier::new(
+        KeySource::File(path.clone()),
+        TokenRules::of(&db).await.unwrap(),
+    )
+    .await
+    .unwrap();
+    let token =
+        |kid: &str, key: &EncodingKey| auth::sign(&claims(&db, "learner-a"), kid, key).unwrap();
+    assert!(
+        verifier
+            .verify(&token("as-1", &first_key), Purpose::Access)
+            .await
+            .is_ok()
+    );
+    // The authorization server publishes a key: its first token verifies.
+    let (second_key, second_jwk) = other_key("as-2");
+    std::fs::write(
+        &path,
+        json!({"keys": [first_jwk.clone(), second_jwk.clone()]}).to_string(),
+    )
+    .unwrap();
+    assert!(
+        verifier
+            .verify(&token("as-2", &second_key), Purpose::Access)
+            .await
+            .is_ok()
+    );
+    // Forged kids do not make it read the set on every request: a key
+    // published right after waits for the interval (or the next refresh).
+    let (third_key, third_jwk) = other_key("as-3");
+    assert_eq!(
+        verifier
+            .verify(&token("as-x", &third_key), Purpose::Access)
+            .await,
+        Err(auth::TokenError::UnknownKey)
+    );
+    std::fs::write(
+        &path,
+        json!({"keys": [first_jwk, second_jwk, third_jwk]}).to_string(),
+    )
+    .unwrap();
+    assert_eq!(
+        verifier
+            .verify(&token("as-3", &third_key), Purpose::Access)
+            .await,
+        Err(auth::TokenError::UnknownKey)
+    );
+    verifier.reload().await.unwrap();
+    assert!(
+        verifier
+            .verify(&token("as-3", &third_key), Purpose::Access)
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn the_401_names_the_configured_public_url_never_the_requests_host() {
+    let scratch = Scratch::new("public-url");
+    let db = scratch.db().await;
+    let verifier = || async {
+        Verifier::new(
+            KeySource::Database(db.db.clone()),
+            TokenRules::of(&db).await.unwrap(),
+        )
+        .await
+        .unwrap()
+    };
+    let mut options = Options::new("https://academy.example.com/");
+    options.allowed_hosts = vec!["academy.example.com".into(), "mirror.example.com".into()];
+    let direct = platform(db.db.clone(), verifier().await, options.clone())
+        .await
+        .unwrap();
+    let metadata = |base: &str| {
+        format!("Bearer resource_metadata=\"{base}/.well-known/oauth-protected-resource\"")
+    };
+    let forwarded = [
+        ("x-forwarded-proto", "https"),
+        ("x-forwarded-host", "mirror.example.com"),
+    ];
+    for headers in [&[][..], &[("host", "evil.example")][..], &forwarded[..]] {
+        let answer = get_with(&direct, "/api/me", None, headers).await;
+        assert_eq!(
+            answer.challenge.as_deref(),
+            Some(metadata("https://academy.example.com").as_str())
+        );
+    }
+    // Behind a proxy the operator named, its headers say where the client
+    // came in, when that is a name the server answers to.
+    options.public.behind_proxy = true;
+    let proxied = platform(db.db.clone(), verifier().await, options)
+        .await
+        .unwrap();
+    let answer = get_with(&proxied, "/api/me", None, &forwarded).await;
+    assert_eq!(
+        answer.challenge.as_deref(),
+        Some(metadata("https://mirror.example.com").as_str())
+    );
+    for headers in [
+        &[
+            ("x-forwarded-proto", "https"),
+            ("x-forwarded-host", "evil.example"),
+        ][..],
+        &[
+            ("x-forwarded-proto", "gopher"),
+            ("x-forwarded-host", "mirror.example.com"),
+        ][..],
+        &[("x-forwarded-host", "mirror.example.com")][..],
+    ] {
+        let answer = get_with(&proxied, "/api/me", None, headers).await;
+        assert_eq!(
+            answer.challenge.as_deref(),
+            Some(metadata("https://academy.example.com").as_str())
+        );
+    }
+}
+
 #[test]
 fn a_database_url_is_never_shown_with_its_password() {
+    for (url, shown) in [
+        (
+            "postgres://kestrel@db.internal:5432/academy?password=hunter2-secret&sslmode=require",
+            "postgres://kestrel@db.internal:5432/academy?password=***&sslmode=require",
+        ),
+        (
+            "postgresql://kestrel:hunter2-secret@db.internal/academy?sslpassword=hunter2-secret&application_name=academy",
+            "postgresql://kestrel:***@db.internal/academy?sslpassword=***&application_name=academy",
+        ),
+    ] {
+        let location = Location::parse(url).unwrap();
+        assert_eq!(location.to_string(), shown);
+        assert!(!format!("{location:?}").contains("hunter2"));
+    }
     let url = "postgres://kestrel:hunter2-secret@db.internal:5432/academy";
     let location = Location::parse(url).unwrap();
     assert_eq!(location.store(), Store::Postgres);

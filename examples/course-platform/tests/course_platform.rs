@@ -89,13 +89,19 @@ struct Server {
 
 impl Server {
     fn start(db: impl AsRef<OsStr>, extra: &[&str]) -> Server {
+        Server::start_logging(db, extra, Stdio::null())
+    }
+
+    /// [`start`](Self::start), its log (stderr, at the default level) to `log`.
+    fn start_logging(db: impl AsRef<OsStr>, extra: &[&str], log: impl Into<Stdio>) -> Server {
         let mut child = Command::new(binary())
             .args(["serve", "--bind", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(extra)
+            .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log)
             .spawn()
             .expect("serve starts");
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
@@ -329,6 +335,112 @@ async fn each_learner_sees_their_own_skills_and_a_grant_shows_without_restart() 
     let (exited_cleanly, rest) = server.stop();
     assert!(exited_cleanly, "serve exits 0 on SIGTERM");
     assert_eq!(rest, "", "nothing but the one line on stdout");
+}
+
+/// One raw MCP request to `base` as the holder of `token`, in `session`.
+fn mcp(
+    method: reqwest::Method,
+    base: &str,
+    token: &str,
+    session: Option<&str>,
+) -> reqwest::RequestBuilder {
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let mut request = http
+        .request(method, format!("{base}/mcp"))
+        .bearer_auth(token)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json");
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    request
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+
+#[tokio::test]
+async fn a_session_is_the_learners_who_opened_it_and_a_foreign_origin_gets_403() {
+    let scratch = Scratch::new("owners");
+    let db = scratch.db();
+    let server = Server::start(&db, &[]);
+    let (token_a, token_b) = (token(&db, "learner-a"), token(&db, "learner-b"));
+    let opened = mcp(reqwest::Method::POST, &server.base, &token_a, None)
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    opened.text().await.unwrap();
+    let initialized = mcp(
+        reqwest::Method::POST,
+        &server.base,
+        &token_a,
+        Some(&session),
+    )
+    .body(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(initialized.status(), 202);
+    // learner-b, with a valid token of their own, cannot end learner-a's
+    // session, nor use it: the answer is that of a session that does not exist.
+    for (named, expected) in [(session.as_str(), 404), ("no-such-session", 404)] {
+        let ended = mcp(reqwest::Method::DELETE, &server.base, &token_b, Some(named))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(ended.status(), expected);
+        assert_eq!(ended.text().await.unwrap(), "Not Found: Session not found");
+        let used = mcp(reqwest::Method::POST, &server.base, &token_b, Some(named))
+            .body(r#"{"jsonrpc":"2.0","id":2,"method":"skills/list"}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(used.status(), expected);
+    }
+    let list = mcp(
+        reqwest::Method::POST,
+        &server.base,
+        &token_a,
+        Some(&session),
+    )
+    .body(r#"{"jsonrpc":"2.0","id":3,"method":"skills/list"}"#)
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(list.status(), 200);
+    assert!(list.text().await.unwrap().contains("rust-ownership"));
+    // A page of another site cannot open a session with the learner's token.
+    let foreign = mcp(reqwest::Method::POST, &server.base, &token_a, None)
+        .header("origin", "http://evil.example")
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403);
+    assert!(foreign.headers().get("mcp-session-id").is_none());
+}
+
+#[test]
+fn install_tokens_are_their_own_kind_and_short_lived() {
+    let scratch = Scratch::new("install-kind");
+    let db = scratch.db();
+    let install = cli(&db, &["install-token", "learner-a"]);
+    assert!(install.status.success(), "{install:?}");
+    assert_eq!(stdout(&install).lines().count(), 1);
+    let too_long = cli(&db, &["install-token", "learner-a", "--ttl", "3600"]);
+    assert_eq!(too_long.status.code(), Some(2), "{too_long:?}");
+    assert!(String::from_utf8_lossy(&too_long.stderr).contains("1 to 900 seconds"));
+    let rotated = cli(&db, &["rotate-key"]);
+    assert!(rotated.status.success(), "{rotated:?}");
+    assert!(
+        stdout(&rotated).starts_with("new signing key "),
+        "{rotated:?}"
+    );
 }
 
 #[tokio::test]
@@ -607,6 +719,86 @@ async fn on_postgres_two_replicas_hear_a_grant_at_once_and_ride_out_an_outage() 
     }
 }
 
+/// During an outage the last-known entitlements serve for
+/// `--serve-stale-for` only, then `503`; and no log line at the default
+/// level, through the outage and back, shows the database password, given
+/// as a query parameter (which sqlx reads as the password).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_an_outage_is_ridden_out_for_a_bounded_time_and_logs_no_password() {
+    let cluster = support::postgres::Cluster::start();
+    let db = format!(
+        "postgres://postgres@127.0.0.1:{}/postgres?password={}",
+        cluster.port(),
+        support::postgres::PASSWORD
+    );
+    let scratch = Scratch::new("outage-log");
+    let log_path = scratch.0.join("serve.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let server = Server::start_logging(&db, &["--serve-stale-for", "4"], log);
+    let token_a = token(&db, "learner-a");
+    let (owned, _) = catalog(&server, &token_a).await;
+    assert_eq!(owned, ["academy", "rust-ownership"]);
+    cluster.stop();
+    let started = Instant::now();
+    let (owned, _) = catalog(&server, &token_a).await;
+    assert_eq!(owned, ["academy", "rust-ownership"]);
+    // Past the bound, what the learner had is no longer served.
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    loop {
+        let answer = http
+            .get(format!("{}/skills", server.base))
+            .bearer_auth(&token_a)
+            .send()
+            .await
+            .unwrap();
+        if answer.status() == 503 {
+            assert!(
+                started.elapsed() >= Duration::from_secs(2),
+                "refused too soon"
+            );
+            assert_eq!(answer.headers()["retry-after"], "30");
+            break;
+        }
+        assert_eq!(answer.status(), 200);
+        assert!(started.elapsed() < Duration::from_secs(30), "still served");
+    }
+    cluster.resume();
+    let back = Instant::now();
+    while catalog_status(&server, &token_a).await != 200 {
+        assert!(back.elapsed() < Duration::from_secs(30), "not back");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let wrong = db.replace(support::postgres::PASSWORD, "hunter2-wrong");
+    let refused = cli(&wrong, &["token", "learner-a"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let (stopped, _) = server.stop();
+    assert!(stopped);
+    let logged = std::fs::read_to_string(&log_path).unwrap();
+    for secret in [support::postgres::PASSWORD, "hunter2"] {
+        assert!(
+            !logged.contains(secret),
+            "the log shows the password:\n{logged}"
+        );
+        assert!(!String::from_utf8_lossy(&refused.stderr).contains(secret));
+    }
+    assert!(
+        logged.contains("answering from the last-known entitlements"),
+        "{logged}"
+    );
+}
+
+/// The status of `GET /skills` with `token`.
+async fn catalog_status(server: &Server, token: &str) -> u16 {
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    http.get(format!("{}/skills", server.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .map(|answer| answer.status().as_u16())
+        .unwrap_or(0)
+}
+
 /// The raw bytes of `GET /skills` with `token`.
 async fn raw_catalog(base: &str, token: &str) -> Vec<u8> {
     let http = reqwest::Client::builder().no_proxy().build().unwrap();
@@ -746,7 +938,8 @@ async fn measure_resolve_cost_and_grant_to_notification_latency() {
     );
 
     // A session on a replica; grants committed by another connection (as the
-    // `grant` command does: the write and its NOTIFY in one transaction),
+    // `grant` command does: the write, its journal entry and its NOTIFY in
+    // one transaction),
     // timed from the commit's return to the session's notification.
     let session = connect(&postgres, &postgres_token).await;
     let mut writer = <sqlx::PgConnection as sqlx::Connection>::connect(&postgres_db)
@@ -765,6 +958,12 @@ async fn measure_resolve_cost_and_grant_to_notification_latency() {
             .execute(&mut *transaction)
             .await
             .unwrap();
+        sqlx::query(
+            "INSERT INTO entitlement_changes (learner, changed_at) VALUES ('learner-a', 0)",
+        )
+        .execute(&mut *transaction)
+        .await
+        .unwrap();
         sqlx::query("SELECT pg_notify('course_platform_entitlements', 'learner-a')")
             .execute(&mut *transaction)
             .await

@@ -8,10 +8,7 @@
 //! locked or absent skill is not in it, and its artifact URLs answer with
 //! the very 404 a name no skill has gets. A skill that is a lone `SKILL.md`
 //! is served as that file (`skill-md`); any other as its whole folder in a
-//! `.tar.gz` (`archive`), built once per snapshot the first time it is
-//! needed, and byte-identical on every build and replica of the same
-//! binary: entries sorted by path, fixed times and owners, mode `0755` or
-//! `0644` from the recorded executable bit, a gzip header without a time.
+//! `.tar.gz` (`archive`, see `archives`).
 //! Artifact URLs are relative to the index, so the routes work as well
 //! under a prefix ([`SkillsRouter::well_known_routes`](super::SkillsRouter::well_known_routes)
 //! nested under a path that carries a grant).
@@ -23,20 +20,28 @@ use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::response::Response;
 use axum::routing::get;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::catalog::{self, answer, not_found};
+use super::answers::{answer, not_found};
+use super::archives::{Archives, Artifact, Kind};
+use crate::SkillsServer;
 use crate::protocol::{ARCHIVE_SUFFIX, INDEX_FILE, INDEX_SCHEMA, WELL_KNOWN_PATH};
-use crate::server::{Artifact, Caller, Kind, SkillsView};
-use crate::{Skill, SkillsServer};
+use crate::server::{Caller, SkillsView};
 
 const ARCHIVE_CONTENT_TYPE: &str = "application/gzip";
 const SKILL_MD_CONTENT_TYPE: &str = "text/markdown; charset=utf-8";
 const JSON_CONTENT_TYPE: &str = "application/json";
 
+/// What the routes answer from: the skills, and their artifacts per snapshot.
+#[derive(Clone)]
+struct Served {
+    skills: SkillsServer,
+    archives: Archives,
+}
+
 /// The index, the archives and the lone `SKILL.md` files, answered from
-/// `skills`, for requests whose `Host` is one of `allowed_hosts` (any, when empty).
-pub(super) fn routes<S>(skills: SkillsServer, allowed_hosts: Arc<[String]>) -> axum::Router<S>
+/// `skills` (each artifact built once per snapshot, and kept in `archives`).
+pub(super) fn routes<S>(skills: SkillsServer, archives: Archives) -> axum::Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
@@ -47,48 +52,40 @@ where
             &format!("{WELL_KNOWN_PATH}/{{skill}}/{}", crate::SKILL_MD),
             get(skill_md),
         )
-        .with_state(skills)
-        .layer(axum::middleware::from_fn_with_state(
-            allowed_hosts,
-            catalog::check_host,
-        ))
-}
-
-/// The one skill of the caller's view that `name` names, with its artifact.
-fn owned_artifact<'v>(view: &'v SkillsView, name: &str) -> Option<(&'v Skill, &'v Artifact)> {
-    let skill = view.owned_skill(name)?;
-    Some((skill, view.artifact(skill)?))
+        .with_state(Served { skills, archives })
 }
 
 /// The index: `{"$schema", "skills": [{name, type, description, url, digest}]}`
 /// for each skill the caller owns, in path order.
-fn index_json(view: &SkillsView) -> Vec<u8> {
-    let skills: Vec<Value> = view
-        .owned()
+async fn index_json(view: &SkillsView, archives: &Archives) -> Vec<u8> {
+    let mut skills = Vec::new();
+    for skill in view.owned() {
         // A name is listed once, for the skill its artifact URL answers with.
-        .filter(|skill| {
-            view.owned_skill(skill.name())
-                .is_some_and(|named| named.path() == skill.path())
-        })
-        .filter_map(|skill| {
-            let artifact = view.artifact(skill)?;
-            Some(json!({
-                "name": skill.name(),
-                "type": artifact.type_name(),
-                "description": skill.description(),
-                "url": artifact.url(skill),
-                "digest": artifact.digest(),
-            }))
-        })
-        .collect();
+        if view
+            .owned_skill(skill.name())
+            .is_none_or(|named| named.path() != skill.path())
+        {
+            continue;
+        }
+        let Some(artifact) = archives.of(view, skill).await else {
+            continue;
+        };
+        skills.push(json!({
+            "name": skill.name(),
+            "type": artifact.type_name(),
+            "description": skill.description(),
+            "url": artifact.url(skill),
+            "digest": artifact.digest(),
+        }));
+    }
     serde_json::to_vec(&json!({ "$schema": INDEX_SCHEMA, "skills": skills })).unwrap_or_default()
 }
 
 /// `GET /.well-known/agent-skills/index.json`.
-async fn index(State(skills): State<SkillsServer>, request: Request) -> Response {
+async fn index(State(served): State<Served>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    let view = skills.view(&Caller::from_http(&parts));
-    let body = index_json(&view);
+    let view = served.skills.view(&Caller::from_http(&parts));
+    let body = index_json(&view, &served.archives).await;
     let etag = rmcp::model::sha256_digest(&body);
     answer(
         &parts.headers,
@@ -102,40 +99,44 @@ async fn index(State(skills): State<SkillsServer>, request: Request) -> Response
 /// `GET /.well-known/agent-skills/{name}.tar.gz`: an owned skill's archive,
 /// or the one 404.
 async fn archive(
-    State(skills): State<SkillsServer>,
+    State(served): State<Served>,
     Path(params): Path<HashMap<String, String>>,
     request: Request,
 ) -> Response {
     let name = params
         .get("file")
         .and_then(|file| file.strip_suffix(ARCHIVE_SUFFIX));
-    artifact(&skills, request, name, Kind::Archive, ARCHIVE_CONTENT_TYPE)
+    artifact(&served, request, name, Kind::Archive, ARCHIVE_CONTENT_TYPE).await
 }
 
 /// `GET /.well-known/agent-skills/{name}/SKILL.md`: an owned lone
 /// `SKILL.md`, or the one 404.
 async fn skill_md(
-    State(skills): State<SkillsServer>,
+    State(served): State<Served>,
     Path(params): Path<HashMap<String, String>>,
     request: Request,
 ) -> Response {
     let name = params.get("skill").map(String::as_str);
-    artifact(&skills, request, name, Kind::SkillMd, SKILL_MD_CONTENT_TYPE)
+    artifact(&served, request, name, Kind::SkillMd, SKILL_MD_CONTENT_TYPE).await
 }
 
 /// The artifact of the caller's skill `name` when it is served as `kind`,
 /// else the one 404 (so a locked or absent skill answers like none).
-fn artifact(
-    skills: &SkillsServer,
+async fn artifact(
+    served: &Served,
     request: Request,
     name: Option<&str>,
     kind: Kind,
     content_type: &'static str,
 ) -> Response {
     let (parts, _) = request.into_parts();
-    let view = skills.view(&Caller::from_http(&parts));
-    match name.and_then(|name| owned_artifact(&view, name)) {
-        Some((_, artifact)) if artifact.kind == kind => answer(
+    let view = served.skills.view(&Caller::from_http(&parts));
+    let found: Option<Arc<Artifact>> = match name.and_then(|name| view.owned_skill(name)) {
+        Some(skill) => served.archives.of(&view, skill).await,
+        None => None,
+    };
+    match found {
+        Some(artifact) if artifact.kind == kind => answer(
             &parts.headers,
             &view,
             artifact.digest(),

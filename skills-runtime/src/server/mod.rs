@@ -39,18 +39,14 @@
 // of its family (`skills`, `resources`, `directory`, `completion`, `tool`,
 // `prompts`)
 // reads the view, pages through `cursor::page`, and converts to rmcp's model
-// in `wire`. `info` answers what the server says of itself; `catalog` is the
-// same view for plain HTTP routes; `sessions` tells each session and listen
-// stream when its view changes, `changes` tells subscribers when a file's
-// bytes change (`subscriptions` is how clients ask); `watch` reloads a
-// folder; `handler` plugs all of it into `ServerHandler`; `artifact` is a
-// skill as the well-known index serves it, held by the snapshot.
+// in `wire`. `info` answers what the server says of itself; `skills_view`
+// is the same view for plain HTTP routes; `sessions` tells each session and
+// listen stream when its view changes, `changes` tells subscribers when a
+// file's bytes change (`subscriptions` is how clients ask); `watch` reloads
+// a folder; `handler` plugs all of it into `ServerHandler`.
 
 mod access;
-#[cfg(feature = "http")]
-mod artifact;
 mod builder;
-mod catalog;
 mod changes;
 mod compat;
 mod completion;
@@ -71,6 +67,7 @@ mod sessions;
 mod settings;
 mod skills;
 mod skills_server;
+mod skills_view;
 mod snapshot;
 mod subscriptions;
 mod tool;
@@ -81,10 +78,7 @@ mod watch;
 mod wire;
 
 pub use access::{Access, AccessPolicy, Caller, Offer};
-#[cfg(feature = "http")]
-pub(crate) use artifact::{Artifact, Kind};
 pub use builder::SkillsServerBuilder;
-pub use catalog::SkillsView;
 #[doc(hidden)]
 pub use cursor::fuzzing as cursor_fuzzing;
 pub use handler::WithSkills;
@@ -96,6 +90,9 @@ pub use requests::SkillsRequests;
 pub use serve::{ServeError, serve};
 pub use sessions::ViewChanges;
 pub use skills_server::SkillsServer;
+pub use skills_view::SkillsView;
+#[cfg(feature = "http")]
+pub(crate) use skills_view::SnapshotKey;
 pub use view::Visibility;
 #[cfg(feature = "watch")]
 pub use watch::DEBOUNCE;

@@ -19,7 +19,13 @@
 //! view is computed again from that context and compared with the
 //! fingerprint it last saw; only those that differ are told. A listener
 //! whose connection closed, or whose [`ViewChanges`] was dropped, is
-//! forgotten at the next registration or refresh.
+//! forgotten at the next refresh (or a registration, now and then).
+//!
+//! The registry's lock is held only to add, remove or copy out the list of
+//! listeners, never while a view is computed or an author's update runs:
+//! registering a session (on a runtime worker, from `on_initialized`) never
+//! waits for a refresh of thousands of sessions. Each listener has a lock
+//! of its own for what a refresh rewrites (its request head, what it saw).
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -34,31 +40,46 @@ use super::view;
 /// Everyone told about changes to their view.
 #[derive(Default)]
 pub(super) struct Sessions {
-    listeners: Mutex<Vec<Listener>>,
+    registry: Mutex<Registry>,
     next_id: std::sync::atomic::AtomicU64,
+}
+
+#[derive(Default)]
+struct Registry {
+    listeners: Vec<Arc<Listener>>,
+    /// How many listeners there may be before a registration forgets
+    /// those that are gone (doubling, so that it costs O(1) per registration).
+    prune_at: usize,
 }
 
 struct Listener {
     /// How `forget` names it.
     id: u64,
+    /// What a refresh reads and rewrites.
+    state: Mutex<State>,
+    ear: Ear,
+}
+
+struct State {
     /// What the policy is asked with again: the session's peer and the
     /// extensions of the request it registered with.
     context: RequestContext<RoleServer>,
-    /// The fingerprint of the view it last saw or was told about.
-    seen: String,
-    ear: Ear,
+    /// The fingerprint of the view it last saw or was told about; `None`
+    /// until its registration computed it (a refresh meanwhile only
+    /// rewrites its request head).
+    seen: Option<String>,
 }
 
 /// How a listener is told.
 enum Ear {
     /// An initialized session, told on the runtime it was served on (the
     /// change may come from a thread outside it, a file watcher's say).
-    Session(tokio::runtime::Handle, Lists),
+    Session(tokio::runtime::Handle, Lists, rmcp::Peer<RoleServer>),
     /// A listen stream, told through its sink; `changes` forgets it when
     /// the request ends.
     Stream(SubscriptionSink, Option<tokio::runtime::Handle>, Lists),
-    /// A [`ViewChanges`] handle.
-    Watch(watch::Sender<String>),
+    /// A [`ViewChanges`] handle, once subscribed.
+    Watch(watch::Sender<String>, std::sync::atomic::AtomicBool),
 }
 
 /// Which `list_changed` notices a session or a stream is sent when its view
@@ -74,17 +95,25 @@ pub(super) struct Lists {
 impl Listener {
     fn is_gone(&self) -> bool {
         match &self.ear {
-            Ear::Session(..) => self.context.peer.is_transport_closed(),
+            Ear::Session(_, _, peer) => peer.is_transport_closed(),
             Ear::Stream(..) => false,
-            Ear::Watch(sender) => sender.is_closed(),
+            // A watcher is gone once its one receiver is dropped; before
+            // the registration subscribed it, it has none and is not gone.
+            Ear::Watch(sender, subscribed) => {
+                subscribed.load(std::sync::atomic::Ordering::Acquire) && sender.is_closed()
+            }
         }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Tells the listener its view now has `fingerprint`.
     fn tell(&self, fingerprint: &str) {
         match &self.ear {
-            Ear::Session(runtime, lists) => {
-                let peer = self.context.peer.clone();
+            Ear::Session(runtime, lists, peer) => {
+                let peer = peer.clone();
                 let lists = *lists;
                 runtime.spawn(async move {
                     if lists.resources
@@ -122,7 +151,7 @@ impl Listener {
                     None => tracing::debug!("no runtime to send change notices on"),
                 }
             }
-            Ear::Watch(sender) => {
+            Ear::Watch(sender, _) => {
                 sender.send_replace(fingerprint.to_owned());
             }
         }
@@ -159,32 +188,46 @@ impl ViewChanges {
 }
 
 impl Sessions {
-    /// Adds a listener whose view is computed from `context`, after
-    /// forgetting those that are gone; `ear` builds how it is told from the
-    /// fingerprint it sees now.
-    fn register(
+    /// Adds a listener whose view is computed from `context` and told
+    /// through `ear`; then computes the view it sees now and hands it to
+    /// `seen`, still under the listener's lock (no refresh can tell it
+    /// anything before `seen` ran). Returns its id and what `seen` returned.
+    fn register<R>(
         &self,
         context: RequestContext<RoleServer>,
         current: impl FnOnce() -> Arc<Snapshot>,
         rule: &Rule,
-        ear: impl FnOnce(&str) -> Ear,
-    ) -> u64 {
+        ear: Ear,
+        seen: impl FnOnce(&Ear, &str) -> R,
+    ) -> (u64, R) {
         let id = self
             .next_id
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut listeners = self.lock();
-        listeners.retain(|listener| !listener.is_gone());
-        // The snapshot is read under the lock, so a `replace` that swaps it
-        // meanwhile refreshes this listener too.
-        let seen = fingerprint(&current(), rule, &context);
-        let ear = ear(&seen);
-        listeners.push(Listener {
+        let listener = Arc::new(Listener {
             id,
-            context,
-            seen,
+            state: Mutex::new(State {
+                context,
+                seen: None,
+            }),
             ear,
         });
-        id
+        {
+            let mut registry = self.lock();
+            if registry.listeners.len() >= registry.prune_at {
+                registry.listeners.retain(|listener| !listener.is_gone());
+                registry.prune_at = (registry.listeners.len() * 2).max(64);
+            }
+            registry.listeners.push(listener.clone());
+        }
+        // In the registry before its view is computed, and computed under
+        // its own lock: a refresh that swapped the snapshot or rewrote the
+        // request head before this either ran first (and this reads what it
+        // left) or waits for this and then compares with what this saw.
+        let mut state = listener.state();
+        let now = fingerprint(&current(), rule, &state.context);
+        let returned = seen(&listener.ear, &now);
+        state.seen = Some(now);
+        (id, returned)
     }
 
     /// Registers an initialized session, told on `runtime` with the
@@ -197,7 +240,9 @@ impl Sessions {
         runtime: tokio::runtime::Handle,
         lists: Lists,
     ) {
-        self.register(context, current, rule, |_| Ear::Session(runtime, lists));
+        let peer = context.peer.clone();
+        let ear = Ear::Session(runtime, lists, peer);
+        self.register(context, current, rule, ear, |_, _| ());
     }
 
     /// Registers a watcher of the view of `context`'s caller.
@@ -207,15 +252,19 @@ impl Sessions {
         current: impl FnOnce() -> Arc<Snapshot>,
         rule: &Rule,
     ) -> ViewChanges {
-        let mut receiver = None;
-        self.register(context, current, rule, |seen| {
-            let (sender, watching) = watch::channel(seen.to_owned());
-            receiver = Some(watching);
-            Ear::Watch(sender)
+        let (sender, _) = watch::channel(String::new());
+        let starter = sender.clone();
+        let ear = Ear::Watch(sender, std::sync::atomic::AtomicBool::new(false));
+        let (_, receiver) = self.register(context, current, rule, ear, |ear, now| {
+            // What it sees now is its starting point, not a change.
+            starter.send_replace(now.to_owned());
+            let receiver = starter.subscribe();
+            if let Ear::Watch(_, subscribed) = ear {
+                subscribed.store(true, std::sync::atomic::Ordering::Release);
+            }
+            receiver
         });
-        ViewChanges {
-            receiver: receiver.expect("register builds the ear once"),
-        }
+        ViewChanges { receiver }
     }
 
     /// Registers a listen stream that accepted `resourcesListChanged` or
@@ -230,20 +279,20 @@ impl Sessions {
         lists: Lists,
     ) -> u64 {
         let runtime = tokio::runtime::Handle::try_current().ok();
-        self.register(context, current, rule, |_| {
-            Ear::Stream(sink, runtime, lists)
-        })
+        let ear = Ear::Stream(sink, runtime, lists);
+        self.register(context, current, rule, ear, |_, _| ()).0
     }
 
     /// Stops telling the listener `id`.
     pub(super) fn forget(&self, id: u64) {
-        self.lock().retain(|listener| listener.id != id);
+        self.lock().listeners.retain(|listener| listener.id != id);
     }
 
     /// Computes every listener's view again (after `update` rewrote the
     /// HTTP request head it is computed from) and tells those whose view
     /// changed; sessions and streams only when `notify` (the server notifies
-    /// changes). Returns how many were told.
+    /// changes). Returns how many were told. The registry is locked only to
+    /// copy the list out.
     pub(super) fn refresh(
         &self,
         current: impl FnOnce() -> Arc<Snapshot>,
@@ -251,25 +300,29 @@ impl Sessions {
         notify: bool,
         mut update: impl FnMut(&mut http::request::Parts),
     ) -> usize {
-        let mut listeners = self.lock();
-        listeners.retain(|listener| !listener.is_gone());
+        let listeners = {
+            let mut registry = self.lock();
+            registry.listeners.retain(|listener| !listener.is_gone());
+            registry.listeners.clone()
+        };
         let snapshot = current();
         let mut told = 0;
-        for listener in listeners.iter_mut() {
-            if let Some(parts) = listener
-                .context
-                .extensions
-                .get_mut::<http::request::Parts>()
-            {
+        for listener in listeners {
+            let mut state = listener.state();
+            if let Some(parts) = state.context.extensions.get_mut::<http::request::Parts>() {
                 update(parts);
             }
-            let now = fingerprint(&snapshot, rule, &listener.context);
-            if now != listener.seen {
+            let Some(seen) = &state.seen else {
+                // Its registration computes its view after this.
+                continue;
+            };
+            let now = fingerprint(&snapshot, rule, &state.context);
+            if &now != seen {
                 if notify || !listener.needs_notices_on() {
                     listener.tell(&now);
                     told += 1;
                 }
-                listener.seen = now;
+                state.seen = Some(now);
             }
         }
         told
@@ -277,15 +330,13 @@ impl Sessions {
 
     /// How many listeners are registered and not known to be gone.
     pub(super) fn len(&self) -> usize {
-        let mut listeners = self.lock();
-        listeners.retain(|listener| !listener.is_gone());
-        listeners.len()
+        let mut registry = self.lock();
+        registry.listeners.retain(|listener| !listener.is_gone());
+        registry.listeners.len()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Listener>> {
-        self.listeners
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> std::sync::MutexGuard<'_, Registry> {
+        self.registry.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

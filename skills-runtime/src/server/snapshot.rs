@@ -46,11 +46,6 @@ pub(super) struct Snapshot {
     /// files are encoded on each read.
     blobs: RwLock<Blobs>,
     blob_budget: usize,
-    /// Each skill's artifact in the well-known index (its lone `SKILL.md`,
-    /// or its folder as a `.tar.gz`), in set order, built the first time
-    /// the index or the artifact is asked for: once per snapshot.
-    #[cfg(feature = "http")]
-    artifacts: Box<[OnceLock<Option<super::artifact::Artifact>>]>,
 }
 
 /// Binary files already base64-encoded, and how many bytes they take.
@@ -70,8 +65,6 @@ impl Snapshot {
             views: ViewCache::default(),
             anonymous: RwLock::default(),
             locked_not_gated: (0..skills.len()).map(|_| AtomicBool::new(false)).collect(),
-            #[cfg(feature = "http")]
-            artifacts: (0..skills.len()).map(|_| OnceLock::new()).collect(),
             skills,
             blobs: RwLock::default(),
             blob_budget,
@@ -105,14 +98,6 @@ impl Snapshot {
                 .collect()
         });
         &templates[index]
-    }
-
-    /// The well-known artifact of the skill at `index`, built on first use.
-    #[cfg(feature = "http")]
-    pub(super) fn artifact(&self, index: usize) -> Option<&super::artifact::Artifact> {
-        self.artifacts[index]
-            .get_or_init(|| super::artifact::Artifact::of(&self.skills.skills()[index]))
-            .as_ref()
     }
 
     /// The view of a caller who owns every skill.

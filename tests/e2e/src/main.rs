@@ -29,7 +29,7 @@ use std::net::SocketAddr;
 
 use anyhow::{Context as _, bail};
 use rmcp::ServiceExt as _;
-use skills_runtime::http::{SkillsRouter, serve};
+use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
 // Paths are relative to this package (`tests/e2e`); build.rs watches both.
@@ -195,6 +195,6 @@ async fn main() -> anyhow::Result<()> {
     let router = SkillsRouter::new(server)
         .stateless(options.stateless)
         .build();
-    serve(bind, router).await?;
+    Server::bind(bind).await?.serve(router).await?;
     Ok(())
 }

@@ -400,3 +400,57 @@ async fn over_streamable_http_with_sessions() {
     assert!(child.try_wait().unwrap().is_none(), "the server exited");
     assert_passed(failures);
 }
+
+/// Slow clients against the server as built: a connection trickling its
+/// request head is closed at the default header timeout (10 s), and one
+/// that sends nothing at all too, while an honest client is served
+/// meanwhile.
+#[tokio::test]
+async fn over_streamable_http_clients_trickling_headers_are_cut_at_the_header_timeout() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let (mut child, base) = http_server(&[]).await;
+    let address = base.trim_start_matches("http://").to_owned();
+    let started = std::time::Instant::now();
+    let mut slow = Vec::new();
+    for trickled in [
+        &b"POST /mcp HTTP/1.1\r\nHost: localhost\r\nX-A: "[..],
+        &b""[..],
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        stream.write_all(trickled).await.unwrap();
+        slow.push(stream);
+    }
+    let trickle = async {
+        loop {
+            // One byte a second, forever: never a whole head.
+            if slow[0].write_all(b"a").await.is_err() {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+    };
+    let honest = async {
+        let http = reqwest::Client::builder().no_proxy().build().unwrap();
+        let answer = http.get(format!("{base}/skills")).send().await.unwrap();
+        assert_eq!(answer.status(), 200);
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(12), async {
+        tokio::join!(trickle, honest)
+    })
+    .await;
+    for mut stream in slow {
+        let mut rest = Vec::new();
+        let closed = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            stream.read_to_end(&mut rest),
+        )
+        .await;
+        assert!(
+            closed.is_ok(),
+            "a slow connection is still open after {:?}",
+            started.elapsed()
+        );
+    }
+    assert!(started.elapsed() >= std::time::Duration::from_secs(9));
+    assert!(child.try_wait().unwrap().is_none(), "the server exited");
+}

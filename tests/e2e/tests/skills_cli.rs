@@ -238,7 +238,7 @@ fn as_a_learner_npx_skills_add_installs_exactly_that_learners_skills_from_a_gran
     );
     let token = |learner: &str| {
         let output = Command::new(&platform)
-            .args(["token", learner, "--ttl", "600", "--db"])
+            .args(["install-token", learner, "--db"])
             .arg(&db)
             .output()
             .expect("token runs");

@@ -784,7 +784,7 @@ pub fn http_cases(skills: &Skills, lifecycle: Lifecycle) -> Vec<HttpCase> {
         status,
     };
     let mut cases = vec![
-        // rmcp's DNS-rebinding guard: only loopback names unless configured.
+        // The DNS-rebinding guard: only loopback names unless configured.
         case(
             "a foreign Host header",
             "POST",
@@ -826,6 +826,30 @@ pub fn http_cases(skills: &Skills, lifecycle: Lifecycle) -> Vec<HttpCase> {
             "/mcp",
             &[("accept", "text/html")],
             406,
+        ),
+        // MCP's streamable HTTP transport: a present, invalid Origin is 403,
+        // before anything else runs (no session is opened).
+        case(
+            "a foreign Origin",
+            "POST",
+            "/mcp",
+            &[("origin", "http://evil.example")],
+            403,
+        ),
+        case(
+            "a look-alike loopback Origin",
+            "POST",
+            "/mcp",
+            &[("origin", "http://localhost.evil.example")],
+            403,
+        ),
+        case("Origin: null", "POST", "/mcp", &[("origin", "null")], 403),
+        case(
+            "a foreign Origin on a catalog route",
+            "GET",
+            "/skills",
+            &[("origin", "https://evil.example")],
+            403,
         ),
         case("a path beside the endpoint", "POST", "/mcp-admin", &[], 404),
         case(

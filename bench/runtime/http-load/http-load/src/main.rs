@@ -5,6 +5,9 @@
 //! http-load startup    [--runs R] [--first M]                       -- <server command>
 //! http-load throughput [--transport http|stdio] [--proto P] [--n N] [--window W] ... -- <server command>
 //! http-load soak       [--secs S] [--sessions N] [--stateless M] [--rss-out F] -- <server command>
+//! http-load hostile    [--tricklers T] [--flooders F] [--requests N] [--rounds R] -- <server command>
+//! http-load platform   --cli PATH --db DB [--store S] [--sessions N] [--flooders F] [--requests N]
+//!                      [--listeners L] [--grants G] -- <course-platform serve command with {port} and {db}>
 //! ```
 //!
 //! Over HTTP the command holds `{port}` where the server's port goes; the
@@ -26,11 +29,19 @@
 //!   `resources/directory/read`, checking every answer against the manifest
 //!   read at the start (digests included); server RSS sampled every second.
 //!   Exits 1 when any request failed or any answer did not match.
+//! - `hostile`: an honest client's `skills/list` latency, idle and while
+//!   `T` connections trickle their request heads and `F` clients flood
+//!   `initialize`, and how long each trickling connection stayed open.
+//! - `platform`: the course platform's learner-b (`initialize`,
+//!   `skills/list`), idle and while learner-a holds `N` sessions and floods
+//!   orders; then grant-to-`list_changed` latency with `L` sessions open.
 //!
 //! Output: one JSON object per run on stdout, then a `summary` object.
 
 mod args;
+mod hostile;
 mod http;
+mod platform;
 mod soak;
 mod stats;
 mod stdio;
@@ -55,6 +66,10 @@ enum Mode {
     Throughput(Throughput),
     /// Sessions and stateless clients at once, every answer checked.
     Soak(soak::Soak),
+    /// An honest client while slow clients and an initialize flood attack.
+    Hostile(hostile::Hostile),
+    /// One learner floods the course platform; another is timed.
+    Platform(platform::Platform),
 }
 
 #[derive(clap::Args)]
@@ -94,6 +109,8 @@ fn main() {
             true
         }
         Mode::Soak(options) => runtime.block_on(soak::run(&options)),
+        Mode::Hostile(options) => runtime.block_on(hostile::run(&options)),
+        Mode::Platform(options) => runtime.block_on(platform::run(&options)),
     };
     std::process::exit(if ok { 0 } else { 1 });
 }

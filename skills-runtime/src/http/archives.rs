@@ -1,23 +1,86 @@
 //! Each skill's artifact in the well-known skills index (its lone `SKILL.md`,
-//! or its folder as a deterministic `.tar.gz`), built once per snapshot and
-//! held by it, so that every replica of one build serves the same bytes.
+//! or its folder as a deterministic `.tar.gz`), so that every replica of one
+//! build serves the same bytes.
+//!
+//! Archives are built once per snapshot, the first time the index or the
+//! archive is asked for, on Tokio's blocking threads (compressing a large
+//! skill takes a while, and an async worker that did it would stall every
+//! request it holds). Concurrent first requests wait for the one build
+//! without holding a worker; a `replace()` starts a new set of builds for
+//! the new snapshot.
+
+use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::body::Bytes;
+use tokio::sync::OnceCell;
 
 use crate::Skill;
 use crate::protocol::{ARCHIVE_MTIME, ARCHIVE_SUFFIX, TYPE_ARCHIVE, TYPE_SKILL_MD};
+use crate::server::{SkillsView, SnapshotKey};
+
+/// The artifacts of one snapshot, each built on first use.
+struct Built {
+    snapshot: SnapshotKey,
+    artifacts: Box<[OnceCell<Option<Arc<Artifact>>>]>,
+}
+
+/// The artifacts of the snapshot served last; a router holds one.
+#[derive(Clone, Default)]
+pub(super) struct Archives {
+    current: Arc<Mutex<Option<Arc<Built>>>>,
+}
+
+impl Archives {
+    /// The artifact of `skill` (one the caller of `view` owns), built once
+    /// per snapshot off the async workers.
+    pub(super) async fn of(&self, view: &SkillsView, skill: &Skill) -> Option<Arc<Artifact>> {
+        let index = view.owned_position(skill)?;
+        let built = self.built(view);
+        let cell = built.artifacts.get(index)?;
+        cell.get_or_init(|| async {
+            let view = view.clone();
+            let built = tokio::task::spawn_blocking(move || {
+                view.skill_at(index).and_then(Artifact::of).map(Arc::new)
+            })
+            .await;
+            built.unwrap_or_else(|error| {
+                tracing::error!(%error, "building a skill's archive failed");
+                None
+            })
+        })
+        .await
+        .clone()
+    }
+
+    /// The artifacts of `view`'s snapshot, a new set when it is not the
+    /// one served last.
+    fn built(&self, view: &SkillsView) -> Arc<Built> {
+        let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
+        match &*current {
+            Some(built) if built.snapshot.is_of(view) => built.clone(),
+            _ => {
+                let built = Arc::new(Built {
+                    snapshot: view.snapshot_key(),
+                    artifacts: (0..view.set_len()).map(|_| OnceCell::new()).collect(),
+                });
+                *current = Some(built.clone());
+                built
+            }
+        }
+    }
+}
 
 /// What a skill is served as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(super) enum Kind {
     SkillMd,
     Archive,
 }
 
 /// One skill's artifact: its bytes, built once per snapshot, and their digest.
 #[derive(Debug)]
-pub(crate) struct Artifact {
-    pub(crate) kind: Kind,
+pub(super) struct Artifact {
+    pub(super) kind: Kind,
     bytes: Bytes,
     digest: String,
 }
@@ -27,7 +90,7 @@ impl Artifact {
     /// (and not executable), else the archive of its folder; `None` (logged)
     /// when the archive cannot be written, which only a path `tar` cannot
     /// store would cause.
-    pub(crate) fn of(skill: &Skill) -> Option<Artifact> {
+    pub(super) fn of(skill: &Skill) -> Option<Artifact> {
         let files = skill.files();
         if let [only] = files
             && only.path() == crate::SKILL_MD
@@ -63,16 +126,16 @@ impl Artifact {
     }
 
     /// The bytes served at the artifact's URL.
-    pub(crate) fn bytes(&self) -> &Bytes {
+    pub(super) fn bytes(&self) -> &Bytes {
         &self.bytes
     }
 
     /// `sha256:<hex>` of [`bytes`](Self::bytes).
-    pub(crate) fn digest(&self) -> &str {
+    pub(super) fn digest(&self) -> &str {
         &self.digest
     }
 
-    pub(crate) fn type_name(&self) -> &'static str {
+    pub(super) fn type_name(&self) -> &'static str {
         match self.kind {
             Kind::SkillMd => TYPE_SKILL_MD,
             Kind::Archive => TYPE_ARCHIVE,
@@ -80,7 +143,7 @@ impl Artifact {
     }
 
     /// The artifact's URL relative to the index.
-    pub(crate) fn url(&self, skill: &Skill) -> String {
+    pub(super) fn url(&self, skill: &Skill) -> String {
         match self.kind {
             Kind::SkillMd => format!("{}/{}", skill.name(), crate::SKILL_MD),
             Kind::Archive => format!("{}{ARCHIVE_SUFFIX}", skill.name()),

@@ -126,16 +126,30 @@ impl SkillsView {
         self.visible.owns(index).then(|| self.snapshot.entry(index))
     }
 
-    /// The well-known artifact of `skill` (one of [`owned`](Self::owned)),
-    /// built once per snapshot.
+    /// Which snapshot this view was taken of, for what the HTTP layer
+    /// builds once per snapshot (the well-known index's archives).
     #[cfg(feature = "http")]
-    pub(crate) fn artifact(&self, skill: &Skill) -> Option<&super::artifact::Artifact> {
+    pub(crate) fn snapshot_key(&self) -> SnapshotKey {
+        SnapshotKey(Arc::downgrade(&self.snapshot))
+    }
+
+    /// The position of `skill` in the set, when the caller owns it.
+    #[cfg(feature = "http")]
+    pub(crate) fn owned_position(&self, skill: &Skill) -> Option<usize> {
         let index = self.snapshot.skills.position(skill.path())?;
-        if self.visible.owns(index) {
-            self.snapshot.artifact(index)
-        } else {
-            None
-        }
+        self.visible.owns(index).then_some(index)
+    }
+
+    /// The skill at `index` of the set (what [`owned_position`](Self::owned_position) gave).
+    #[cfg(feature = "http")]
+    pub(crate) fn skill_at(&self, index: usize) -> Option<&Skill> {
+        self.snapshot.skills.skills().get(index)
+    }
+
+    /// How many skills the set holds.
+    #[cfg(feature = "http")]
+    pub(crate) fn set_len(&self) -> usize {
+        self.snapshot.skills.len()
     }
 
     /// The fingerprint of what the caller owns: `sha256:` over the owned
@@ -152,6 +166,19 @@ impl SkillsView {
     /// send `Cache-Control: private` then.
     pub fn is_private(&self) -> bool {
         self.private
+    }
+}
+
+/// A snapshot, named without keeping it alive.
+#[cfg(feature = "http")]
+#[derive(Clone)]
+pub(crate) struct SnapshotKey(std::sync::Weak<Snapshot>);
+
+#[cfg(feature = "http")]
+impl SnapshotKey {
+    /// Whether `view` was taken of this snapshot.
+    pub(crate) fn is_of(&self, view: &SkillsView) -> bool {
+        std::ptr::eq(self.0.as_ptr(), Arc::as_ptr(&view.snapshot))
     }
 }
 
