@@ -312,7 +312,7 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// to the listing itself. Each entry's metadata comes from the listing's
 /// own handle either way; [`Listing::path`] gives each entry's path under
 /// `path` (never under `/proc`).
-#[cfg(feature = "load")]
+#[cfg_attr(not(feature = "load"), allow(dead_code))] // the loader's walk (feature `load`) lists folders
 pub(crate) fn list(path: &Path, seen: Option<FileId>) -> io::Result<Listing> {
     let Some(seen) = seen else {
         return Ok(Listing {
@@ -373,7 +373,8 @@ thread_local! {
 
 /// The folder at `path`, opened without following a link, refused unless it
 /// is the folder `seen`.
-#[cfg(all(unix, feature = "load"))]
+#[cfg(unix)]
+#[cfg_attr(not(feature = "load"), allow(dead_code))] // the loader's walk (feature `load`) lists folders
 fn open_folder(path: &Path, seen: FileId) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt as _;
     let replaced = || {
@@ -397,13 +398,13 @@ fn open_folder(path: &Path, seen: FileId) -> io::Result<File> {
 }
 
 /// A folder's entries ([`list`]).
-#[cfg(feature = "load")]
+#[cfg_attr(not(feature = "load"), allow(dead_code))] // the loader's walk (feature `load`) lists folders
 pub(crate) struct Listing {
     folder: std::path::PathBuf,
     entries: std::fs::ReadDir,
 }
 
-#[cfg(feature = "load")]
+#[cfg_attr(not(feature = "load"), allow(dead_code))]
 impl Listing {
     /// The path of `entry` under the folder as it was named.
     pub(crate) fn path(&self, entry: &std::fs::DirEntry) -> std::path::PathBuf {
@@ -411,7 +412,6 @@ impl Listing {
     }
 }
 
-#[cfg(feature = "load")]
 impl Iterator for Listing {
     type Item = io::Result<std::fs::DirEntry>;
 
