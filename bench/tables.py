@@ -604,6 +604,34 @@ def _():
     return md(["variant", f"wall time, s (median, min–max over {n} rounds)", "÷ skills"], out) + note
 
 
+CLI_BASELINE = "bench/cli/results/cli-baseline.jsonl"
+
+
+@table("cli-readers", CLI_BASELINE)
+def _():
+    # `skills check` against itself built before a change (`run.py --baseline COMMIT`), in the
+    # same interleaved rounds: what predicting every reader's verdict costs (issue 32).
+    rows = [r for r in jsonl(CLI_BASELINE) if "variant" in r]
+    meta = next((r["meta"] for r in jsonl(CLI_BASELINE) if "meta" in r), {})
+    n = len({r["round"] for r in rows})
+    out = []
+    baseline = f"built at the baseline (`{meta.get('baseline', '?')[:9]}`)" if notebook() else "without the readers' verdicts"
+    for v, label in (("skills-baseline", baseline), ("skills", "with the readers' verdicts")):
+        rs = of(rows, variant=v)
+        wall = ratios(rows, None, lambda r: r["seconds"], v, "skills-baseline", field="variant")
+        cpu = ratios(rows, None, lambda r: r["cpu_seconds"], v, "skills-baseline", field="variant")
+        out.append([label, cell([r["seconds"] for r in rs], 3), cell([r["cpu_seconds"] for r in rs], 3),
+                    "1" if v == "skills-baseline" else ratio_cell(wall, 3),
+                    "1" if v == "skills-baseline" else ratio_cell(cpu, 3)])
+    cpu = ratios(rows, None, lambda r: r["cpu_seconds"], "skills", "skills-baseline", field="variant")
+    load = (f"; 1-minute load {meta.get('load_before', 0):.2f} before, {meta.get('load_after', 0):.2f} after"
+            if notebook() else "")
+    note = (f"\n\n{meta.get('skills', '?')} skills, {n} interleaved rounds{load}. "
+            f"Target ≤ 1.10 (CPU, per round): {'met' if statistics.median(cpu) <= 1.10 else 'not met'}.")
+    return md(["`skills check <tree>`", f"wall, s (median, min–max)", "CPU, s (median, min–max)",
+               "wall ÷ baseline", "CPU ÷ baseline"], out) + note
+
+
 @table("client-sync", SYNC)
 def _():
     rows = jsonl(SYNC)

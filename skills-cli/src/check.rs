@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use skills_core::readers::{self, SkillVerdicts};
 use skills_core::root::{self, ResolvedRoot};
 use skills_core::vendor::{Agent, Environment};
 use skills_core::{Diagnostic, Options, Report, Rule};
@@ -36,6 +37,8 @@ pub fn run(args: &CheckArgs) -> Outcome {
                     report: &report,
                     skills: None,
                     deny_warnings: args.deny_warnings,
+                    readers: &[],
+                    all_readers: args.readers,
                 });
                 outcome = outcome.max(Outcome::Failed);
                 continue;
@@ -60,11 +63,13 @@ pub fn run(args: &CheckArgs) -> Outcome {
                 }
             }
         }
-        let (report, skills) = check(&root.path, &options);
+        let (report, skills, verdicts) = check_with_readers(&root.path, &options);
         let checked = Checked {
             report: &report,
             skills,
             deny_warnings: args.deny_warnings,
+            readers: &verdicts,
+            all_readers: args.readers,
         };
         printer.checked(&checked);
         outcome = outcome.max(judge(&report, args.deny_warnings));
@@ -83,6 +88,7 @@ fn check_agent(agent: &Agent, args: &CheckArgs, printer: &Printer) -> Outcome {
     let options = args.rules.apply(agent.options());
     let lenient = skills_core::load_roots(&roots, &options);
     let loaded = lenient.loaded();
+    let verdicts = readers::predict(loaded);
     let mut outcome = Outcome::Done;
     let mut found = false;
     for (root, report) in roots.iter().zip(lenient.reports()) {
@@ -90,13 +96,17 @@ fn check_agent(agent: &Agent, args: &CheckArgs, printer: &Printer) -> Outcome {
             continue;
         }
         found = true;
-        let skills = (0..loaded.skills().len())
+        let here: Vec<usize> = (0..loaded.skills().len())
             .filter(|index| loaded.skill_dir(*index).starts_with(root))
-            .count();
+            .collect();
+        let verdicts_here: Vec<SkillVerdicts> =
+            here.iter().map(|index| verdicts[*index].clone()).collect();
         printer.checked(&Checked {
             report,
-            skills: (!report.has_errors()).then_some(skills),
+            skills: (!report.has_errors()).then_some(here.len()),
             deny_warnings: args.deny_warnings,
+            readers: &verdicts_here,
+            all_readers: args.readers,
         });
         outcome = outcome.max(judge(report, args.deny_warnings));
     }
@@ -120,6 +130,22 @@ fn check_agent(agent: &Agent, args: &CheckArgs, printer: &Printer) -> Outcome {
 pub fn resolve(written: &str) -> Result<ResolvedRoot, Box<Diagnostic>> {
     let base = std::env::current_dir().unwrap_or_default();
     root::resolve(written, &base, None, |name| std::env::var(name).ok())
+}
+
+/// [`check`], and what each pinned reader does with each skill that loaded.
+pub fn check_with_readers(
+    root: &Path,
+    options: &Options,
+) -> (Report, Option<usize>, Vec<SkillVerdicts>) {
+    let display = options.display_root.clone().unwrap_or_default();
+    match skills_core::load(root, options) {
+        Ok(loaded) => (
+            Report::new(display, loaded.warnings().to_vec()),
+            Some(loaded.skills().len()),
+            readers::predict(&loaded),
+        ),
+        Err(report) => (report, None, Vec::new()),
+    }
 }
 
 /// Every problem under `root`, and how many skills loaded when none was an error.

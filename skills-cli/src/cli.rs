@@ -80,6 +80,14 @@ pub struct CheckArgs {
     /// references nested more than one level deep).
     #[arg(long)]
     pub deny_warnings: bool,
+
+    /// Show what every pinned reader does with every skill (the `skills`
+    /// CLI on npm, skills-ref, FastMCP, rmcp's SkillCatalog, fast-agent),
+    /// accepts included. Without it, only the readers that would refuse a
+    /// skill, skip it or change what it shows are named. With `--format
+    /// json`: one `{"kind": "reader", …}` line per skill and reader.
+    #[arg(long)]
+    pub readers: bool,
 }
 
 /// The options of the rules, as `embed_skills!` takes them (same names, same meaning).
@@ -107,6 +115,14 @@ pub struct RuleArgs {
     /// (macro: `gated = ["GLOB"]`). Repeat for several.
     #[arg(long = "gated", value_name = "GLOB")]
     pub gated: Vec<String>,
+
+    /// The name of the file that makes a folder a skill, when it is not
+    /// `SKILL.md` (macro: `main_file = "NAME"`): folders written for FastMCP's
+    /// `main_file_name` or SkillsDotNet's `MainFileName`. The file passes every
+    /// rule a `SKILL.md` passes, and it goes by `SKILL.md` where SEP-2640 and
+    /// installers need that name.
+    #[arg(long = "main-file", value_name = "NAME")]
+    pub main_file: Option<String>,
 }
 
 impl RuleArgs {
@@ -126,6 +142,9 @@ impl RuleArgs {
             .allow_secrets_in
             .extend(self.allow_secrets_in.iter().cloned());
         options.gated.extend(self.gated.iter().cloned());
+        if let Some(main_file) = &self.main_file {
+            options.main_file.clone_from(main_file);
+        }
         options
     }
 }

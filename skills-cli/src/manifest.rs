@@ -39,6 +39,8 @@ pub fn run(args: &ManifestArgs) -> Outcome {
                 report: &report,
                 skills: None,
                 deny_warnings: false,
+                readers: &[],
+                all_readers: false,
             });
             return judge(&report, false);
         }

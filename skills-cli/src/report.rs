@@ -5,6 +5,7 @@
 use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
+use skills_core::readers::{SkillVerdicts, Verdict};
 use skills_core::{Diagnostic, FrontEnd, OptionHint, Renderer, Report, Rule, Severity};
 
 use crate::cli::{ColorChoice, Format, OutputArgs};
@@ -58,6 +59,10 @@ pub struct Checked<'r> {
     pub skills: Option<usize>,
     /// Whether warnings fail the check (`--deny-warnings`).
     pub deny_warnings: bool,
+    /// What each pinned reader does with each skill that loaded.
+    pub readers: &'r [SkillVerdicts],
+    /// Show every reader's verdict, accepts included (`--readers`).
+    pub all_readers: bool,
 }
 
 impl Checked<'_> {
@@ -141,6 +146,7 @@ impl Printer {
                     out.push_str(&renderer.diagnostic(diagnostic, report.root()));
                     out.push_str("\n\n");
                 }
+                out.push_str(&readers_text(checked, report.root()));
                 out.push_str(&checked.summary());
                 out.push('\n');
                 self.emit(&out);
@@ -151,6 +157,14 @@ impl Printer {
                     out.push_str(&json_line(diagnostic, report.root()));
                     out.push('\n');
                 }
+                for skill in checked.readers {
+                    for reader in &skill.readers {
+                        if checked.all_readers || reader.verdict != Verdict::Accept {
+                            out.push_str(&reader_json_line(&skill.skill, reader));
+                            out.push('\n');
+                        }
+                    }
+                }
                 self.emit(&out);
                 eprintln!("{}", checked.summary());
             }
@@ -159,6 +173,12 @@ impl Printer {
                 for diagnostic in report.diagnostics() {
                     out.push_str(&github_line(diagnostic, report.root()));
                     out.push('\n');
+                }
+                for skill in checked.readers {
+                    for reader in skill.concerns() {
+                        out.push_str(&reader_github_line(skill, reader, report.root()));
+                        out.push('\n');
+                    }
                 }
                 out.push_str(&checked.summary());
                 out.push('\n');
@@ -223,6 +243,87 @@ fn json_line(diagnostic: &Diagnostic, root: &str) -> String {
         option: diagnostic.option.as_ref().map(CommandLine::flag),
     };
     serde_json::to_string(&line).expect("a diagnostic always serializes")
+}
+
+/// One reader's verdict on one skill as JSON Lines prints it.
+#[derive(Serialize)]
+struct JsonReader<'v> {
+    kind: &'static str,
+    skill: &'v str,
+    reader: String,
+    verdict: &'static str,
+    why: String,
+}
+
+fn reader_json_line(skill: &str, reader: &skills_core::readers::ReaderVerdict) -> String {
+    let line = JsonReader {
+        kind: "reader",
+        skill,
+        reader: reader.reader.label(),
+        verdict: reader.verdict.as_str(),
+        why: reader.why(),
+    };
+    serde_json::to_string(&line).expect("a verdict always serializes")
+}
+
+/// The readers' block of the human output: each skill some reader would
+/// refuse, skip or alter, with why (every skill and reader with `--readers`).
+fn readers_text(checked: &Checked<'_>, root: &str) -> String {
+    let mut out = String::new();
+    let shown: Vec<&SkillVerdicts> = checked
+        .readers
+        .iter()
+        .filter(|skill| checked.all_readers || !skill.all_accept())
+        .collect();
+    if shown.is_empty() {
+        return out;
+    }
+    let differ = checked.readers.iter().filter(|s| !s.all_accept()).count();
+    out.push_str(&match differ {
+        0 => "readers: every pinned reader reads every skill as written\n".to_owned(),
+        1 => "readers: 1 skill is read differently by some reader\n".to_owned(),
+        n => format!("readers: {n} skills are read differently by some reader\n"),
+    });
+    for skill in shown {
+        let file = Diagnostic::new(Rule::Io, skill.file.clone(), "").display_path(root);
+        out.push_str(&format!("  {} ({file})\n", skill.skill));
+        for reader in &skill.readers {
+            if checked.all_readers || reader.verdict != Verdict::Accept {
+                out.push_str(&format!(
+                    "    {:<6} {}: {}\n",
+                    reader.verdict.as_str(),
+                    reader.reader.label(),
+                    reader.why()
+                ));
+            }
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// A GitHub annotation for a reader that would not read a skill as written.
+fn reader_github_line(
+    skill: &SkillVerdicts,
+    reader: &skills_core::readers::ReaderVerdict,
+    root: &str,
+) -> String {
+    let command = match reader.verdict {
+        Verdict::Alter | Verdict::Accept => "notice",
+        Verdict::Skip | Verdict::Refuse => "warning",
+    };
+    let file = Diagnostic::new(Rule::Io, skill.file.clone(), "").display_path(root);
+    format!(
+        "::{command} file={},title={}::{}",
+        escape_property(&file),
+        escape_property(&format!(
+            "skills check: {} {}s {}",
+            reader.reader.label(),
+            reader.verdict.as_str(),
+            skill.skill
+        )),
+        escape_data(&reader.why())
+    )
 }
 
 /// A GitHub Actions workflow command: an annotation on the file and line,

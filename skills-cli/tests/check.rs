@@ -10,7 +10,15 @@ use support::{TempDir, json_lines, skill_md, skills, skills_with, workspace};
 fn a_clean_folder_exits_zero() {
     let run = skills(&workspace(), &["check", "examples/skills"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "3 skills in examples/skills: no problems\n");
+    // What every pinned reader does is quiet where each reads a skill as
+    // written: here one reader skips a skill, so it is named.
+    assert_eq!(
+        run.stdout,
+        "readers: 1 skill is read differently by some reader\n  \
+         kitchen/recipe-scaling (examples/skills/kitchen/recipe-scaling/SKILL.md)\n    \
+         skip   fast-agent@0.10.48: fast-agent (0.10.48) does not find this skill: it reads only the folders right below its skills folder, and this one is `kitchen/recipe-scaling`\n\n\
+         3 skills in examples/skills: no problems\n"
+    );
     // A folder that is itself a skill.
     let run = skills(&workspace(), &["check", "examples/skills/stock-audit/"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -622,4 +630,85 @@ fn fix_never_writes_through_a_link_planted_beside_the_file() {
         .filter(|name| name != "SKILL.md" && !name.starts_with(".SKILL.md.skills-fix-"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn readers_are_quiet_where_every_reader_accepts_and_named_where_one_does_not() {
+    let dir = TempDir::new("readers");
+    dir.write("skills/plain/SKILL.md", &skill_md("plain", ""));
+    let quiet = skills(dir.path(), &["check", "skills"]);
+    assert_eq!(quiet.code, 0, "{quiet:?}");
+    assert_eq!(quiet.stdout, "1 skill in skills: no problems\n");
+    // `--readers`: every reader, accepts included; in JSON, exactly these keys.
+    let all = skills(
+        dir.path(),
+        &["check", "--readers", "--format", "json", "skills"],
+    );
+    let lines = json_lines(&all.stdout);
+    let readers: Vec<&str> = lines
+        .iter()
+        .map(|line| line["reader"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        readers,
+        [
+            "skills-cli@1.7.4",
+            "skills-ref@0.1.1",
+            "fastmcp@4.2.3",
+            "rmcp@3.11.0",
+            "fast-agent@0.10.48"
+        ]
+    );
+    for (text, line) in all.stdout.lines().zip(&lines) {
+        // The keys, in this order.
+        assert!(
+            text.starts_with(r#"{"kind":"reader","skill":"plain","reader":"#),
+            "{text}"
+        );
+        assert_eq!(line.as_object().unwrap().len(), 5, "{text}");
+        assert!(text.contains(r#","verdict":"accept","why":""#), "{text}");
+        assert_eq!(
+            (&line["kind"], &line["skill"], &line["verdict"]),
+            (&"reader".into(), &"plain".into(), &"accept".into())
+        );
+    }
+    // A skill the CLI hides: named with why, in each format, exit status unchanged.
+    dir.write(
+        "skills/wip/SKILL.md",
+        &skill_md("wip", "metadata:\n  internal: true\n"),
+    );
+    let human = skills(dir.path(), &["check", "skills"]);
+    assert_eq!(human.code, 0, "{human:?}");
+    assert!(
+        human.stdout.contains("  wip (skills/wip/SKILL.md)\n    skip   skills-cli@1.7.4: `npx skills add` (1.7.4) hides this skill: `metadata.internal` is `true`, so it installs it only with `INSTALL_INTERNAL_SKILLS=1`"),
+        "{}",
+        human.stdout
+    );
+    assert!(!human.stdout.contains("plain ("), "{}", human.stdout);
+    let json = skills(dir.path(), &["check", "--format", "json", "skills"]);
+    let concerns: Vec<(String, String)> = json_lines(&json.stdout)
+        .iter()
+        .map(|line| {
+            (
+                line["reader"].as_str().unwrap().to_owned(),
+                line["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        concerns,
+        [
+            ("skills-cli@1.7.4".to_owned(), "skip".to_owned()),
+            ("skills-ref@0.1.1".to_owned(), "alter".to_owned()),
+            ("fast-agent@0.10.48".to_owned(), "alter".to_owned()),
+        ]
+    );
+    let github = skills(dir.path(), &["check", "--format", "github", "skills"]);
+    assert!(
+        github.stdout.contains(
+            "::warning file=skills/wip/SKILL.md,title=skills check%3A skills-cli@1.7.4 skips wip::`npx skills add` (1.7.4) hides this skill"
+        ),
+        "{}",
+        github.stdout
+    );
 }

@@ -91,6 +91,11 @@ fn the_command_line_reports_what_the_macro_reports() {
         let name = case.file_stem().unwrap().to_string_lossy().into_owned();
         let source = std::fs::read_to_string(&case).unwrap();
         let stderr = std::fs::read_to_string(case.with_extension("stderr")).unwrap();
+        if stderr.contains("use of deprecated constant `SKILLS::reader_verdict`") {
+            readers_agree(&name, &source, &stderr, &ui);
+            compared.push(name);
+            continue;
+        }
         let about_skills = stderr.starts_with("error: ")
             && stderr
                 .lines()
@@ -132,6 +137,57 @@ fn the_command_line_reports_what_the_macro_reports() {
         );
     }
     assert!(compared.len() >= 6, "compared only {compared:?}");
+}
+
+/// A case whose snapshot is the macro's warning about readers: every reason
+/// it gives is one `skills check --readers` gives for the same skill, and
+/// each skill it names is one the command line names.
+fn readers_agree(name: &str, source: &str, stderr: &str, ui: &Path) {
+    let mut args = vec![
+        "check",
+        "--readers",
+        "--format",
+        "json",
+        macro_argument(source),
+    ];
+    let flags = macro_flags(source);
+    args.extend(flags.iter().map(String::as_str));
+    let run = skills(ui, &args);
+    assert_eq!(run.code, 0, "{name}: {run:?}");
+    let lines = json_lines(&run.stdout);
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter_map(|line| {
+            line.split_once("use of deprecated constant `SKILLS::reader_verdict`: ")
+                .map(|(_, note)| note)
+        })
+        .collect();
+    assert!(!warnings.is_empty(), "{name}: no warning in the snapshot");
+    for note in warnings {
+        let skill = note.split('`').nth(1).expect("the note names the skill");
+        let whys: Vec<&str> = lines
+            .iter()
+            .filter(|line| line["skill"] == skill && line["verdict"] != "accept")
+            .map(|line| line["why"].as_str().unwrap())
+            .filter(|why| note.contains(why))
+            .collect();
+        assert!(
+            !whys.is_empty(),
+            "{name}: the macro's reasons for `{skill}` are none of the command line's:\n{note}\n{}",
+            run.stdout
+        );
+        let rest = whys
+            .iter()
+            .fold(note.to_owned(), |rest, why| rest.replace(why, ""));
+        assert!(
+            !rest.contains("(1.7.4)")
+                && !rest.contains("0.1.1")
+                && !rest.contains("4.2.3")
+                && !rest.contains("3.11.0")
+                && !rest.contains("0.10.48"),
+            "{name}: the macro gives a reason for `{skill}` the command line does not: {rest}"
+        );
+    }
 }
 
 #[test]

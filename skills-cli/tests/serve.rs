@@ -549,8 +549,13 @@ async fn check_claude_and_agent_read_the_agents_folders_and_honour_overrides() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("broken/SKILL.md:3:"), "{stdout}");
     assert!(
-        !stdout.contains("claudes/SKILL.md"),
+        !stdout.contains("claudes/SKILL.md:"),
         "Claude Code's keys pass: {stdout}"
+    );
+    // ... and the readers that refuse them are named.
+    assert!(
+        stdout.contains("refuse skills-ref@0.1.1: `agentskills validate` (skills-ref 0.1.1) refuses this skill: it allows no top-level field besides"),
+        "{stdout}"
     );
 
     // CODEX_HOME moves Codex's own folder.
@@ -572,4 +577,35 @@ async fn check_claude_and_agent_read_the_agents_folders_and_honour_overrides() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("claude-code, cursor"));
+}
+
+/// `--main-file README.md`: folders whose main file is `README.md` are
+/// skills, listed under `SKILL.md` (SEP-2640), read live: an edit of the
+/// README is served.
+#[tokio::test]
+async fn serve_main_file_serves_readme_folders_live() {
+    let root = folder("serve-main-file", &[]);
+    write(
+        &root,
+        "pantry/README.md",
+        &skill_md("pantry", "Keeps stock."),
+    );
+    let mut session =
+        Session::start(&root, Era::Handshake, &["--main-file", "README.md"], &[]).await;
+    assert_eq!(names(session.peer()).await, ["pantry"]);
+    let entries = session.peer().list_all_skills().await.unwrap();
+    assert_eq!(entries[0].uri, "skill://pantry/SKILL.md");
+    write(
+        &root,
+        "pantry/README.md",
+        &skill_md("pantry", "Keeps the stock, edited."),
+    );
+    session
+        .until(async |s| {
+            s.description("pantry").await.as_deref() == Some("Keeps the stock, edited.")
+        })
+        .await;
+    // Without the option the folder holds no skill: the first load fails, nothing is served.
+    let plain = Session::start(&root, Era::Handshake, &[], &[]).await;
+    assert!(names(plain.peer()).await.is_empty());
 }

@@ -9,6 +9,7 @@ mod check;
 mod hooks;
 mod macro_parity;
 mod manifest;
+mod readers;
 mod reference;
 mod scaffold;
 mod serve;

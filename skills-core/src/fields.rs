@@ -103,6 +103,12 @@ fn describe(node: &Node) -> String {
     }
 }
 
+/// `metadata.internal: true` or `false`: the `skills` CLI's flag that hides
+/// a skill (skills 1.7.4, dist/cli.mjs:1277), written as the boolean it reads.
+pub(crate) fn is_internal_flag(item: &Entry) -> bool {
+    item.key == "internal" && item.value.value.is_boolean()
+}
+
 fn is_scalar(node: &Node) -> bool {
     matches!(node.shape, Shape::Scalar { .. }) && !node.value.is_null()
 }
@@ -402,7 +408,10 @@ impl<'a> Checker<'a> {
                     .hint("choose a key without that prefix");
                 self.diagnostics.push(diagnostic);
             }
-            if item.value.value.is_string() {
+            // The one exception: the `skills` CLI hides a skill whose
+            // `metadata.internal` is the boolean `true` (its documented
+            // flag), and every pinned reader reads a boolean there.
+            if item.value.value.is_string() || is_internal_flag(item) {
                 continue;
             }
             let key = &item.key;

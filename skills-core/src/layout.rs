@@ -21,12 +21,14 @@ pub(crate) struct Found {
     pub folder: String,
     /// The SEP-2640 skill path (the root's own name prefixes it when the root is a skill).
     pub path: String,
+    /// The name of its main file (`SKILL.md` unless the `main_file` option says otherwise).
+    pub main_file: &'static str,
 }
 
 impl Found {
-    /// The skill's `SKILL.md`, relative to the root.
+    /// The skill's main file (its `SKILL.md`), relative to the root.
     pub fn skill_md(&self) -> String {
-        relpath::join(&self.folder, SKILL_MD)
+        relpath::join(&self.folder, self.main_file)
     }
 
     /// The name of the skill's folder, which `name` must equal.
@@ -35,43 +37,87 @@ impl Found {
     }
 }
 
-/// Every folder holding a `SKILL.md`, sorted; `root_name` prefixes the paths
-/// when the root is itself a skill. `None` (reported) when there is none.
+/// Every folder holding a main file (`main_file`, `SKILL.md` by default),
+/// sorted; `root_name` prefixes the paths when the root is itself a skill.
+/// `None` (reported) when there is none, or when `main_file` is no plain
+/// file name.
 pub(crate) fn find_skills(
     entries: &[Entry],
     root_name: &str,
+    main_file: &'static str,
     diagnostics: &mut Diagnostics,
 ) -> Option<Vec<Found>> {
+    if let Err(problem) = names::check_name(main_file) {
+        diagnostics.push(
+            Diagnostic::new(
+                Rule::MainFile,
+                "",
+                format!("the `main_file` option `{main_file}` is not a file name: it {problem}"),
+            )
+            .hint("name a file in each skill folder, like `SKILL.md` or `README.md`"),
+        );
+        return None;
+    }
     let folders: BTreeSet<&str> = entries
         .iter()
-        .filter(|entry| entry.name() == SKILL_MD && matches!(entry.kind, Kind::File { .. }))
+        .filter(|entry| entry.name() == main_file && matches!(entry.kind, Kind::File { .. }))
         .map(Entry::parent)
         .collect();
     if folders.is_empty() {
         let hint = match entries
             .iter()
-            .find(|e| e.name().eq_ignore_ascii_case(SKILL_MD))
+            .find(|e| e.name().eq_ignore_ascii_case(main_file) || e.name() == SKILL_MD)
         {
+            Some(found) if main_file != SKILL_MD && found.name() == SKILL_MD => format!(
+                "found `{}`: the main file is `{main_file}` here (the `main_file` option)",
+                found.rel
+            ),
             Some(misnamed) => format!(
-                "found `{}`: the file must be named exactly `SKILL.md`",
+                "found `{}`: the file must be named exactly `{main_file}`",
                 misnamed.rel
             ),
-            None => "each skill is a folder holding a SKILL.md; put skill folders here".to_owned(),
+            None => format!("each skill is a folder holding a {main_file}; put skill folders here"),
         };
         diagnostics.push(
             Diagnostic::new(
                 Rule::NoSkills,
                 "",
-                "no SKILL.md was found under the skills root",
+                format!("no {main_file} was found under the skills root"),
             )
             .hint(hint),
         );
         return None;
     }
+    if main_file != SKILL_MD {
+        // The main file is served as `SKILL.md`: another file of that name
+        // would collide with it (in its folder) or be read as a skill by
+        // every other reader (anywhere else in a skill).
+        for entry in entries.iter().filter(|entry| {
+            entry.name() == SKILL_MD
+                && matches!(entry.kind, Kind::File { .. })
+                && relpath::ancestors(&entry.rel).any(|dir| folders.contains(dir))
+        }) {
+            let message = if folders.contains(entry.parent()) {
+                format!(
+                    "this folder's main file is `{main_file}`, which is served as `SKILL.md`: this `SKILL.md` would be the same file"
+                )
+            } else {
+                format!(
+                    "the main file is `{main_file}` (the `main_file` option), so this `SKILL.md` is a plain file here, but every other reader takes it for a skill"
+                )
+            };
+            diagnostics.push(
+                Diagnostic::new(Rule::MainFile, entry.rel.clone(), message).hint(
+                    "rename it, or drop the `main_file` option to make `SKILL.md` the main file",
+                ),
+            );
+        }
+    }
     let single = folders.contains("");
     let found = folders
         .into_iter()
         .map(|folder| Found {
+            main_file,
             folder: folder.to_owned(),
             path: if single {
                 relpath::join(root_name, folder)
@@ -101,7 +147,7 @@ pub(crate) fn check_entries(entries: &[Entry], found: &[Found], diagnostics: &mu
             // link to one) that holds no skill is reported once, at its top.
             if holds_skill(entry.parent()) {
                 match entry.kind {
-                    Kind::Dir => not_a_skill(entry, entries, diagnostics),
+                    Kind::Dir => not_a_skill(entry, entries, found, diagnostics),
                     Kind::Unreadable(_) | Kind::Symlink { to_dir: true, .. } => {
                         check_entry(entry, diagnostics);
                     }
@@ -126,23 +172,33 @@ pub(crate) fn check_entries(entries: &[Entry], found: &[Found], diagnostics: &mu
     }
 }
 
-fn not_a_skill(entry: &Entry, entries: &[Entry], diagnostics: &mut Diagnostics) {
+fn not_a_skill(entry: &Entry, entries: &[Entry], found: &[Found], diagnostics: &mut Diagnostics) {
+    let main_file = found.first().map_or(SKILL_MD, |skill| skill.main_file);
     let misnamed = entries.iter().find(|other| {
-        relpath::is_within(&other.rel, &entry.rel) && other.name().eq_ignore_ascii_case(SKILL_MD)
+        relpath::is_within(&other.rel, &entry.rel)
+            && (other.name().eq_ignore_ascii_case(main_file) || other.name() == SKILL_MD)
     });
     let hint = match misnamed {
-        Some(other) => format!(
+        Some(other) if other.name() == SKILL_MD && main_file != SKILL_MD => format!(
+            "`{}`: the main file is `{main_file}` here (the `main_file` option)",
+            other.rel
+        ),
+        Some(other) if main_file == SKILL_MD => format!(
             "`{}` must be named exactly `SKILL.md` (upper case, `.md` lower case)",
             other.rel
         ),
-        None => "add a SKILL.md to make it a skill, or move it out of the skills root".to_owned(),
+        Some(other) => format!(
+            "`{}` must be named exactly `{main_file}` (the same letter case)",
+            other.rel
+        ),
+        None => format!("add a {main_file} to make it a skill, or move it out of the skills root"),
     };
     diagnostics.push(
         Diagnostic::new(
             Rule::NotASkill,
             entry.rel.clone(),
             format!(
-                "the folder `{}` holds no SKILL.md, so it is not a skill",
+                "the folder `{}` holds no {main_file}, so it is not a skill",
                 entry.rel
             ),
         )

@@ -69,6 +69,7 @@ mod merge;
 pub mod mime;
 pub mod names;
 pub mod open;
+pub mod readers;
 mod render;
 pub mod root;
 mod rules;
@@ -97,6 +98,7 @@ mod load;
 mod options;
 #[cfg(feature = "load")]
 mod read_cache;
+
 #[cfg(feature = "load")]
 mod reading;
 #[cfg(feature = "load")]

@@ -3,15 +3,20 @@
 //!
 //! Checked: relative Markdown links and images (`[x](references/a.md)`,
 //! reference definitions), always; and inline code spans that name a path
-//! under a folder the skill has (`scripts/run.py` when the skill has
-//! `scripts/`). Not checked, because they are not promises about the skill's
-//! files: URLs and other schemes, anchors, absolute paths, globs
+//! under one of the folders the specification gives a skill (`scripts/`,
+//! `references/`, `assets/`), whether or not the skill has it, or under
+//! another folder the skill has (`templates/base.html` when it has
+//! `templates/`). A skill without `scripts/` whose `SKILL.md` says to run
+//! `scripts/extract.py` is broken the way this check exists to catch: the
+//! folder was never copied. Not checked, because they are not promises about
+//! the skill's files: URLs and other schemes, anchors, absolute paths, globs
 //! (`reference/*.md`), placeholders (`<file>`, `{name}`, `$VAR`, `...`),
 //! text inside fenced code blocks, code spans with spaces, code spans that
-//! climb out of the skill, and code spans under a folder the skill does not
-//! have: skills that teach how to write skills (`skill-creator`) name
-//! `references/finance.md` as an illustration, and skills name files the
-//! agent will create.
+//! climb out of the skill, and code spans under any other folder the skill
+//! does not have (`output/report.md`: skills name files the agent will
+//! create). A skill that teaches how to write skills names such paths as
+//! illustrations: a placeholder (`references/<topic>.md`) or a fenced block
+//! says so to readers and to this check.
 //!
 //! The Markdown files `SKILL.md` sends the agent to, and those they link
 //! to, are checked too, their links only: the agent follows them from there.
@@ -464,13 +469,19 @@ fn scan_line<'a>(line: &'a str, start: usize, spans: Spans, found: &mut Vec<Refe
     }
 }
 
-/// The skill's top-level folders (`scripts`, `references`, …): a code span
-/// is checked only when it starts with one. Found once per file checked, not
-/// once per code span (a body has hundreds of them, a skill hundreds of files).
+/// The folders the specification gives a skill: a code span under one of
+/// them names a file of the skill even when the skill lacks the folder.
+const SPEC_FOLDERS: [&str; 3] = ["assets", "references", "scripts"];
+
+/// The top-level folders a code span is checked under: the specification's
+/// three and the skill's own (`templates`, …). Found once per file checked,
+/// not once per code span (a body has hundreds of them, a skill hundreds of
+/// files).
 fn top_folders<'f>(files: &[&'f str]) -> Vec<&'f str> {
     let mut folders: Vec<&str> = files
         .iter()
         .filter_map(|file| file.split_once('/').map(|(folder, _)| folder))
+        .chain(SPEC_FOLDERS)
         .collect();
     folders.sort_unstable();
     folders.dedup();
@@ -630,7 +641,7 @@ mod tests {
         let body = "[site](https://example.com) [mail](mailto:a@b.c) [top](#usage) [x](url)\n\
                     `reference/*-database.md` `scripts/<name>.py` `references/{topic}.md` `$HOME/x`\n\
                     `output/report.md` `python scripts/missing.py` `scripts/...` `../other/SKILL.md`\n\
-                    Examples: `assets/logo.png` for brand assets; the skill has no assets folder.\n\
+                    Examples: `brand/logo.png` for brand assets; the skill has no brand folder.\n\
                     `ghp_xxx` `sk-...` [abs](/etc/passwd)\n\
                     ```bash\npython scripts/missing.py\n[x](references/missing.md)\n```\n";
         assert_eq!(broken(body), Vec::<String>::new());
@@ -660,6 +671,30 @@ mod tests {
             "{}",
             found[3]
         );
+    }
+
+    /// The specification's folders are the skill's own: a code span under one
+    /// names a file of the skill even when the skill lacks the folder (the
+    /// embed chapter's rule table says so; issue 31 found the check silent).
+    #[test]
+    fn paths_under_the_specifications_folders_are_checked_without_the_folder() {
+        let files = ["SKILL.md", "templates/base.html"];
+        let text = "---\nname: s\n---\nRun `scripts/missing.py`, read `references/absent.md`, \
+                    use `assets/logo.png` and `templates/base.html`; write `output/report.md`.\n";
+        let mut diagnostics = Diagnostics::new();
+        check(text, 16, &files, "s/SKILL.md", &mut diagnostics);
+        let found: Vec<String> = match diagnostics.finish("skills", ()) {
+            Ok(_) => Vec::new(),
+            Err(report) => report.rendered().collect(),
+        };
+        assert_eq!(found.len(), 3, "{found:#?}");
+        for (found, path) in found.iter().zip([
+            "scripts/missing.py",
+            "references/absent.md",
+            "assets/logo.png",
+        ]) {
+            assert!(found.contains(&format!("refers to `{path}`")), "{found}");
+        }
     }
 
     #[test]

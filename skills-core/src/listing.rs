@@ -102,16 +102,17 @@ pub fn listing(root: &Path, options: &Options) -> Option<Listing> {
     // Which files a load would read: the same steps, their problems dropped
     // (the load reports them).
     let mut ignored = Diagnostics::new();
-    let read: HashSet<&str> =
-        layout::find_skills(&entries, &reading::root_name(root), &mut ignored)
-            .map(|found| {
-                reading::Reading::of(&entries, &found, &mut ignored)
-                    .read
-                    .into_iter()
-                    .map(|entry| entry.rel.as_str())
-                    .collect()
-            })
-            .unwrap_or_default();
+    let main_file = options.main_file_static();
+    let found = layout::find_skills(&entries, &reading::root_name(root), main_file, &mut ignored);
+    let read: HashSet<&str> = found
+        .map(|found| {
+            reading::Reading::of(&entries, &found, &mut ignored)
+                .read
+                .into_iter()
+                .map(|entry| entry.rel.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
     let mut cache = options
         .cache_dir
         .as_deref()

@@ -29,8 +29,8 @@ use crate::read_cache::{self, ReadCache};
 use crate::reading::{Reading, root_name};
 use crate::rules::{Rule, Severity};
 use crate::skill_md::{self, SkillMdContext};
-use crate::walk::{self, Entry, Kind};
-use crate::{Skill, SkillFile, Skills};
+use crate::walk::{self, Entry, HiddenEntry, Kind};
+use crate::{SKILL_MD, Skill, SkillFile, Skills};
 use crate::{digest, gate, generated, links, mime, relpath, secrets, servable};
 
 /// A loaded set: the skills, where each file came from on disk, and the
@@ -43,6 +43,9 @@ pub struct Loaded {
     /// in the order of `skills`.
     sources: Vec<(usize, String)>,
     warnings: Vec<Diagnostic>,
+    /// The hidden entries the walks passed over (never served; some readers
+    /// serve them), with their root, sorted by root and path.
+    hidden: Vec<(usize, HiddenEntry)>,
 }
 
 impl Loaded {
@@ -72,9 +75,35 @@ impl Loaded {
         relpath::on_disk(&self.roots[*root], folder)
     }
 
-    /// The file on disk that `file` of the skill at `index` was read from.
+    /// The folder of the skill at `index`, relative to its root (`""` when
+    /// the root is the skill).
+    pub fn skill_folder(&self, index: usize) -> &str {
+        &self.sources[index].1
+    }
+
+    /// Which of [`roots`](Self::roots) the skill at `index` was loaded from.
+    pub fn skill_root_index(&self, index: usize) -> usize {
+        self.sources[index].0
+    }
+
+    /// The hidden entries (names starting with `.`) the walk passed over in
+    /// the folder of the skill at `index` and below it, by path relative to
+    /// the root; a hidden folder's contents are not walked.
+    pub(crate) fn hidden_entries(&self, index: usize) -> impl Iterator<Item = &HiddenEntry> + '_ {
+        let (root, folder) = &self.sources[index];
+        self.hidden
+            .iter()
+            .filter(move |(hidden_root, (entry, _))| {
+                hidden_root == root && relpath::is_below(&entry.rel, folder)
+            })
+            .map(|(_, hidden)| hidden)
+    }
+
+    /// The file on disk that `file` of the skill at `index` was read from
+    /// (its main file, whatever its name, for `SKILL.md`).
     pub fn source_path(&self, index: usize, file: &SkillFile) -> PathBuf {
-        relpath::on_disk(&self.skill_dir(index), file.path())
+        let skill = &self.skills.skills()[index];
+        relpath::on_disk(&self.skill_dir(index), &skill.disk_path(file))
     }
 
     /// The warnings of the skills that loaded: a `SKILL.md` over 500 lines
@@ -119,11 +148,13 @@ fn load_with(
         .map(|(index, skill)| (0, scan.found[index].folder.clone(), skill))
         .collect();
     let pending = scan.pending.into_iter().map(|(_, path)| path).collect();
+    let hidden = scan.hidden.into_iter().map(|entry| (0, entry)).collect();
     let loaded = tables(
         vec![root.to_path_buf()],
         built,
         report.diagnostics().to_vec(),
         pending,
+        hidden,
     );
     Ok((loaded, listing))
 }
@@ -248,6 +279,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
     let mut kept: Vec<Built> = Vec::new();
     let mut warnings = Vec::new();
     let mut pending = Vec::new();
+    let mut hidden = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
     for (index, (root, display)) in roots.iter().enumerate() {
         if skip_missing {
@@ -258,7 +290,12 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
             }
             seen.push(canonical);
         }
-        let scan = Scan::run(root, options, false);
+        let mut scan = Scan::run(root, options, false);
+        hidden.extend(
+            std::mem::take(&mut scan.hidden)
+                .into_iter()
+                .map(|entry| (index, entry)),
+        );
         let mut diagnostics: Vec<Diagnostic> = scan
             .diagnostics
             .into_iter()
@@ -343,7 +380,7 @@ fn merge(roots: &[(&Path, String)], options: &Options, skip_missing: bool) -> Le
         .map(|built| (built.root, built.folder, built.skill))
         .collect();
     Lenient {
-        loaded: tables(roots_on_disk, built, warnings, pending),
+        loaded: tables(roots_on_disk, built, warnings, pending, hidden),
         reports,
         refused,
     }
@@ -398,6 +435,8 @@ fn refusals(found: &[Found], diagnostics: &[Diagnostic]) -> BTreeMap<usize, Vec<
 /// could be built (by index into `found`), and every problem.
 struct Scan {
     found: Vec<Found>,
+    /// The hidden entries the walk passed over.
+    hidden: Vec<HiddenEntry>,
     skills: Vec<(usize, Skill)>,
     /// Files declared generated that are not on disk, with their skill (by
     /// index into `found`) and their path relative to the skills root.
@@ -417,9 +456,10 @@ impl Scan {
             diagnostics: &mut diagnostics,
             listing: list.then_some(&mut listing),
         };
-        let (found, skills, pending) = loader.run().unwrap_or_default();
+        let (found, skills, pending, hidden) = loader.run().unwrap_or_default();
         Self {
             found,
+            hidden,
             skills,
             pending,
             diagnostics: diagnostics.into_vec(),
@@ -442,18 +482,21 @@ impl Loader<'_> {
             self.diagnostics.push(diagnostic);
             return None;
         }
-        let entries = match walk::walk(self.root, self.options.follow_top_level_links) {
-            Ok(entries) => entries,
-            Err(error) => {
-                self.diagnostics.push(Diagnostic::new(
-                    Rule::Io,
-                    "",
-                    format!("the skills root cannot be listed: {error}"),
-                ));
-                return None;
-            }
-        };
-        let found = layout::find_skills(&entries, &root_name(self.root), self.diagnostics)?;
+        let (entries, hidden) =
+            match walk::walk_with_hidden(self.root, self.options.follow_top_level_links) {
+                Ok(walked) => walked,
+                Err(error) => {
+                    self.diagnostics.push(Diagnostic::new(
+                        Rule::Io,
+                        "",
+                        format!("the skills root cannot be listed: {error}"),
+                    ));
+                    return None;
+                }
+            };
+        let main_file = self.options.main_file_static();
+        let found =
+            layout::find_skills(&entries, &root_name(self.root), main_file, self.diagnostics)?;
         layout::check_entries(&entries, &found, self.diagnostics);
         let gated = self.gated(&found);
         let declared = generated::declared(&self.options.generated, &found, self.diagnostics);
@@ -481,7 +524,7 @@ impl Loader<'_> {
             })
             .collect();
         let skills = self.build(&found, &oversized, contents, &gated, &declared);
-        Some((found, skills, pending))
+        Some((found, skills, pending, hidden))
     }
 
     /// Which found skills the `gated` option names; a gated skill nested in
@@ -703,7 +746,12 @@ fn list(options: &Options, entries: &[Entry], contents: &Contents) -> Option<Lis
 
 /// The skill folders a walk found, the skills built from them (by index),
 /// and the declared generated files not on disk.
-type Scanned = (Vec<Found>, Vec<(usize, Skill)>, Vec<(usize, String)>);
+type Scanned = (
+    Vec<Found>,
+    Vec<(usize, Skill)>,
+    Vec<(usize, String)>,
+    Vec<HiddenEntry>,
+);
 
 /// Why the root is not a folder, if it is not.
 fn check_root(root: &Path) -> Option<Diagnostic> {
@@ -735,6 +783,7 @@ fn assemble(skill: &Found, checked: skill_md::Checked, files: Vec<SkillFile>) ->
         files,
     }
     .build()
+    .with_main_file(skill.main_file)
 }
 
 /// The sorted tables of skills from several roots.
@@ -743,6 +792,7 @@ fn tables(
     mut built: Vec<(usize, String, Skill)>,
     warnings: Vec<Diagnostic>,
     mut pending: Vec<String>,
+    hidden: Vec<(usize, HiddenEntry)>,
 ) -> Loaded {
     pending.sort_unstable();
     pending.dedup();
@@ -764,6 +814,7 @@ fn tables(
         roots,
         sources,
         warnings,
+        hidden,
     }
 }
 
@@ -816,7 +867,9 @@ fn under<'c>(
 
 /// Every file below the skill's folder, ordered by its path inside the skill.
 /// A file inside one of its `nested` skills is copied, since that skill takes
-/// it later; every other file's bytes are moved, not copied.
+/// it later; every other file's bytes are moved, not copied. A main file
+/// with another name (the `main_file` option), the skill's own or a nested
+/// skill's, is held as `SKILL.md`, the name it is served under.
 fn take_files(skill: &Found, nested: &[&str], contents: &mut Contents) -> Vec<SkillFile> {
     let rels: Vec<String> = under(contents, &skill.folder)
         .map(|(rel, _)| rel.clone())
@@ -829,12 +882,22 @@ fn take_files(skill: &Found, nested: &[&str], contents: &mut Contents) -> Vec<Sk
             contents.remove(&rel).expect("listed above")
         };
         let within = relpath::strip_folder(&rel, &skill.folder).unwrap_or(&rel);
-        let within = Cow::Owned(within.to_owned());
+        let is_main = skill.main_file != SKILL_MD
+            && relpath::name(within) == skill.main_file
+            && (relpath::parent(within).is_empty() || nested.contains(&relpath::parent(&rel)));
+        let within = if is_main {
+            Cow::Owned(relpath::join(relpath::parent(within), SKILL_MD))
+        } else {
+            Cow::Owned(within.to_owned())
+        };
         let (digest, executable) = (content.digest, content.executable);
         files.push(match content.body {
             Ok(text) => SkillFile::from_text(within, Cow::Owned(text), digest, executable),
             Err(bytes) => SkillFile::from_binary(within, Cow::Owned(bytes), digest, executable),
         });
+    }
+    if skill.main_file != SKILL_MD {
+        files.sort_by(|a, b| a.path().cmp(b.path()));
     }
     files
 }

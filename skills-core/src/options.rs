@@ -93,6 +93,14 @@ pub struct Options {
     /// ignored, and one that cannot be written is not written: neither fails
     /// the load. `None` (the default) keeps nothing.
     pub cache_dir: Option<std::path::PathBuf>,
+    /// The name of the file that makes a folder a skill: `SKILL.md`, or
+    /// another, as FastMCP's `main_file_name` and SkillsDotNet's
+    /// `MainFileName` allow (`README.md`, `skill.md`). Every rule of a
+    /// `SKILL.md` applies to it; the loaded skill holds it as `SKILL.md`
+    /// (what the SEP-2640 listing and installers name) and records the name
+    /// ([`Skill::main_file`](crate::Skill::main_file)). A folder holding
+    /// both it and a `SKILL.md` is refused (`main-file`).
+    pub main_file: String,
 }
 
 impl Default for Options {
@@ -108,6 +116,7 @@ impl Default for Options {
             gated: Vec::new(),
             generated: Vec::new(),
             cache_dir: None,
+            main_file: crate::SKILL_MD.to_owned(),
         }
     }
 }
@@ -124,6 +133,10 @@ impl Default for Options {
 /// assert_eq!(options.allow_fields, ["dependencies"]);
 /// assert!(!options.check_links);
 /// assert_eq!(options.gated, ["courses/*"]);
+///
+/// // A set embedded with `main_file = "README.md"` reloads with it.
+/// static README: EmbedOptions = EmbedOptions::new(&[], true, &[], &[], &[]).with_main_file("README.md");
+/// assert_eq!(Options::from(&README).main_file, "README.md");
 /// ```
 impl From<&crate::EmbedOptions> for Options {
     fn from(embedded: &crate::EmbedOptions) -> Self {
@@ -133,6 +146,7 @@ impl From<&crate::EmbedOptions> for Options {
             allow_secrets_in: embedded.allow_secrets_in().map(str::to_owned).collect(),
             gated: embedded.gated().map(str::to_owned).collect(),
             generated: embedded.generated().map(str::to_owned).collect(),
+            main_file: embedded.main_file().to_owned(),
             ..Self::default()
         }
     }
@@ -172,6 +186,25 @@ impl Options {
         self
     }
 
+    /// [`main_file`](Self::main_file) for the tables, which hold `&'static
+    /// str`: `SKILL.md` itself, or the name kept for the life of the
+    /// program (once per distinct name, however many loads use it).
+    pub(crate) fn main_file_static(&self) -> &'static str {
+        use std::collections::BTreeSet;
+        use std::sync::{Mutex, PoisonError};
+        static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+        if self.main_file == crate::SKILL_MD {
+            return crate::SKILL_MD;
+        }
+        let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(name) = names.get(self.main_file.as_str()) {
+            return name;
+        }
+        let name: &'static str = Box::leak(self.main_file.clone().into_boxed_str());
+        names.insert(name);
+        name
+    }
+
     /// Whether a top-level key outside the specification is accepted.
     pub(crate) fn accepts_field(&self, key: &str) -> bool {
         self.allow_unknown_fields || self.allow_fields.iter().any(|allowed| allowed == key)
@@ -186,7 +219,8 @@ impl Options {
                 field.as_str(),
                 "name" | "description" | "license" | "compatibility" | "allowed-tools"
             ),
-            [field, _] => field == "metadata" || field == "allowed-tools",
+            // `metadata.internal` may be the boolean the `skills` CLI reads.
+            [field, key] => (field == "metadata" && key != "internal") || field == "allowed-tools",
             _ => false,
         }
     }

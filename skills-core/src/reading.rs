@@ -38,6 +38,8 @@ impl<'e> Reading<'e> {
             })
             .collect();
         let oversized = layout::check_sizes(&files, found, diagnostics);
+        // `SKILL.md`, or the main file the `main_file` option names.
+        let main_file = found.first().map_or(SKILL_MD, |skill| skill.main_file);
         // Layout problems do not stop the run: every skill is still read and
         // parsed, so one run reports every problem. Only what cannot be read
         // usefully is skipped: files over the limit, and all but `SKILL.md`
@@ -50,7 +52,7 @@ impl<'e> Reading<'e> {
                     return false;
                 };
                 len <= MAX_FILE_BYTES
-                    && (entry.name() == SKILL_MD
+                    && (entry.name() == main_file
                         || relpath::ancestors(&entry.rel)
                             .any(|dir| folders.contains(dir) && !oversized.contains(dir)))
             })

@@ -17,6 +17,9 @@ pub enum Rule {
     NoSkills,
     /// A top-level folder has no `SKILL.md` anywhere inside.
     NotASkill,
+    /// The `main_file` option names no plain file name, or a skill folder
+    /// holds both its main file and a `SKILL.md`.
+    MainFile,
     /// A file or folder name is not UTF-8.
     NonUtf8Name,
     /// A name a URI or another operating system cannot carry.
@@ -122,6 +125,7 @@ impl Rule {
             Self::RootMissing => "root-missing",
             Self::NoSkills => "no-skills",
             Self::NotASkill => "not-a-skill",
+            Self::MainFile => "main-file",
             Self::NonUtf8Name => "non-utf8-name",
             Self::UnportableName => "unportable-name",
             Self::PathTooLong => "path-too-long",
@@ -169,10 +173,11 @@ impl Rule {
 
 impl Rule {
     /// Every rule, in the order of this enum (for tables and `--explain`-like listings).
-    pub const ALL: [Rule; 44] = [
+    pub const ALL: [Rule; 45] = [
         Self::RootMissing,
         Self::NoSkills,
         Self::NotASkill,
+        Self::MainFile,
         Self::NonUtf8Name,
         Self::UnportableName,
         Self::PathTooLong,

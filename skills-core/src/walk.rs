@@ -61,9 +61,36 @@ impl Entry {
 /// `follow_top_level_links` is set.
 pub(crate) fn walk(root: &Path, follow_top_level_links: bool) -> io::Result<Vec<Entry>> {
     let mut entries = Vec::new();
-    visit(root, "", follow_top_level_links, None, &mut entries)?;
+    visit(root, "", follow_top_level_links, None, &mut entries, None)?;
     entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(entries)
+}
+
+/// A hidden entry the walk passed over, with its identity when the
+/// platform gives one: a hidden folder is listed later only if it is still
+/// the folder this listing saw ([`crate::open::list`]).
+pub(crate) type HiddenEntry = (Entry, Option<FileId>);
+
+/// [`walk`], and the hidden entries it passes over in the folders it walks
+/// (their names start with `.`; a hidden folder is not walked), sorted:
+/// what skills-runtime never serves and some readers do
+/// (`crate::readers`), found by the same listing of each folder.
+pub(crate) fn walk_with_hidden(
+    root: &Path,
+    follow_top_level_links: bool,
+) -> io::Result<(Vec<Entry>, Vec<HiddenEntry>)> {
+    let (mut entries, mut hidden) = (Vec::new(), Vec::new());
+    visit(
+        root,
+        "",
+        follow_top_level_links,
+        None,
+        &mut entries,
+        Some(&mut hidden),
+    )?;
+    entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    hidden.sort_by(|a, b| a.0.rel.cmp(&b.0.rel));
+    Ok((entries, hidden))
 }
 
 /// Lists `dir`, which is the folder `seen` when its parent's listing gave
@@ -74,6 +101,7 @@ fn visit(
     follow_links: bool,
     seen: Option<FileId>,
     out: &mut Vec<Entry>,
+    mut hidden: Option<&mut Vec<HiddenEntry>>,
 ) -> io::Result<()> {
     #[cfg(test)]
     before_listing(rel);
@@ -87,6 +115,17 @@ fn visit(
         };
         // Hidden entries (.git, .DS_Store, editor files) are never embedded.
         if name.starts_with('.') {
+            if let Some(hidden) = hidden.as_deref_mut() {
+                let metadata = item.metadata();
+                let id = metadata.as_ref().ok().and_then(FileId::of);
+                let kind = if utf8 {
+                    classify(&listing.path(&item), metadata)
+                } else {
+                    Kind::NonUtf8
+                };
+                let rel = relpath::join(rel, &name);
+                hidden.push((Entry { rel, kind }, id));
+            }
             continue;
         }
         let child_rel = relpath::join(rel, &name);
@@ -109,7 +148,9 @@ fn visit(
             rel: child_rel.clone(),
             kind,
         });
-        if is_dir && let Err(error) = visit(&path, &child_rel, false, id, out) {
+        if is_dir
+            && let Err(error) = visit(&path, &child_rel, false, id, out, hidden.as_deref_mut())
+        {
             let entry = out
                 .iter_mut()
                 .find(|entry| entry.rel == child_rel)

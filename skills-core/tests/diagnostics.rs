@@ -194,12 +194,20 @@ fn hints_that_cannot_be_applied_still_lead_to_an_accepted_file() {
     let hint = empty[0].hint.as_deref().unwrap();
     assert!(!hint.contains("remove"), "{hint}");
     let flag = errors(
-        "---\nname: pdf\ndescription: d\nmetadata:\n  internal: yes\n---\n",
+        "---\nname: pdf\ndescription: d\nmetadata:\n  beta: yes\n---\n",
         "pdf",
         &Options::default(),
     );
     let hint = flag[0].hint.as_deref().unwrap();
     assert!(!hint.contains("true"), "{hint}");
+    // Except `internal`, the `skills` CLI's flag, which is a boolean.
+    let internal = errors(
+        "---\nname: pdf\ndescription: d\nmetadata:\n  internal: yes\n---\n",
+        "pdf",
+        &Options::default(),
+    );
+    let hint = internal[0].hint.as_deref().unwrap();
+    assert!(hint.contains("`true`/`false`"), "{hint}");
     // An unknown key holding a list cannot go under metadata.
     let list = errors(
         "---\nname: pdf\ndescription: d\ntags: [a, b]\n---\n",

@@ -569,3 +569,102 @@ fn two_loads_are_identical() {
         first.skills().get("b").unwrap().version()
     );
 }
+
+/// The guide's reader table (docs/guide/embed.md) has one row per reader
+/// rule, citing the rule's source as the table in skills-core holds it, so
+/// the guide cannot drift from what `skills check` predicts.
+#[test]
+fn the_guide_has_a_row_per_reader_rule_citing_its_source() {
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/guide/embed.md"
+    ))
+    .unwrap();
+    let rows: Vec<&str> = guide
+        .lines()
+        .filter(|line| line.starts_with("| "))
+        .collect();
+    for rule in skills_core::readers::RULES {
+        let row = rows
+            .iter()
+            .find(|row| row.contains(&format!("| `{}` |", rule.id)))
+            .unwrap_or_else(|| panic!("no row for `{}` in the guide's reader table", rule.id));
+        assert!(
+            row.contains(&format!("`{}`", rule.source)) && row.contains(rule.summary),
+            "the guide's row for `{}` differs from the rule:\n{row}\n{} / {}",
+            rule.id,
+            rule.summary,
+            rule.source
+        );
+        let build = if rule.in_build {
+            "| warns |"
+        } else {
+            "| — |"
+        };
+        assert!(row.contains(build), "{}: {row}", rule.id);
+        assert!(
+            row.contains(&format!("| {} |", rule.verdict)),
+            "{}: {row}",
+            rule.id
+        );
+    }
+}
+
+/// A main file with another name (`Options::main_file`) passes exactly the
+/// rules of a `SKILL.md`, reported at the same lines of that file; the
+/// loaded skill holds it as `SKILL.md` and records the name; a `SKILL.md`
+/// beside it, or anywhere in such a skill, is refused (`main-file`).
+#[test]
+fn a_main_file_with_another_name_passes_the_rules_of_a_skill_md() {
+    let broken = "---\nname: wrong\ndescription: \"Tabs and more.\"\nmetadata:\n  version: 1.10\n---\nSee `scripts/missing.py`.\n";
+    let as_skill_md = tree(
+        "main-file-skill-md",
+        &[("pantry/SKILL.md", broken.as_bytes())],
+    );
+    let as_readme = tree(
+        "main-file-readme",
+        &[("pantry/README.md", broken.as_bytes())],
+    );
+    let mut readme = Options::default();
+    readme.main_file = "README.md".to_owned();
+    let expected: Vec<(Rule, Option<u32>)> = problems(&as_skill_md, &Options::default())
+        .into_iter()
+        .map(|(rule, file, line)| {
+            assert_eq!(file, "pantry/SKILL.md");
+            (rule, line)
+        })
+        .collect();
+    assert_eq!(expected.len(), 3, "{expected:?}");
+    let found: Vec<(Rule, Option<u32>)> = problems(&as_readme, &readme)
+        .into_iter()
+        .map(|(rule, file, line)| {
+            assert_eq!(file, "pantry/README.md");
+            (rule, line)
+        })
+        .collect();
+    assert_eq!(found, expected);
+    // Fixed, it loads, held as SKILL.md with its name recorded.
+    std::fs::write(as_readme.join("pantry/README.md"), skill("pantry")).unwrap();
+    let loaded = load(&as_readme, &readme).unwrap();
+    let pantry = loaded.skills().get("pantry").unwrap();
+    assert_eq!(pantry.main_file(), "README.md");
+    assert_eq!(pantry.skill_md().bytes(), skill("pantry").as_bytes());
+    assert_eq!(pantry.file("README.md").unwrap().path(), "SKILL.md");
+    assert_eq!(
+        loaded.source_path(0, pantry.skill_md()),
+        as_readme.join("pantry/README.md")
+    );
+    // A SKILL.md beside it, or in a subfolder, is refused.
+    std::fs::write(as_readme.join("pantry/SKILL.md"), "x").unwrap();
+    std::fs::create_dir_all(as_readme.join("pantry/notes")).unwrap();
+    std::fs::write(as_readme.join("pantry/notes/SKILL.md"), "x").unwrap();
+    assert_eq!(
+        problems(&as_readme, &readme),
+        [
+            (Rule::MainFile, "pantry/SKILL.md".to_owned(), None),
+            (Rule::MainFile, "pantry/notes/SKILL.md".to_owned(), None)
+        ]
+    );
+    std::fs::remove_dir_all(as_skill_md).unwrap();
+    std::fs::remove_dir_all(as_readme).unwrap();
+}

@@ -13,10 +13,11 @@ pub(crate) struct Options {
     pub allow_secrets_in: Vec<String>,
     pub gated: Vec<String>,
     pub generated: Vec<String>,
+    pub main_file: Option<String>,
     pub untracked: bool,
 }
 
-const KNOWN: &str = "allow_fields = [\"…\"], check_links = false, allow_secrets_in = [\"…\"], gated = [\"…\"], generated = [\"…\"], untracked";
+const KNOWN: &str = "allow_fields = [\"…\"], check_links = false, allow_secrets_in = [\"…\"], gated = [\"…\"], generated = [\"…\"], main_file = \"…\", untracked";
 
 /// Splits the forwarded crate path from the user's arguments. Fails only if
 /// the macro was not called through the runtime's wrapper.
@@ -79,6 +80,10 @@ impl Parse for Arguments {
                 "allow_secrets_in" => options.allow_secrets_in = string_list(input)?,
                 "gated" => options.gated = string_list(input)?,
                 "generated" => options.generated = string_list(input)?,
+                "main_file" => {
+                    input.parse::<Token![=]>()?;
+                    options.main_file = Some(input.parse::<LitStr>()?.value());
+                }
                 _ => {
                     return Err(syn::Error::new(
                         name.span(),
@@ -126,6 +131,7 @@ mod tests {
             allow_secrets_in = ["a/b.md",],
             gated = ["courses/*"],
             generated = ["platform/references/api.md"],
+            main_file = "README.md",
             untracked,
         ))
         .unwrap();
@@ -138,6 +144,7 @@ mod tests {
         assert_eq!(arguments.options.allow_secrets_in, ["a/b.md"]);
         assert_eq!(arguments.options.gated, ["courses/*"]);
         assert_eq!(arguments.options.generated, ["platform/references/api.md"]);
+        assert_eq!(arguments.options.main_file.as_deref(), Some("README.md"));
         assert!(arguments.options.untracked);
     }
 

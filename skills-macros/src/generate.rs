@@ -74,6 +74,48 @@ pub(crate) fn skills(krate: &TokenStream, body: TokenStream) -> TokenStream {
     }}
 }
 
+/// One warning per skill that a pinned reader would refuse, skip or read
+/// otherwise (`skills_core::readers`), as statements that open the
+/// expansion's block: a `#[deprecated]` constant whose note is the reason,
+/// and its use, which rustc reports at the macro call as `use of deprecated
+/// constant `…::reader_verdict`: <reason>`. Stable Rust has no other way
+/// for a proc macro to warn; `#[allow(deprecated)]` on the item silences it.
+pub(crate) fn reader_warnings(verdicts: &[skills_core::readers::SkillVerdicts]) -> String {
+    let mut out = String::new();
+    for skill in verdicts {
+        // The findings a build repeats usefully (not where a host is pointed,
+        // nor what the author asked for: `ReaderRule::in_build`).
+        let reasons: Vec<String> = skill
+            .readers
+            .iter()
+            .filter_map(|reader| {
+                let why: Vec<&str> = reader
+                    .findings
+                    .iter()
+                    .filter(|finding| finding.rule.in_build)
+                    .map(|finding| finding.why.as_str())
+                    .collect();
+                (!why.is_empty())
+                    .then(|| format!("{} {}", reader.reader.speaker, why.join("; it ")))
+            })
+            .collect();
+        if reasons.is_empty() {
+            continue;
+        }
+        let note = format!(
+            "`{}` is read differently by some readers (`skills check --readers` shows the table): {}",
+            skill.skill,
+            reasons.join("; ")
+        );
+        out.push_str("{ #[deprecated(note = ");
+        string(&mut out, &note);
+        out.push_str(
+            ")] #[allow(non_upper_case_globals)] const reader_verdict: () = (); let () = reader_verdict; }\n",
+        );
+    }
+    out
+}
+
 /// A `"…"` literal with the value `text`.
 fn string(out: &mut String, text: &str) {
     // `Debug` for `str` escapes into a valid Rust string literal.
@@ -256,12 +298,18 @@ pub(crate) fn source(
                 skill.version(),
             ],
         );
-        let _ = writeln!(
+        let _ = write!(
             skill_values,
-            "], {}, __SKILLS_FILES_{index}).with_gated({}),",
+            "], {}, __SKILLS_FILES_{index}).with_gated({})",
             skill.body_offset(),
             skill.is_gated()
         );
+        if skill.main_file() != skills_core::SKILL_MD {
+            skill_values.push_str(".with_main_file(");
+            string(&mut skill_values, skill.main_file());
+            skill_values.push(')');
+        }
+        skill_values.push_str(",\n");
     }
 
     let _ = write!(
@@ -286,7 +334,13 @@ pub(crate) fn source(
     strings(&mut out, options.gated.iter().map(String::as_str));
     out.push_str("], &[");
     strings(&mut out, options.generated.iter().map(String::as_str));
-    out.push_str("]), &[");
+    out.push_str("])");
+    if options.main_file != skills_core::SKILL_MD {
+        out.push_str(".with_main_file(");
+        string(&mut out, &options.main_file);
+        out.push(')');
+    }
+    out.push_str(", &[");
     // Files declared generated and not there: the program adds them at start-up.
     for pending in loaded.skills().pending_files() {
         let _ = write!(out, "{p}::Cow::Borrowed(");

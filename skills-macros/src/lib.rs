@@ -9,9 +9,13 @@
 //! tables (`generate`). The last expansion is kept in `OUT_DIR` and reused
 //! while nothing it was made from changes (`memo`).
 //!
-//! Warnings (a `SKILL.md` over 500 lines, nested references) never fail the
-//! build, and are not shown: a proc macro on stable Rust can emit errors
-//! only (`proc_macro::Diagnostic` is unstable).
+//! Warnings of the rules (a `SKILL.md` over 500 lines, nested references)
+//! never fail the build, and are not shown: a proc macro on stable Rust can
+//! emit errors only (`proc_macro::Diagnostic` is unstable). What the pinned
+//! readers would do differently with a skill (`skills_core::readers`) is
+//! shown, one warning per skill, through the one warning stable Rust lets
+//! generated code raise: the use of a `#[deprecated]` constant whose note
+//! is the reason (`#[allow(deprecated)]` on the `static` silences it).
 //!
 //! [skills-runtime]: https://docs.rs/skills-runtime
 
@@ -99,6 +103,9 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     load_options.allow_secrets_in = options.allow_secrets_in;
     load_options.gated = options.gated;
     load_options.generated = options.generated;
+    if let Some(main_file) = options.main_file {
+        load_options.main_file = main_file;
+    }
     // The crate's own OUT_DIR keeps each file's digest and secret scan, so a
     // rebuild after a one-file edit hashes and scans that file only, and the
     // last expansion, reused when no skill changed (see `memo`).
@@ -127,8 +134,10 @@ fn expand(krate: &TokenStream, arguments: TokenStream) -> Result<TokenStream, Ve
     match skills_core::load_listed(&root.path, &load_options) {
         // Warnings cannot be shown: stable Rust gives proc macros no warnings.
         Ok((loaded, listing)) => {
-            let source =
-                generate::source(&loaded, &load_options, &root.env_vars, options.untracked);
+            // What the pinned readers would do differently, as warnings.
+            let verdicts = skills_core::readers::predict(&loaded);
+            let source = generate::reader_warnings(&verdicts)
+                + &generate::source(&loaded, &load_options, &root.env_vars, options.untracked);
             // Keyed by the listing of the very bytes loaded, so a file edited
             // during the build cannot file this expansion under another tree.
             if let (Some(memo), Some(listing)) = (&memo, listing) {

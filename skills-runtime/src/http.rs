@@ -209,6 +209,7 @@ pub struct SkillsRouter<H = SkillsServer> {
     catalog: bool,
     well_known: bool,
     archives: archives::Archives,
+    list_internal: bool,
 }
 
 impl SkillsRouter {
@@ -229,6 +230,7 @@ impl SkillsRouter {
             catalog: true,
             well_known: true,
             archives: archives::Archives::default(),
+            list_internal: false,
         }
     }
 }
@@ -249,6 +251,7 @@ impl<H> SkillsRouter<H> {
             catalog: self.catalog,
             well_known: self.well_known,
             archives: self.archives,
+            list_internal: self.list_internal,
         }
     }
 
@@ -346,6 +349,18 @@ impl<H> SkillsRouter<H> {
         self
     }
 
+    /// List skills whose `metadata.internal` is `true` in the well-known
+    /// index too (default: off). The `skills` CLI hides such skills unless
+    /// told to install internal ones (`INSTALL_INTERNAL_SKILLS=1`, or
+    /// `--skill` naming them); the index leaves them out the same way, so
+    /// that `npx skills add https://your.host` offers what the author meant
+    /// to publish. Their artifacts answer either way, and MCP clients list
+    /// them: hiding is about discovery, [`gated`](crate::embed_skills) skills about access.
+    pub fn list_internal_skills(mut self, on: bool) -> Self {
+        self.list_internal = on;
+        self
+    }
+
     /// The well-known index and its artifacts alone, behind this router's
     /// `Host` and `Origin` checks, to nest under a prefix outside your auth
     /// layer: a path that carries a grant (`/install/{grant}`) for
@@ -374,6 +389,7 @@ impl<H> SkillsRouter<H> {
         self.behind_door(well_known::routes(
             self.skills.clone(),
             self.archives.clone(),
+            self.list_internal,
         ))
     }
 
@@ -426,9 +442,11 @@ impl<H: ServerHandler + Clone> SkillsRouter<H> {
             router = router.merge(skill_routes::routes(self.skills.clone()));
         }
         if self.well_known {
+            well_known::warn_at_start(&self.skills, self.list_internal);
             router = router.merge(well_known::routes(
                 self.skills.clone(),
                 self.archives.clone(),
+                self.list_internal,
             ));
         }
         self.behind_door(router)
@@ -445,6 +463,7 @@ impl<H> std::fmt::Debug for SkillsRouter<H> {
             .field("session_limits", &self.sessions)
             .field("catalog", &self.catalog)
             .field("well_known", &self.well_known)
+            .field("list_internal", &self.list_internal)
             .finish_non_exhaustive()
     }
 }

@@ -82,17 +82,26 @@ pub(crate) fn manifest_uri(skill: &Skill) -> String {
 
 /// FastMCP's `_manifest` bytes, exactly as its Python server writes them
 /// (`json.dumps(…, indent=2)`: ASCII-escaped, no trailing newline), so a
-/// client comparing them with FastMCP's output sees no difference.
+/// client comparing them with FastMCP's output sees no difference. A main
+/// file with another name (`main_file`) is listed under it, as FastMCP's
+/// `main_file_name` and SkillsDotNet's `MainFileName` list it, in the order
+/// of the paths listed (FastMCP sorts them).
 #[cfg(feature = "server")]
 pub fn manifest_json(skill: &Skill) -> String {
     let mut out = String::new();
     out.push_str("{\n  \"skill\": ");
     push_python_json_string(&mut out, skill.name());
     out.push_str(",\n  \"files\": [");
-    for (index, file) in skill.files().iter().enumerate() {
+    let mut files: Vec<(std::borrow::Cow<'_, str>, &crate::SkillFile)> = skill
+        .files()
+        .iter()
+        .map(|file| (skill.disk_path(file), file))
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    for (index, (path, file)) in files.iter().enumerate() {
         out.push_str(if index == 0 { "\n" } else { ",\n" });
         out.push_str("    {\n      \"path\": ");
-        push_python_json_string(&mut out, file.path());
+        push_python_json_string(&mut out, path);
         let _ = write!(out, ",\n      \"size\": {},\n      \"hash\": ", file.size());
         push_python_json_string(&mut out, &file.digest().to_string());
         out.push_str("\n    }");

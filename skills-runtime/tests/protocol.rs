@@ -10,7 +10,7 @@ use rmcp::model::{
 };
 use rmcp::service::ServiceError;
 use serde_json::{Value, json};
-use skills_runtime::{Skills, SkillsServer};
+use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::{ERAS, Era, bytes_of, connect, raw, raw_as};
 
 use support::trees::EXAMPLES as SKILLS;
@@ -1316,6 +1316,100 @@ async fn every_listing_refuses_foreign_unknown_and_past_the_end_cursors_alike() 
             let message = refused(result, cursor, "directory after a revoke");
             assert!(message.contains("changed"), "{message}");
         }
+        client.cancel().await.unwrap();
+    }
+}
+
+/// Folders whose main file is `README.md` (FastMCP's `main_file_name`,
+/// SkillsDotNet's `MainFileName`), one skill nested in the other.
+static README_MAIN: Skills = embed_skills!(
+    "../tests/fixtures/main-file",
+    main_file = "README.md",
+    untracked
+);
+
+/// SEP-2640 names the main file `SKILL.md` (hosts and rmcp refuse an entry
+/// whose URI or resources do not), so `skills/list` and `skills/get` do, on
+/// both eras; the legacy listing names it as FastMCP and SkillsDotNet do
+/// (`resources/list` and `_manifest` say `README.md`); both URIs read the
+/// same bytes, those of `README.md` on disk.
+#[tokio::test]
+async fn a_main_file_with_another_name_is_skill_md_for_sep_2640_and_its_own_name_for_the_legacy_listing()
+ {
+    let on_disk = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/main-file/pantry/README.md"
+    ))
+    .unwrap();
+    let pantry = README_MAIN.get("pantry").unwrap();
+    assert_eq!(pantry.main_file(), "README.md");
+    assert_eq!(pantry.skill_md().bytes(), on_disk);
+    for era in ERAS {
+        let client = connect(SkillsServer::new(README_MAIN.clone()), era).await;
+        let entries = client.list_all_skills().await.unwrap();
+        validate_skills(&entries).unwrap();
+        let uris: Vec<&str> = entries.iter().map(|entry| entry.uri.as_str()).collect();
+        assert_eq!(
+            uris,
+            ["skill://pantry/SKILL.md", "skill://pantry/larder/SKILL.md"],
+            "{era:?}"
+        );
+        let SkillResources::Files(resources) = &entries[0].resources else {
+            panic!("files");
+        };
+        let files: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
+        assert_eq!(
+            files,
+            [
+                "skill://pantry/SKILL.md",
+                "skill://pantry/larder/SKILL.md",
+                "skill://pantry/references/stock.md"
+            ],
+            "{era:?}"
+        );
+        let got = client
+            .get_skill(GetSkillRequestParams::new("skill://pantry/SKILL.md"))
+            .await
+            .unwrap();
+        assert_eq!(got.skill.uri, "skill://pantry/SKILL.md");
+        for uri in ["skill://pantry/SKILL.md", "skill://pantry/README.md"] {
+            let read = client
+                .read_resource(ReadResourceRequestParams::new(uri))
+                .await
+                .unwrap();
+            assert_eq!(bytes_of(&read.contents[0]), on_disk, "{era:?} {uri}");
+        }
+        // The legacy listing: the main file under its own name.
+        let listed = client.list_all_resources().await.unwrap();
+        let main: Vec<&str> = listed
+            .iter()
+            .filter(|resource| resource.name == "pantry" || resource.name == "larder")
+            .map(|resource| resource.uri.as_str())
+            .collect();
+        assert_eq!(
+            main,
+            [
+                "skill://pantry/README.md",
+                "skill://pantry/larder/README.md"
+            ],
+            "{era:?}"
+        );
+        let manifest = client
+            .read_resource(ReadResourceRequestParams::new("skill://pantry/_manifest"))
+            .await
+            .unwrap();
+        let manifest: Value = serde_json::from_slice(&bytes_of(&manifest.contents[0])).unwrap();
+        let paths: Vec<&str> = manifest["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|file| file["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            paths,
+            ["README.md", "larder/README.md", "references/stock.md"],
+            "{era:?}"
+        );
         client.cancel().await.unwrap();
     }
 }

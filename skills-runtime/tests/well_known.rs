@@ -19,7 +19,7 @@ use sha2::{Digest as _, Sha256};
 use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::protocol::{ARCHIVE_MTIME, INDEX_SCHEMA, TYPE_ARCHIVE, TYPE_SKILL_MD};
 use skills_runtime::server::{Access, Offer};
-use skills_runtime::{Skill, Skills, SkillsServer};
+use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 
 // Invented skills with binary files, executable scripts and a nested skill;
 // the course platform's skills (`academy` free, the courses sold; three
@@ -572,6 +572,129 @@ mod shared {
         }
         assert_eq!(runs[0], runs[1], "two snapshots, the same bytes");
     }
+}
+
+/// The messages of the warnings logged while `run` runs.
+fn warnings_of<T>(run: impl FnOnce() -> T) -> (T, Vec<String>) {
+    use std::sync::{Arc, Mutex};
+
+    struct Warnings(Arc<Mutex<Vec<String>>>);
+    struct Message<'a>(&'a mut String);
+    impl tracing::field::Visit for Message<'_> {
+        fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+            if field.name() == "message" {
+                *self.0 = format!("{value:?}");
+            }
+        }
+    }
+    impl tracing::Subscriber for Warnings {
+        fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+            *metadata.level() <= tracing::Level::WARN
+        }
+        fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+            tracing::span::Id::from_u64(1)
+        }
+        fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+        fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+        fn event(&self, event: &tracing::Event<'_>) {
+            let mut message = String::new();
+            event.record(&mut Message(&mut message));
+            self.0.lock().unwrap().push(message);
+        }
+        fn enter(&self, _: &tracing::span::Id) {}
+        fn exit(&self, _: &tracing::span::Id) {}
+    }
+    let found = Arc::new(Mutex::new(Vec::new()));
+    let value = tracing::subscriber::with_default(Warnings(found.clone()), run);
+    let found = found.lock().unwrap().clone();
+    (value, found)
+}
+
+/// The `skills` CLI's conventions: a skill marked `metadata.internal: true`
+/// is left out of the index unless the router lists internal skills (its
+/// artifact still answers), and a skill the CLI would skip in the index
+/// (here a description of 1,000 characters whose emoji make it 1,025
+/// UTF-16 code units) is named in the start-up warnings.
+#[tokio::test]
+async fn internal_skills_are_left_out_and_what_the_cli_would_skip_is_warned_about() {
+    let emoji = format!("Files reports. {}{}", "x".repeat(960), "📄".repeat(25));
+    assert_eq!(emoji.chars().count(), 1000);
+    let hidden = "---\nname: drafts\ndescription: Work in progress.\nmetadata:\n  internal: true\n---\nDraft.\n";
+    let root = skills_test_support::tree(
+        "well-known-internal",
+        &[
+            (
+                "shown/SKILL.md",
+                "---\nname: shown\ndescription: Shown.\n---\nBody.\n",
+            ),
+            ("drafts/SKILL.md", hidden),
+            ("drafts/references/plan.md", "# Plan\n"),
+            (
+                "emoji/SKILL.md",
+                &format!("---\nname: emoji\ndescription: \"{emoji}\"\n---\nBody.\n"),
+            ),
+        ],
+    );
+    let skills = skills_test_support::load(&root);
+    let _ = std::fs::remove_dir_all(&root);
+    let server = SkillsServer::new(skills);
+    let (router, warnings) = warnings_of(|| SkillsRouter::new(server.clone()).build());
+    assert_eq!(
+        warnings,
+        [
+            "`npx skills add` (skills 1.7.4) will skip `emoji` in the well-known index: its description is 1025 UTF-16 code units long, over the 1024 the index allows (characters outside the Basic Multilingual Plane, such as emoji, count twice)"
+        ]
+    );
+    let base = serve_router(router).await;
+    let names = |index: &Answer| -> Vec<String> {
+        let index: Value = serde_json::from_slice(&index.body).unwrap();
+        index["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let index = get(&format!("{base}{INDEX}"), &[]).await;
+    assert_eq!(names(&index), ["emoji", "shown"]);
+    let archive = get(
+        &format!("{base}/.well-known/agent-skills/drafts.tar.gz"),
+        &[],
+    )
+    .await;
+    assert_eq!(archive.status, 200);
+    // Listed when the server opts in.
+    let base = serve_router(SkillsRouter::new(server).list_internal_skills(true).build()).await;
+    let index = get(&format!("{base}{INDEX}"), &[]).await;
+    assert_eq!(names(&index), ["drafts", "emoji", "shown"]);
+}
+
+/// A main file with another name (`main_file`) is `SKILL.md` in the
+/// archives, where installers look for it (the `skills` CLI refuses an
+/// archive without a root `SKILL.md`, dist/cli.mjs:3522).
+#[tokio::test]
+async fn a_main_file_with_another_name_is_skill_md_in_the_archives() {
+    static README_MAIN: Skills = embed_skills!(
+        "../tests/fixtures/main-file",
+        main_file = "README.md",
+        untracked
+    );
+    let base = serve(SkillsServer::new(README_MAIN.clone())).await;
+    let archive = get(
+        &format!("{base}/.well-known/agent-skills/pantry.tar.gz"),
+        &[],
+    )
+    .await;
+    assert_eq!(archive.status, 200);
+    let paths: Vec<String> = unpack(&archive.body)
+        .into_iter()
+        .filter(|(_, entry)| entry.regular)
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(
+        paths,
+        ["SKILL.md", "larder/SKILL.md", "references/stock.md"]
+    );
 }
 
 /// A skill whose archive takes a while to build (a few MB that do not

@@ -23,6 +23,7 @@ pub struct EmbedOptions {
     allow_secrets_in: Cow<'static, [&'static str]>,
     gated: Cow<'static, [&'static str]>,
     generated: Cow<'static, [&'static str]>,
+    main_file: &'static str,
 }
 
 impl EmbedOptions {
@@ -41,7 +42,20 @@ impl EmbedOptions {
             allow_secrets_in: Cow::Borrowed(allow_secrets_in),
             gated: Cow::Borrowed(gated),
             generated: Cow::Borrowed(generated),
+            main_file: crate::SKILL_MD,
         }
+    }
+
+    /// The same options, with the main file named `main_file` (the
+    /// `main_file` option; `SKILL.md` unless set).
+    pub const fn with_main_file(mut self, main_file: &'static str) -> Self {
+        self.main_file = main_file;
+        self
+    }
+
+    /// The name of the file that makes a folder a skill.
+    pub fn main_file(&self) -> &'static str {
+        self.main_file
     }
 
     /// Top-level frontmatter keys accepted besides the specification's.

@@ -40,6 +40,7 @@ pub struct Skill {
     body_offset: usize,
     files: Cow<'static, [SkillFile]>,
     gated: bool,
+    main_file: &'static str,
 }
 
 /// One file of a skill, with its bytes and what a server says about it.
@@ -232,10 +233,14 @@ impl Skills {
 
     /// The file served at the canonical URI `uri`, with the innermost skill
     /// that holds it. Use [`crate::uri::parse`] first to accept any
-    /// equivalent spelling of a URI.
+    /// equivalent spelling of a URI. A main file with another name is served
+    /// under that name too ([`Skill::disk_path`]).
     pub fn file_by_uri(&self, uri: &str) -> Option<(&Skill, &SkillFile)> {
         let (skill, file) = self.file_by_path(&crate::uri::decoded_path(uri)?)?;
-        (skill.file_uri(file) == uri).then_some((skill, file))
+        let served = skill.file_uri(file) == uri
+            || (skill.main_file != crate::SKILL_MD
+                && crate::uri::for_file(&skill.path, &skill.disk_path(file)) == uri);
+        served.then_some((skill, file))
     }
 
     /// Every distinct file of the set once, with the innermost skill that
@@ -329,6 +334,7 @@ impl Skill {
             body_offset,
             files,
             gated: false,
+            main_file: crate::SKILL_MD,
         }
     }
 
@@ -338,6 +344,18 @@ impl Skill {
     #[doc(hidden)]
     pub const fn with_gated(mut self, gated: bool) -> Self {
         self.gated = gated;
+        self
+    }
+
+    /// The same skill, whose main file is named `main_file` on disk
+    /// (`embed_skills!`'s `main_file` option, the loader's
+    /// `Options::main_file`): the file is held, and served on the SEP-2640
+    /// path, as `SKILL.md`; the FastMCP layer names it `main_file`, as
+    /// FastMCP's `main_file_name` and SkillsDotNet's `MainFileName` do.
+    /// The generated code calls this.
+    #[doc(hidden)]
+    pub const fn with_main_file(mut self, main_file: &'static str) -> Self {
+        self.main_file = main_file;
         self
     }
 
@@ -420,7 +438,14 @@ impl Skill {
         self.gated
     }
 
-    /// The `SKILL.md` file.
+    /// The name of the skill's main file in its folder on disk: `SKILL.md`,
+    /// unless it was embedded or loaded with another (`main_file`). The
+    /// skill holds it as [`SKILL.md`](crate::SKILL_MD) whatever its name.
+    pub fn main_file(&self) -> &str {
+        self.main_file
+    }
+
+    /// The `SKILL.md` file (the main file, whatever its name on disk).
     pub fn skill_md(&self) -> &SkillFile {
         self.file(crate::SKILL_MD)
             .expect("every skill holds its SKILL.md")
@@ -444,12 +469,46 @@ impl Skill {
         &self.files
     }
 
-    /// The file at `path` relative to the skill folder.
+    /// The file at `path` relative to the skill folder. A main file with
+    /// another name ([`main_file`](Self::main_file)) is found under that
+    /// name too (`README.md`), as the FastMCP layer lists it.
     pub fn file(&self, path: &str) -> Option<&SkillFile> {
-        self.files
+        let found = self
+            .files
             .binary_search_by(|file| file.path().cmp(path))
             .ok()
+            .map(|index| &self.files[index]);
+        if found.is_some() || self.main_file == crate::SKILL_MD {
+            return found;
+        }
+        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+        if name != self.main_file {
+            return None;
+        }
+        let main = crate::relpath::join(folder, crate::SKILL_MD);
+        self.files
+            .binary_search_by(|file| file.path().cmp(main.as_str()))
+            .ok()
             .map(|index| &self.files[index])
+    }
+
+    /// The path of `file` in the skill's folder on disk: its
+    /// [`path`](SkillFile::path), except that a main file with another name
+    /// (the `main_file` option; the skill's own, or a nested skill's) goes
+    /// by that name, as FastMCP's `main_file_name` and SkillsDotNet's
+    /// `MainFileName` list it.
+    pub fn disk_path<'f>(&self, file: &'f SkillFile) -> Cow<'f, str> {
+        let path = file.path();
+        if self.main_file == crate::SKILL_MD {
+            return Cow::Borrowed(path);
+        }
+        // With another main file, the rules refuse any other `SKILL.md`.
+        match path.strip_suffix(crate::SKILL_MD) {
+            Some(folder) if folder.is_empty() || folder.ends_with('/') => {
+                Cow::Owned(format!("{folder}{}", self.main_file))
+            }
+            _ => Cow::Borrowed(path),
+        }
     }
 
     /// The sum of the sizes of every file.

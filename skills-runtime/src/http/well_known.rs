@@ -12,6 +12,11 @@
 //! Artifact URLs are relative to the index, so the routes work as well
 //! under a prefix ([`SkillsRouter::well_known_routes`](super::SkillsRouter::well_known_routes)
 //! nested under a path that carries a grant).
+//!
+//! A skill whose `metadata.internal` is `true` is left out of the index, as
+//! the `skills` CLI hides it (skills 1.7.4, dist/cli.mjs:1277), unless the
+//! router lists internal skills ([`SkillsRouter::list_internal_skills`](super::SkillsRouter::list_internal_skills));
+//! its artifact still answers (hiding is about discovery: `gated` is about access).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,11 +42,18 @@ const JSON_CONTENT_TYPE: &str = "application/json";
 struct Served {
     skills: SkillsServer,
     archives: Archives,
+    /// Whether skills marked `metadata.internal: true` are in the index.
+    list_internal: bool,
 }
 
 /// The index, the archives and the lone `SKILL.md` files, answered from
-/// `skills` (each artifact built once per snapshot, and kept in `archives`).
-pub(super) fn routes<S>(skills: SkillsServer, archives: Archives) -> axum::Router<S>
+/// `skills` (each artifact built once per snapshot, and kept in `archives`);
+/// internal skills in the index only when `list_internal`.
+pub(super) fn routes<S>(
+    skills: SkillsServer,
+    archives: Archives,
+    list_internal: bool,
+) -> axum::Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
@@ -52,14 +64,22 @@ where
             &format!("{WELL_KNOWN_PATH}/{{skill}}/{}", crate::SKILL_MD),
             get(skill_md),
         )
-        .with_state(Served { skills, archives })
+        .with_state(Served {
+            skills,
+            archives,
+            list_internal,
+        })
 }
 
 /// The index: `{"$schema", "skills": [{name, type, description, url, digest}]}`
-/// for each skill the caller owns, in path order.
-async fn index_json(view: &SkillsView, archives: &Archives) -> Vec<u8> {
+/// for each skill the caller owns, in path order, internal ones only when
+/// `list_internal`.
+async fn index_json(view: &SkillsView, archives: &Archives, list_internal: bool) -> Vec<u8> {
     let mut skills = Vec::new();
     for skill in view.owned() {
+        if !list_internal && skills_core::readers::is_internal(skill.extra_fields_json()) {
+            continue;
+        }
         // A name is listed once, for the skill its artifact URL answers with.
         if view
             .owned_skill(skill.name())
@@ -85,7 +105,7 @@ async fn index_json(view: &SkillsView, archives: &Archives) -> Vec<u8> {
 async fn index(State(served): State<Served>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
     let view = served.skills.view(&Caller::from_http(&parts));
-    let body = index_json(&view, &served.archives).await;
+    let body = index_json(&view, &served.archives, served.list_internal).await;
     let etag = rmcp::model::sha256_digest(&body);
     answer(
         &parts.headers,
@@ -144,5 +164,30 @@ async fn artifact(
             Body::from(artifact.bytes().clone()),
         ),
         _ => not_found(&view),
+    }
+}
+
+/// What the `skills` CLI will do differently with this index, said once at
+/// start-up: each skill it would skip (its name rule, a description over
+/// 1,024 UTF-16 units: `skills_core::readers::index_entry_problem`) as a
+/// warning, and each internal skill left out as information.
+pub(super) fn warn_at_start(skills: &SkillsServer, list_internal: bool) {
+    for skill in skills.skills().skills() {
+        if let Some(problem) =
+            skills_core::readers::index_entry_problem(skill.name(), skill.description())
+        {
+            tracing::warn!(
+                skill = skill.path(),
+                "`npx skills add` (skills 1.7.4) will skip `{}` in the well-known index: {problem}",
+                skill.name()
+            );
+        }
+        if !list_internal && skills_core::readers::is_internal(skill.extra_fields_json()) {
+            tracing::info!(
+                skill = skill.path(),
+                "`{}` is left out of the well-known index: its `metadata.internal` is `true` (list it with `SkillsRouter::list_internal_skills`)",
+                skill.name()
+            );
+        }
     }
 }

@@ -63,13 +63,21 @@ pub fn frontmatter(skill: &Skill) -> SkillFrontmatter {
 /// that predate SEP-2640 follow (Figma's): named by its frontmatter name,
 /// titled `Skill: <name>`, described by `description` (when to load it),
 /// with its size also under `_meta.size` and its version under
-/// [`VERSION_META_KEY`].
+/// [`VERSION_META_KEY`]. A main file with another name (`main_file`) is
+/// listed under that name (`skill://<path>/README.md`), as FastMCP's
+/// `main_file_name` and SkillsDotNet's `MainFileName` list it; `skills/list`
+/// names it `SKILL.md`, as SEP-2640 requires, and both URIs read it.
 pub(super) fn skill_md_resource(skill: &Skill, description: &str) -> Resource {
     let file = skill.skill_md();
     let mut meta = MetaObject::new();
     meta.insert("size".to_owned(), json!(file.size()));
     meta.insert(VERSION_META_KEY.to_owned(), json!(skill.version()));
-    Resource::new(skill.uri(), skill.name())
+    let uri = if skill.main_file() == crate::SKILL_MD {
+        skill.uri().to_owned()
+    } else {
+        skills_core::uri::for_file(skill.path(), skill.main_file())
+    };
+    Resource::new(uri, skill.name())
         .with_title(format!("Skill: {}", skill.name()))
         .with_description(description)
         .with_mime_type(file.mime_type())
