@@ -36,6 +36,15 @@ HISTORY = REPO / "docs" / "benchmarks-history.md"
 # such as the one `bench/run-all --quick` writes its smoke results to.
 ROOT = REPO
 TABLES = {}  # name -> (function, result files it reads, relative to the repository)
+# The page being rendered: "results" (docs/BENCHMARKS.md) or "history" (the lab notebook). A table
+# on both pages shows, on the results page, the current figures only: no commits, no load
+# averages, no "before" rows; the history page keeps them.
+PAGE = "results"
+
+
+def notebook():
+    """Whether the page being rendered is the lab notebook (commits, loads and "before" rows)."""
+    return PAGE == "history"
 
 
 class Missing(Exception):
@@ -199,6 +208,8 @@ def _():
     for r in rows:
         r["round"] = (r["tree"], r["rep"])
     variants = list(dict.fromkeys(r["variant"] for r in rows))
+    if not notebook():
+        variants = variants[-1:]
     commits = {v: of(rows, variant=v)[0]["commit"] for v in variants}
     out = []
     for tree, label in HOSTILE_TREES.items():
@@ -217,6 +228,11 @@ def _():
             row.append(ratio_cell(ratios(rs, None, lambda r: r["rustc_rss_mb"], a, b, field="variant")))
         out.append(row)
     head = ["tree"]
+    if not notebook():
+        return md(head + ["CPU, s", "wall, s", "peak RSS, MB"], out) + (
+            f"\n\nA clean build of the crate (no expansion memo: the macro loads the tree); the crate's own "
+            f"rustc: CPU time (user + sys), wall time and peak RSS, median (min–max) of "
+            f"{len({r['rep'] for r in rows})} rounds.")
     for v in variants:
         head += [f"{v} ({commits[v]}): CPU, s", f"{v}: wall, s", f"{v}: peak RSS, MB"]
     if len(variants) == 2:
@@ -277,6 +293,8 @@ def runtime_table(phase, cases, with_discover, with_reads_rss):
     out = []
     for case, label in cases:
         s, t = of(st, case=case), of(tp, case=case)
+        if not s:
+            continue
         row = [label, cell([first(r) for r in s], 1)]
         if with_discover:
             row.append(med([ready(r) for r in s], 1))
@@ -301,7 +319,8 @@ def runtime_table(phase, cases, with_discover, with_reads_rss):
 @table("runtime-stdio", f"{RT}/stdio/startup.jsonl", f"{RT}/stdio/tput.jsonl")
 def _():
     return runtime_table("stdio", [
-        ("ours", "**ours**"), ("rmcp", "rmcp SkillCatalog"), ("rmcp-empty-dir", "rmcp, no skills (floor)"),
+        ("ours", "**ours**"), ("rmcp", "rmcp SkillCatalog on `stdio()` (as rmcp's example serves it)"),
+        ("rmcp-pipes", "rmcp SkillCatalog on `stdio_pipes()` (as ours is served)"), ("rmcp-empty-dir", "rmcp, no skills (floor)"),
         ("fastmcp", "FastMCP 4.2.3"), ("agentskills", "agentskills-mcp-server 0.7.0")], True, True)
 
 
@@ -319,6 +338,10 @@ def _():
     st = {p: jsonl(f"{RT}/{p}/startup.jsonl") for p in ("stdio", "http")}
     tp = {p: jsonl(f"{RT}/{p}/tput.jsonl") for p in ("stdio", "http")}
     cols = [("stdio", "ours", "rmcp"), ("http", "ours", "rmcp-nodelay"), ("http", "ours-stateless", "rmcp-stateless")]
+    # SkillCatalog on the transport ours uses, once a run measured it.
+    pipes = bool(of(tp["stdio"], case="rmcp-pipes"))
+    if pipes:
+        cols.insert(1, ("stdio", "ours", "rmcp-pipes"))
 
     def row(label, target, src, f, base, ok):
         cells = []
@@ -343,17 +366,42 @@ def _():
            row("p99 per read at 16 in flight ÷ SkillCatalog", "≤ 1.0", tp, p99, None, lambda x: x <= 1.0),
            row("reads/s ÷ FastMCP", "≥ 10", tp, rps, "fastmcp", lambda x: x >= 10),
            row("memory after start-up ÷ SkillCatalog", "< 1", st, rss, None, lambda x: x < 1)]
-    return md(["figure", "target", "stdio", "HTTP, default", "HTTP, stateless"], out) + \
+    stdio = ["stdio (SkillCatalog on `stdio()`)", "stdio (SkillCatalog on `stdio_pipes()`)"] if pipes else ["stdio"]
+    return md(["figure", "target", *stdio, "HTTP, default", "HTTP, stateless"], out) + \
         "\n\nSkillCatalog is the twin run the same way: over HTTP, default with TCP_NODELAY for ours " \
-        "(our example sets it) and stateless for ours `--stateless`."
+        "(our example sets it) and stateless for ours `--stateless`; over stdio, on `stdio()` as rmcp's " \
+        "example serves it" + (", and on `stdio_pipes()` as ours is served." if pipes else
+                                "; on `stdio_pipes()`, as ours is served, it is not measured yet " \
+                                "(`ONLY=\"setup stdio\" bash bench/runtime/run.sh` adds it).")
+
+
+@table("runtime-replicas", f"{RT}/replicas/tput.jsonl")
+def _():
+    rows = jsonl(f"{RT}/replicas/tput.jsonl")
+    out = []
+    for case, label in (("one", "one replica, `--stateless`"), ("nginx-2", "nginx in front of two replicas")):
+        rs = of(rows, case=case)
+        if not rs:
+            continue
+        base = case == "one"
+        out.append([label, cell([rps(r) for r in rs], 0), cell([p99(r) for r in rs], 2),
+                    "1" if base else ratio_cell(ratios(rows, None, rps, case, "one")),
+                    "1" if base else ratio_cell(ratios(rows, None, p99, case, "one"))])
+    return md(["served by", "reads/s, 16 in flight", "p99 per read, ms", "reads/s ÷ one replica",
+               "p99 ÷ one replica"], out) + \
+        f"\n\n{len({r['round'] for r in rows})} rounds, the two cases interleaved; median (min–max). nginx, both " \
+        "replicas and the load client share the machine's 2 cores."
 
 
 @table("runtime-client-cost", f"{RT}/stdio/client-cost.jsonl")
 def _():
     rows = jsonl(f"{RT}/stdio/client-cost.jsonl")
-    labels = {"ours": "**ours**", "rmcp": "rmcp SkillCatalog"}
+    labels = {"ours": "**ours**", "rmcp": "rmcp SkillCatalog (`stdio()`)",
+              "rmcp-pipes": "rmcp SkillCatalog on `stdio_pipes()`"}
     out = []
     for case in dict.fromkeys(r["case"] for r in rows):
+        if case not in labels and not notebook():
+            continue
         rs = of(rows, case=case)
         label = labels.get(case, f"ours at {case.removeprefix('ours-')} (before `stdio_pipes`)")
         v = lambda key, nd: cell([r[key] for r in rs], nd)
@@ -416,7 +464,7 @@ def _():
             ops.append([f"`{method}`", kind, f"{t['requests']:,}", f"{l['p50']:.2f}", f"{l['p90']:.2f}",
                         f"{l['p99']:.2f}", f"{l['max']:.2f}"])
     load = ""
-    if (ROOT / RT / "load.txt").exists():
+    if (ROOT / RT / "load.txt").exists() and notebook():
         lines = (ROOT / RT / "load.txt").read_text().splitlines()
         before = [l for l in lines if " before soak " in l]
         after = [l for l in lines if " after  soak:" in l]
@@ -433,9 +481,10 @@ NET = "bench/internet/results"
 
 
 def net_load(series):
-    """'1-minute load X before and Y after' for a series of bench/internet/run.sh, or ''."""
+    """'1-minute load X before and Y after' for a series of bench/internet/run.sh, or '' (always on
+    the results page, which carries no loads: they stay in load.txt and the history)."""
     path = ROOT / NET / "load.txt"
-    if not path.exists():
+    if not path.exists() or not notebook():
         return ""
     lines = path.read_text().splitlines()
     before = [l for l in lines if f" before {series}:" in l]
@@ -545,8 +594,13 @@ def _():
         rs = ratios(rows, None, lambda r: r["seconds"], v, "skills", field="variant")
         out.append([label, cell(secs, 3), "1" if v == "skills" else ratio_cell(rs, 1)])
     meta = next((r["meta"] for r in jsonl(CLI) if "meta" in r), None)
-    note = "" if meta is None else (f"\n\n{meta['skills']} skills; 1-minute load {meta['load_before']:.2f} before "
-                                    f"(waited {meta['waited_s']:.0f} s), {meta['load_after']:.2f} after.")
+    if meta is None:
+        note = ""
+    elif notebook():
+        note = (f"\n\n{meta['skills']} skills; 1-minute load {meta['load_before']:.2f} before "
+                f"(waited {meta['waited_s']:.0f} s), {meta['load_after']:.2f} after.")
+    else:
+        note = f"\n\n{meta['skills']} skills; the variants run back to back in each round."
     return md(["variant", f"wall time, s (median, min–max over {n} rounds)", "÷ skills"], out) + note
 
 
@@ -561,8 +615,8 @@ def _():
     meta = next((r["meta"] for r in jsonl(CLI_BASELINE) if "meta" in r), {})
     n = len({r["round"] for r in rows})
     out = []
-    for v, label in (("skills-baseline", f"built at the baseline (`{meta.get('baseline', '?')[:9]}`)"),
-                     ("skills", "with the readers' verdicts")):
+    baseline = f"built at the baseline (`{meta.get('baseline', '?')[:9]}`)" if notebook() else "without the readers' verdicts"
+    for v, label in (("skills-baseline", baseline), ("skills", "with the readers' verdicts")):
         rs = of(rows, variant=v)
         wall = ratios(rows, None, lambda r: r["seconds"], v, "skills-baseline", field="variant")
         cpu = ratios(rows, None, lambda r: r["cpu_seconds"], v, "skills-baseline", field="variant")
@@ -570,8 +624,9 @@ def _():
                     "1" if v == "skills-baseline" else ratio_cell(wall, 3),
                     "1" if v == "skills-baseline" else ratio_cell(cpu, 3)])
     cpu = ratios(rows, None, lambda r: r["cpu_seconds"], "skills", "skills-baseline", field="variant")
-    note = (f"\n\n{meta.get('skills', '?')} skills, {n} interleaved rounds; 1-minute load "
-            f"{meta.get('load_before', 0):.2f} before, {meta.get('load_after', 0):.2f} after. "
+    load = (f"; 1-minute load {meta.get('load_before', 0):.2f} before, {meta.get('load_after', 0):.2f} after"
+            if notebook() else "")
+    note = (f"\n\n{meta.get('skills', '?')} skills, {n} interleaved rounds{load}. "
             f"Target ≤ 1.10 (CPU, per round): {'met' if statistics.median(cpu) <= 1.10 else 'not met'}.")
     return md(["`skills check <tree>`", f"wall, s (median, min–max)", "CPU, s (median, min–max)",
                "wall ÷ baseline", "CPU ÷ baseline"], out) + note
@@ -602,8 +657,15 @@ def _():
     syncs = [r for r in rows if "client" in r]
     meta = next((r["meta"] for r in rows if "meta" in r), None)
     out = []
-    for client, label in (("before", f"before: every skill held until one final write ({meta['before'] if meta else 'main'})"),
-                          ("after", "after: each skill written once verified")):
+    clients = (("before", f"before: every skill held until one final write ({meta['before'] if meta else 'main'})"),
+               ("after", "after: each skill written once verified"))
+    if not notebook():
+        rs = of(syncs, client="after")
+        rss = [r["peak_rss_kib"] / 1024 for r in rs]
+        return md(["skills × size", "bytes per sync", "peak RSS of the client, median (min–max)", "wall time, median"],
+                  [[f"{rs[0]['skills']} × {rs[0]['bytes'] / rs[0]['skills'] / 2**20:.0f} MiB", f"{rs[0]['bytes']:,}", f"{med(rss, 0)} MiB ({min(rss):,.0f}–{max(rss):,.0f})",
+                    f"{med([r['wall_ms'] for r in rs], 0)} ms"]]) + f"\n\n{len(rs)} rounds."
+    for client, label in clients:
         rs = of(syncs, client=client)
         rss = [r["peak_rss_kib"] / 1024 for r in rs]
         out.append([label, f"{med(rss, 0)} MiB ({min(rss):,.0f}–{max(rss):,.0f})",
@@ -646,10 +708,32 @@ def cold_series():
     return tags
 
 
+# The series whose rows are today's figures on the results page (the tag names are the history's).
+COLD_CURRENT = {"quiet-final": "the Quickstart", "demo-narrow-override": "the README's run command"}
+
+
 @table("cold-build", COLD)
 def _():
     out = []
     notes = []
+    if not notebook():
+        series = cold_series()
+        for tag, what in COLD_CURRENT.items():
+            rows = series[tag]["rows"]
+            for v in dict.fromkeys(r["variant"] for r in rows):
+                rs = of(rows, variant=v)
+                rc = None if v == "hello" else ratios(rows, None, lambda r: r["cpu_s"], v, "hello", field="variant")
+                rw = None if v == "hello" else ratios(rows, None, lambda r: r["wall_s"], v, "hello", field="variant")
+                show = lambda x: "1" if x is None else ratio_cell(x)
+                target = "" if rc is None else ("met" if statistics.median(rc) <= 1.15 else "not met")
+                label = COLD_LABELS.get(v, v).replace(" (the README's now)", "")
+                out.append([label if v != "hello" else f"{label}, beside {what}", cell([r["wall_s"] for r in rs], 1),
+                            cell([r["cpu_s"] for r in rs], 1), rs[0]["units"], show(rw), show(rc), target])
+            notes.append(f"{what}: {len({r['round'] for r in rows})} rounds")
+        return md(["crate", "wall, s", "CPU, s", "units compiled", "wall ÷ hello-world", "CPU ÷ hello-world",
+                   "target ≤ 1.15 (CPU)"], out) + \
+            "\n\nEach crate and the hello-world interleaved in the same rounds, other sessions' builds paused; " \
+            "median (min–max). " + "; ".join(notes) + "."
     for tag, s in cold_series().items():
         rows, meta = s["rows"], s["meta"]
         for v in dict.fromkeys(r["variant"] for r in rows):
@@ -815,6 +899,33 @@ def _():
     return md(["tree", "mode", *head, "final: embed, CPU s", "include_dir, CPU s", "target ≤ 1.25"], out) + \
         f"\n\nembed ÷ include_dir, CPU time of the crate's rustc, median of per-round ratios (min–max); " \
         f"{reps} rounds for the final commit, 3 for the others. 1-minute load at the start of each series: {loads}."
+
+
+# The results page's build-time table: per tree and mode, the newest series that measured it
+# (skills-tables-2 measured the real corpus and s10 after the tables' types moved to skills-tables;
+# the larger trees were last measured by final-quiet, before that move, which only shortened the link).
+CURRENT_BUILD = ["skills-tables-2", "final-quiet"]
+
+
+@table("build-time", *(f"{LEVERS}/{d}/build.jsonl" for d in CURRENT_BUILD))
+def _():
+    series = [lever_rows(d) for d in CURRENT_BUILD]
+    out = []
+    for tree in TREES:
+        for mode in ("touch", "clean"):
+            rows = next((rs for rs in series if cpu_ratios(rs, tree, mode)), None)
+            if rows is None:
+                continue
+            rf = cpu_ratios(rows, tree, mode)
+            fr = of(rows, tree=tree, mode=mode)
+            cpu_of = lambda c: med([r["rustc_cpu_s"] for r in fr if r["crate"] == c], 3)
+            m = statistics.median(rf)
+            verdict = "met" if m <= 1.25 else f"missed by {round((m / 1.25 - 1) * 100)}%"
+            out.append([tree, mode, ratio_cell(rf), cpu_of("embed"), cpu_of("include-dir"), verdict])
+    return md(["tree", "mode", "embed ÷ include_dir, CPU", "embed, CPU s", "include_dir, CPU s", "target ≤ 1.25"], out) + \
+        "\n\nCPU time of the crate's rustc, median of 5 per-round ratios (min–max), the two crates interleaved " \
+        "in each round. `real` and `s10` were measured after the tables' types moved to `skills-tables`; the " \
+        "larger trees before that move, which only shortened the link."
 
 
 # The model types in a crate of their own (issue 21, target 1): main before it, and two runs of the
@@ -1095,6 +1206,9 @@ OPENING = re.compile(r"^<!-- generated:([\w-]+) -->$", re.M)
 
 
 def render(doc: str, where: str = "docs/BENCHMARKS.md") -> str:
+    global PAGE
+    PAGE = "history" if Path(where).name == HISTORY.name else "results"
+
     def body(m):
         name = m.group(1)
         if name not in TABLES:

@@ -47,7 +47,8 @@ if [ -n "${BEFORE:-}" ]; then
   fi
   CASES+=("ours-$rev|$WORK/bin/ours-stdio-$rev")
 fi
-CASES+=("rmcp|$TARGET/release/rmcp-skillcatalog-server $S")
+# SkillCatalog as rmcp's example serves it (stdio()) and as ours is served (stdio_pipes()).
+CASES+=("rmcp|$TARGET/release/rmcp-skillcatalog-server $S" "rmcp-pipes|$TARGET/release/rmcp-skillcatalog-server --pipes $S")
 
 mkdir -p "$OUT/stdio"
 rows="$OUT/stdio/client-cost.jsonl"

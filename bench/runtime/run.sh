@@ -26,8 +26,8 @@
 #          N=20000, 16 in flight), one-in-flight latency (3 rounds) -> $OUT/stdio/*.jsonl; every
 #          throughput and latency row carries lat_ms (per-request p50/p90/p99/max). Throughput
 #          and latency cases: ours (default: no blob cache), ours-blob-cache (--blob-cache-bytes
-#          64 MiB, the default before issue 11), ours-rmcp-patched (when built), rmcp, fastmcp,
-#          agentskills. STARTUP_ROUNDS=0 skips the start-up series.
+#          64 MiB, the default before issue 11), ours-rmcp-patched (when built), rmcp (stdio()),
+#          rmcp-pipes (stdio_pipes(), as ours), fastmcp, agentskills. STARTUP_ROUNDS=0 skips the start-up series.
 #   http   the same over streamable HTTP (2026-07-28 stateless POSTs): ours --stateless and default
 #          (examples/http_server.rs), rmcp SkillCatalog (http-load/rmcp-skillcatalog-http)
 #          --stateless, default with TCP_NODELAY (as our example sets it: the fair twin of ours),
@@ -184,6 +184,7 @@ if [[ " $ONLY " == *" stdio "* ]]; then
     "ours|--proto modern --first skills/list|$OURS"
     "ours-handshake|--proto handshake --first skills/list|$OURS"
     "rmcp|--proto modern --first skills/list|$RMCP $S"
+    "rmcp-pipes|--proto modern --first skills/list|$RMCP --pipes $S"
     "rmcp-handshake|--proto handshake --first skills/list|$RMCP $S"
     "rmcp-empty-dir|--proto modern --first skills/list|$RMCP $E"
     "fastmcp|--proto modern --first skills/list|$FM $S"
@@ -193,7 +194,8 @@ if [[ " $ONLY " == *" stdio "* ]]; then
   )
   TPUT_CASES=("ours||$OURS" "ours-blob-cache||$OURS --blob-cache-bytes $((64 << 20))")
   [ -x "$BIN/ours-rmcp-patched-stdio-real" ] && TPUT_CASES+=("ours-rmcp-patched||$BIN/ours-rmcp-patched-stdio-real")
-  TPUT_CASES+=("rmcp||$RMCP $S" "fastmcp||$FM $S" "agentskills||$ASK $S")
+  # SkillCatalog as rmcp's example serves it (stdio()) and as ours is served (--pipes: stdio_pipes()).
+  TPUT_CASES+=("rmcp||$RMCP $S" "rmcp-pipes||$RMCP --pipes $S" "fastmcp||$FM $S" "agentskills||$ASK $S")
   quiet stdio-startup
   run_cases "$OUT/stdio/startup.jsonl" "$STARTUP_ROUNDS" "$LC" startup "" "${STARTUP_CASES[@]}"
   after stdio-startup; quiet stdio-tput

@@ -206,7 +206,8 @@ impl Diagnostic {
 
     /// `root/file:line:col: rule: message` on one line, then the hint on a
     /// second (`  help: …`): the short form, for logs and one-line listings.
-    /// [`Renderer`](crate::Renderer) prints the full form with the source line.
+    /// The renderer (`skills_runtime::load::Renderer`, feature `load`) prints
+    /// the full form with the source line.
     pub fn render(&self, root: &str) -> String {
         let mut out = self.location(root);
         out.push_str(": ");
@@ -323,9 +324,10 @@ pub(crate) fn saturating_u32(value: usize) -> u32 {
 }
 
 /// Every problem found in a skills tree (or one `SKILL.md`), errors and
-/// warnings, ordered by file, line and column. Returned by
-/// [`load`](crate::load()) when an error was found; a lenient load returns
-/// one per root whatever it found.
+/// warnings, ordered by file, line and column. Returned by the strict load
+/// (`skills_runtime::load::load`, feature `load`) when an error was found; a
+/// lenient load returns one per root whatever it found. A server refuses a
+/// set of skills with one too.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     root: String,

@@ -13,31 +13,41 @@
 //! checking at run time (the loader, the rules, diagnostics and renderer,
 //! the agents' folders) in `skills_runtime::load` (feature `load`).
 //!
-//! `embed_skills!` runs [`load()`] inside rustc and turns the result into
-//! `static` tables; any other front end (a command-line checker, a loader
-//! that serves a folder at run time) calls the same public functions, so it
-//! applies the same rules with the same messages. Every one ends up with the
-//! same [`Skills`] type, whose fields are `Cow<'static, …>`: borrowed from
-//! the binary when embedded, owned when loaded.
-//!
-//! What lives here, once:
-//! - loading: [`load()`] (strict), [`load_lenient`] (every valid skill,
-//!   each invalid one reported), [`load_roots`] (several roots merged, the
-//!   first winning on a name), with [`Options`] and its presets for what
-//!   each agent accepts ([`Options::claude_code`]); [`listing()`] and
-//!   [`load_listed`], the content key of a tree, by which a front end reuses
-//!   what it made of an unchanged tree (`embed_skills!`'s expansion memo);
-//! - the rules one by one, for callers that hold bytes or paths rather than
-//!   a folder (a client checking a downloaded skill, an installer):
-//!   [`parse_skill_md`] and the path and name rules of [`names`];
-//! - diagnostics ([`Diagnostic`], [`Report`]) with severities, the option
-//!   that would accept a refusal ([`OptionHint`], spelled by each front end
-//!   through [`FrontEnd`]), mechanical fixes ([`Fix`]), and the one
-//!   [`Renderer`] that prints them the way rustc does;
-//! - where a skills folder is: [`root`] (`${VAR:-default}` expansion and
-//!   path resolution) and [`vendor`] (the folders each agent reads and
-//!   installs to);
-//! - [`relpath`], [`uri`], [`mime`], [`digest`]: paths, URIs, types, hashes.
+#![cfg_attr(
+    feature = "load",
+    doc = r#"`embed_skills!` runs [`load()`] inside rustc and turns the result into
+`static` tables; any other front end (a command-line checker, a loader
+that serves a folder at run time) calls the same public functions, so it
+applies the same rules with the same messages. Every one ends up with the
+same [`Skills`] type, whose fields are `Cow<'static, …>`: borrowed from
+the binary when embedded, owned when loaded.
+
+What lives here, once:
+- loading: [`load()`] (strict), [`load_lenient`] (every valid skill,
+  each invalid one reported), [`load_roots`] (several roots merged, the
+  first winning on a name), with [`Options`] and its presets for what
+  each agent accepts ([`Options::claude_code`]); [`listing()`] and
+  [`load_listed`], the content key of a tree, by which a front end reuses
+  what it made of an unchanged tree (`embed_skills!`'s expansion memo);
+- the rules one by one, for callers that hold bytes or paths rather than
+  a folder (a client checking a downloaded skill, an installer):
+  [`parse_skill_md`] and the path and name rules of [`names`];
+- diagnostics ([`Diagnostic`], [`Report`]) with severities, the option
+  that would accept a refusal ([`OptionHint`], spelled by each front end
+  through [`FrontEnd`]), mechanical fixes ([`Fix`]), and the one
+  [`Renderer`] that prints them the way rustc does;
+- where a skills folder is: [`root`] (`${VAR:-default}` expansion and
+  path resolution) and [`vendor`] (the folders each agent reads and
+  installs to);
+- [`relpath`], [`uri`], [`mime`], [`digest`]: paths, URIs, types, hashes."#
+)]
+// Without `load` (as a default skills-runtime builds this crate) the loader is
+// not here, and neither may its links be: a user's `cargo doc` shows this form.
+#![cfg_attr(
+    not(feature = "load"),
+    doc = "Without feature `load` (as a default skills-runtime builds it) this crate holds the model,
+the name and path rules and the diagnostics' types; the loader, the rules and the renderer need `load`."
+)]
 //!
 //! The model ([`Skills`], [`Skill`], [`SkillFile`], [`EmbedOptions`]) and
 //! what its methods need ([`relpath`], [`uri`], [`mime`], [`digest`]) live in
@@ -47,7 +57,7 @@
 //! debug info; that crate hashes nothing. They, [`root`], [`vendor`] and the
 //! name and path checks of [`names`] need nothing but SHA-256 (for the
 //! fingerprint of sets merged with [`merge_skills`]). Loading (feature `load`, on by default) adds the
-//! YAML parser, Unicode normalization (for [`names::fold_case`]), the snippet
+//! YAML parser, Unicode normalization (for `names::fold_case`), the snippet
 //! renderer and everything that reads skills.
 
 #![forbid(unsafe_code)]

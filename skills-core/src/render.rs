@@ -32,7 +32,7 @@ pub trait FrontEnd {
 }
 
 /// The library's front end: options are fields of
-/// [`Options`](crate::Options), what a program loading skills sets.
+/// `Options` (feature `load`), what a program loading skills sets.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Library;
 

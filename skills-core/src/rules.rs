@@ -309,7 +309,7 @@ pub enum OptionHint {
 }
 
 impl OptionHint {
-    /// The option's name in [`Options`](crate::Options) and in the macro:
+    /// The option's name in `Options` (feature `load`) and in the macro:
     /// `allow_fields`, `check_links`, `allow_secrets_in`.
     pub const fn option_name(&self) -> &'static str {
         match self {

@@ -530,7 +530,7 @@ impl Agent {
     }
 
     /// The user-scope folders the agent reads, highest precedence first:
-    /// what [`load_roots`](crate::load_roots) merges to serve them.
+    /// what `load_roots` (feature `load`) merges to serve them.
     pub fn user_roots(&self, env: &Environment) -> Vec<PathBuf> {
         self.folders(env, None)
             .into_iter()

@@ -134,7 +134,8 @@ const MAX_SHOWN_CHARS: usize = 4000;
 /// One line a server cannot act through: URIs, names and a server's own
 /// error messages are quoted in errors, and whatever a terminal or a CI log
 /// would act on (escapes, line breaks, bidirectional overrides) is escaped
-/// ([`skills_core::printable`]), at most `MAX_SHOWN_CHARS` (4,000) characters.
+/// (as `skills_runtime::load::printable` does), at most 4,000 characters
+/// (`MAX_SHOWN_CHARS`).
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Self::Rules { uri, report } = self {
