@@ -14,7 +14,7 @@ use rmcp::model::{
     SkillResources,
 };
 use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
-use skills_runtime::{Skills, SkillsServer, embed_skills};
+use skills_runtime::{Skills, SkillsServer, embed_skills, server};
 
 static SKILLS: Skills = embed_skills!("${SKILLS_DIR:-skills}");
 
@@ -49,7 +49,7 @@ async fn main() -> anyhow::Result<()> {
     let server = SkillsServer::new(SKILLS.clone());
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     let serving = server.clone();
-    tokio::spawn(async move { anyhow::Ok(serving.serve(server_end).await?.waiting().await?) });
+    tokio::spawn(server::serve(serving, server_end));
     let client = ().serve(client_end).await?;
 
     let info = client.peer_info().expect("initialized");
@@ -143,7 +143,7 @@ async fn main() -> anyhow::Result<()> {
 
     // The same server, reached the 2026-07-28 way (server/discover, stateless).
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move { anyhow::Ok(server.serve(server_end).await?.waiting().await?) });
+    tokio::spawn(server::serve(server, server_end));
     let client = ()
         .serve_with_lifecycle(
             client_end,

@@ -108,7 +108,7 @@ async fn main() -> anyhow::Result<()> {
     if let Some(bytes) = options.blob_cache_bytes {
         skills = skills.blob_cache_bytes(bytes);
     }
-    let skills = skills.build();
+    let skills = skills.build()?;
     let mut sessions = SessionLimits::default();
     if let Some(max) = options.max_sessions {
         sessions.max_sessions = max;

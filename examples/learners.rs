@@ -19,7 +19,7 @@ use rmcp::model::{ClientConfig, Implementation, ReadResourceRequestParams};
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use skills_runtime::server::{Access, Caller, Offer};
-use skills_runtime::{Skills, SkillsServer, embed_skills};
+use skills_runtime::{Skills, SkillsServer, embed_skills, server};
 
 // The recipe course is sold: declared gated, it may be locked and may not
 // grant `allowed-tools`.
@@ -73,7 +73,7 @@ async fn connect(
 ) -> anyhow::Result<RunningService<RoleClient, Agent>> {
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     let serving = server.clone();
-    tokio::spawn(async move { anyhow::Ok(serving.serve(server_end).await?.waiting().await?) });
+    tokio::spawn(server::serve(serving, server_end));
     let agent = Agent {
         info: ClientConfig::new(Default::default(), Implementation::new(name, "1")),
         told: Arc::default(),
@@ -119,7 +119,7 @@ async fn main() -> anyhow::Result<()> {
             }
         })
         .notify_changes(true)
-        .build();
+        .build()?;
 
     let a = connect(&server, "learner-a").await?;
     let b = connect(&server, "learner-b").await?;
@@ -166,7 +166,7 @@ async fn main() -> anyhow::Result<()> {
         .entry("learner-a".into())
         .or_default()
         .insert("recipe-scaling".into());
-    let told = server.refresh_views();
+    let told = server.refresh_views(|_| {});
     a.service().told.notified().await;
     println!("   sessions told: {told}");
     println!("   learner-a now: {:?}", owned(&a).await?);

@@ -15,9 +15,10 @@ use std::path::PathBuf;
 
 use clap::Parser;
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
-use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use skills_runtime::load::Options;
-use skills_runtime::{Skills, SkillsServer, Watch};
+use skills_runtime::watch::Watch;
+use skills_runtime::{Skills, SkillsServer, server};
 
 /// Serve a skills folder with live reload and print what a listening client is told.
 #[derive(Parser)]
@@ -42,11 +43,7 @@ async fn main() -> anyhow::Result<()> {
 
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     let serving = server.clone();
-    tokio::spawn(async move {
-        if let Ok(running) = serving.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(server::serve(serving, server_end));
     let client = ()
         .serve_with_lifecycle(
             client_end,
@@ -65,7 +62,7 @@ async fn main() -> anyhow::Result<()> {
         .await?;
     println!(
         "client: listening for changes to {} ({} skills)",
-        watch.dir().display(),
+        watch.dirs()[0].display(), // the one folder of Watch::folder
         client.peer().list_all_skills().await?.len()
     );
 

@@ -70,7 +70,7 @@ async fn main() -> anyhow::Result<()> {
         "stdio_server: serving {} skills over stdio; waiting for an MCP client on stdin",
         SKILLS.len()
     );
-    match serve(builder.build(), rmcp::transport::stdio_pipes()).await {
+    match serve(builder.build()?, rmcp::transport::stdio_pipes()).await {
         Ok(_) => Ok(()),
         // stdin ended before any client spoke: nobody to serve, nothing failed.
         Err(error @ ServeError::NoClient) => {

@@ -37,19 +37,19 @@ struct Search {
 
 #[tool_router]
 impl Larder {
-    fn new() -> Self {
+    fn new() -> Result<Self, skills_runtime::Report> {
         let skills = SkillsServer::builder(SKILLS.clone())
             .instructions("Larder manages a kitchen's stock, suppliers and recipes.")
-            .build();
+            .build()?;
         // The `read_skill` fallback tool, for hosts that cannot read resources.
         let mut tool_router = Self::tool_router();
         if let Some(route) = skills.tool_route(|larder: &Larder| &larder.skills) {
             tool_router.add_route(route);
         }
-        Self {
+        Ok(Self {
             tool_router,
             skills,
-        }
+        })
     }
 
     /// Finds stock items by name. Load the `stock-audit` skill before counting stock.
@@ -103,7 +103,7 @@ async fn main() -> anyhow::Result<()> {
         "with_tools: serving its own tool and {} skills over stdio; waiting for an MCP client on stdin",
         SKILLS.len()
     );
-    match serve(Larder::new(), rmcp::transport::stdio_pipes()).await {
+    match serve(Larder::new()?, rmcp::transport::stdio_pipes()).await {
         Ok(_) => Ok(()),
         // stdin ended before any client spoke: nobody to serve, nothing failed.
         Err(error @ ServeError::NoClient) => {

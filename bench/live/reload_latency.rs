@@ -22,9 +22,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{ProtocolVersion, ServerNotification, SubscriptionFilter};
-use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use skills_runtime::load::Options;
-use skills_runtime::{Skills, SkillsServer, Watch};
+use skills_runtime::watch::Watch;
+use skills_runtime::{Skills, SkillsServer};
 
 struct Args {
     edits: usize,
@@ -106,11 +107,7 @@ async fn main() {
     assert!(watch.last_report().is_none(), "{:?}", watch.last_report());
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
     let serving = server.clone();
-    tokio::spawn(async move {
-        if let Ok(running) = serving.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(serving, server_end));
     let client = ()
         .serve_with_lifecycle(
             client_end,
@@ -175,7 +172,7 @@ async fn main() {
         "{{\"summary\":true,\"edits\":{},\"skills\":{},\"debounce_ms\":{},\"median_ms\":{median:.1},\"min_ms\":{min:.1},\"max_ms\":{max:.1},\"loadavg\":\"{}\"}}",
         latencies.len(),
         names.len(),
-        skills_runtime::server::DEBOUNCE.as_millis(),
+        skills_runtime::watch::DEBOUNCE.as_millis(),
         load.split_whitespace()
             .take(3)
             .collect::<Vec<_>>()
@@ -185,7 +182,7 @@ async fn main() {
         "reload latency over {} edits of {} skills: median {median:.1} ms, min {min:.1} ms, max {max:.1} ms (debounce {} ms)",
         latencies.len(),
         names.len(),
-        skills_runtime::server::DEBOUNCE.as_millis()
+        skills_runtime::watch::DEBOUNCE.as_millis()
     );
     drop(watch);
     let _ = std::fs::remove_dir_all(&root);

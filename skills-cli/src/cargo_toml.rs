@@ -10,7 +10,7 @@ use crate::write;
 
 /// A manifest being edited.
 #[derive(Debug)]
-pub struct CargoToml {
+pub(crate) struct CargoToml {
     path: PathBuf,
     original: write::Read,
     document: DocumentMut,
@@ -18,7 +18,7 @@ pub struct CargoToml {
 
 impl CargoToml {
     /// Reads and parses `path`; the error is a sentence naming the file.
-    pub fn read(path: &Path) -> Result<Self, String> {
+    pub(crate) fn read(path: &Path) -> Result<Self, String> {
         let original = write::read(path)
             .map_err(|error| format!("{}: cannot read it: {error}", path.display()))?;
         let document = original
@@ -33,25 +33,25 @@ impl CargoToml {
     }
 
     /// Where it is.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Whether it declares a package (a workspace root alone does not).
-    pub fn is_package(&self) -> bool {
+    pub(crate) fn is_package(&self) -> bool {
         self.document
             .get("package")
             .is_some_and(Item::is_table_like)
     }
 
     /// `package.build`: `None` when unset, else its value (`false`, or a path).
-    pub fn build_key(&self) -> Option<&Value> {
+    pub(crate) fn build_key(&self) -> Option<&Value> {
         self.document.get("package")?.get("build")?.as_value()
     }
 
     /// Whether `table` (`dependencies`, `dev-dependencies`) names `krate`,
     /// directly or renamed (`x = { package = "krate", … }`).
-    pub fn has_dependency(&self, table: &str, krate: &str) -> bool {
+    pub(crate) fn has_dependency(&self, table: &str, krate: &str) -> bool {
         let Some(deps) = self.document.get(table).and_then(Item::as_table_like) else {
             return false;
         };
@@ -65,13 +65,13 @@ impl CargoToml {
     }
 
     /// Adds `krate = "version"` to `table`.
-    pub fn add_dependency(&mut self, table: &str, krate: &str, version: &str) {
+    pub(crate) fn add_dependency(&mut self, table: &str, krate: &str, version: &str) {
         self.dependencies(table)
             .insert(krate, toml_edit::value(version));
     }
 
     /// Adds `krate = { version = "…", features = […] }` to `table`.
-    pub fn add_dependency_with_features(
+    pub(crate) fn add_dependency_with_features(
         &mut self,
         table: &str,
         krate: &str,
@@ -86,7 +86,7 @@ impl CargoToml {
     }
 
     /// Adds `krate = { path = "…", … }` to `table`, with the other keys given.
-    pub fn add_path_dependency(
+    pub(crate) fn add_path_dependency(
         &mut self,
         table: &str,
         krate: &str,
@@ -119,7 +119,7 @@ impl CargoToml {
     }
 
     /// `profile.dev.build-override.opt-level`, when set.
-    pub fn build_override_opt_level(&self) -> Option<&Item> {
+    pub(crate) fn build_override_opt_level(&self) -> Option<&Item> {
         self.document
             .get("profile")?
             .get("dev")?
@@ -129,7 +129,7 @@ impl CargoToml {
 
     /// Sets `[profile.dev.build-override] opt-level = 3`, with a comment
     /// saying why.
-    pub fn add_build_override(&mut self) {
+    pub(crate) fn add_build_override(&mut self) {
         let profile = implicit_table(self.document.as_table_mut(), "profile");
         let dev = implicit_table(profile, "dev");
         let item = dev
@@ -146,7 +146,7 @@ impl CargoToml {
     }
 
     /// Writes the manifest back when an edit changed it.
-    pub fn save(&self) -> std::io::Result<()> {
+    pub(crate) fn save(&self) -> std::io::Result<()> {
         let text = self.document.to_string();
         if text != self.original.text {
             write::replace(&self.path, &self.original, &text)?;

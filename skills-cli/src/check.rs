@@ -15,7 +15,7 @@ use crate::outcome::Outcome;
 use crate::report::{Checked, Printer};
 
 /// Checks every folder; the worst outcome wins.
-pub fn run(args: &CheckArgs) -> Outcome {
+pub(crate) fn run(args: &CheckArgs) -> Outcome {
     let printer = Printer::new(&args.output);
     let mut outcome = Outcome::Done;
     let mut dirs = args.dirs.clone();
@@ -127,13 +127,13 @@ fn check_agent(agent: &Agent, args: &CheckArgs, printer: &Printer) -> Outcome {
 /// A folder argument resolved as `embed_skills!` resolves its own, against
 /// the current directory: `$VAR` and `${VAR:-default}` expand, and messages
 /// name it as written.
-pub fn resolve(written: &str) -> Result<ResolvedRoot, Box<Diagnostic>> {
+pub(crate) fn resolve(written: &str) -> Result<ResolvedRoot, Box<Diagnostic>> {
     let base = std::env::current_dir().unwrap_or_default();
     root::resolve(written, &base, None, |name| std::env::var(name).ok())
 }
 
 /// [`check`], and what each pinned reader does with each skill that loaded.
-pub fn check_with_readers(
+pub(crate) fn check_with_readers(
     root: &Path,
     options: &Options,
 ) -> (Report, Option<usize>, Vec<SkillVerdicts>) {
@@ -149,7 +149,7 @@ pub fn check_with_readers(
 }
 
 /// Every problem under `root`, and how many skills loaded when none was an error.
-pub fn check(root: &Path, options: &Options) -> (Report, Option<usize>) {
+pub(crate) fn check(root: &Path, options: &Options) -> (Report, Option<usize>) {
     let display = options.display_root.clone().unwrap_or_default();
     match skills_core::load(root, options) {
         Ok(loaded) => (
@@ -163,7 +163,7 @@ pub fn check(root: &Path, options: &Options) -> (Report, Option<usize>) {
 /// What a report means for the exit status: a folder that is not there or
 /// cannot be read is an I/O error (2); a broken rule is a problem (1), and
 /// so is a warning under `--deny-warnings`.
-pub fn judge(report: &Report, deny_warnings: bool) -> Outcome {
+pub(crate) fn judge(report: &Report, deny_warnings: bool) -> Outcome {
     if report
         .diagnostics()
         .iter()

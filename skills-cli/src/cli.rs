@@ -19,7 +19,7 @@ use skills_core::vendor::Agent;
 /// rule was broken (or something was refused), 2 on a usage or I/O error.
 #[derive(Debug, Parser)]
 #[command(name = "skills", version)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -27,7 +27,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Check skills folders: every problem in every skill, as `embed_skills!` reports it.
     Check(CheckArgs),
     /// Print what a server built from a folder lists: the SEP-2640 entries
@@ -48,7 +48,7 @@ pub enum Command {
 
 /// `skills check`.
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Skills folders: each holds skill folders, or is one. Written as for
     /// `embed_skills!` (`$VAR` and `${VAR:-default}` expand); relative to the
     /// current directory, and messages name files relative to the folder as
@@ -92,7 +92,7 @@ pub struct CheckArgs {
 
 /// The options of the rules, as `embed_skills!` takes them (same names, same meaning).
 #[derive(Debug, Clone, Default, Args)]
-pub struct RuleArgs {
+pub(crate) struct RuleArgs {
     /// Accept this top-level frontmatter key besides the specification's six
     /// (macro: `allow_fields = ["KEY"]`). Repeat for several.
     #[arg(long = "allow-field", value_name = "KEY")]
@@ -128,12 +128,12 @@ pub struct RuleArgs {
 impl RuleArgs {
     /// The library's options: its defaults (the macro's), changed only where
     /// a flag says so.
-    pub fn options(&self) -> Options {
+    pub(crate) fn options(&self) -> Options {
         self.apply(Options::default())
     }
 
     /// `base` (an agent's rule profile) with the flags' additions.
-    pub fn apply(&self, mut options: Options) -> Options {
+    pub(crate) fn apply(&self, mut options: Options) -> Options {
         options
             .allow_fields
             .extend(self.allow_fields.iter().cloned());
@@ -152,7 +152,7 @@ impl RuleArgs {
 /// The folders agents read skills from (skills-core's vendor table), each
 /// with the rules its skills are written for.
 #[derive(Debug, Clone, Default, Args)]
-pub struct VendorArgs {
+pub(crate) struct VendorArgs {
     /// The skills Claude Code reads: `$CLAUDE_CONFIG_DIR/skills`, else
     /// `~/.claude/skills` (the same as `--agent claude-code`).
     #[arg(long)]
@@ -169,7 +169,7 @@ pub struct VendorArgs {
 
 impl VendorArgs {
     /// The agents asked for, in order, each once.
-    pub fn selected(&self) -> Vec<&'static Agent> {
+    pub(crate) fn selected(&self) -> Vec<&'static Agent> {
         let mut agents: Vec<&'static Agent> = Vec::new();
         let claude: Option<&'static Agent> = self.claude.then_some(&Agent::CLAUDE_CODE);
         for agent in claude.into_iter().chain(self.agents.iter().copied()) {
@@ -184,7 +184,7 @@ impl VendorArgs {
 /// The skills folder a command reads when none is named: `skills` in a
 /// crate (the current folder holds Cargo.toml), where `skills new` puts
 /// skills. Outside a crate there is no default, and the error says so.
-pub fn default_skills_dir(command: &str) -> Result<String, String> {
+pub(crate) fn default_skills_dir(command: &str) -> Result<String, String> {
     if std::path::Path::new("Cargo.toml").is_file() {
         Ok("skills".to_owned())
     } else {
@@ -215,7 +215,7 @@ fn agent(id: &str) -> Result<&'static Agent, String> {
 
 /// `skills serve`.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The skills folder, as for `skills check`; loaded whole with the
     /// rules `embed_skills!` applies, and reloaded on every change (while it
     /// is broken, the last good set is served) [default: `skills` in a crate
@@ -278,7 +278,7 @@ pub struct ServeArgs {
 
 /// How problems are printed.
 #[derive(Debug, Clone, Args)]
-pub struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// `human`: as rustc prints its errors; `json`: one JSON object per
     /// problem and line (JSON Lines); `github`: GitHub Actions annotations.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -292,7 +292,7 @@ pub struct OutputArgs {
 
 /// The output formats of `skills check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// rustc's layout: the place, the line with a caret, the rule, the hints.
     Human,
     /// JSON Lines: `file`, `line`, `column`, `rule`, `severity`, `message`, `hint`, `option`.
@@ -303,7 +303,7 @@ pub enum Format {
 
 /// When to color.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// When printing to a terminal and `NO_COLOR` is unset.
     Auto,
     /// Always.
@@ -314,7 +314,7 @@ pub enum ColorChoice {
 
 /// `skills manifest`.
 #[derive(Debug, Args)]
-pub struct ManifestArgs {
+pub(crate) struct ManifestArgs {
     /// The skills folder, as for `skills check`.
     #[arg(value_name = "DIR")]
     pub dir: String,
@@ -331,7 +331,7 @@ pub struct ManifestArgs {
 
 /// `skills new`.
 #[derive(Debug, Args)]
-pub struct NewArgs {
+pub(crate) struct NewArgs {
     /// The skill's name, which is also its folder's: lowercase letters a-z,
     /// digits and single hyphens.
     #[arg(value_name = "NAME")]
@@ -350,7 +350,7 @@ pub struct NewArgs {
 
 /// `skills init`.
 #[derive(Debug, Args)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// The crate's manifest.
     #[arg(long, value_name = "PATH", default_value = "Cargo.toml")]
     pub manifest_path: PathBuf,

@@ -17,7 +17,10 @@ const MAX_ROUNDS: usize = 8;
 /// Fixes every file under `root` that has mechanical fixes; returns how
 /// many problems were fixed in each file (relative to the root), or the
 /// file that could not be written.
-pub fn apply(root: &Path, options: &Options) -> Result<Vec<(String, usize)>, (String, io::Error)> {
+pub(crate) fn apply(
+    root: &Path,
+    options: &Options,
+) -> Result<Vec<(String, usize)>, (String, io::Error)> {
     let mut fixed: BTreeMap<String, usize> = BTreeMap::new();
     for _ in 0..MAX_ROUNDS {
         let diagnostics: Vec<Diagnostic> = match skills_core::load(root, options) {

@@ -31,7 +31,7 @@ use crate::write;
 /// What the Quickstart's `main` serves with besides skills-runtime, added
 /// to a binary crate: (crate, version requirement, features). rmcp's is
 /// this workspace's (a test compares them).
-pub const SERVE_DEPENDENCIES: [(&str, &str, &[&str]); 2] = [
+pub(crate) const SERVE_DEPENDENCIES: [(&str, &str, &[&str]); 2] = [
     ("rmcp", "3.11", &["server", "transport-io"]),
     ("tokio", "1", &["macros", "rt"]),
 ];
@@ -40,7 +40,7 @@ pub const SERVE_DEPENDENCIES: [(&str, &str, &[&str]); 2] = [
 const CARGO_NEW_MAIN: &str = "fn main() {\n    println!(\"Hello, world!\");\n}";
 
 /// The Quickstart's `src/main.rs`, serving the skills in `skills` over stdio.
-pub fn quickstart_main(skills: &str) -> String {
+pub(crate) fn quickstart_main(skills: &str) -> String {
     format!(
         "//! Serves the skills in `{skills}/` to an MCP client over stdio.\n\
          \n\
@@ -68,7 +68,7 @@ fn built_from() -> Option<PathBuf> {
 }
 
 /// Adds what is missing; reports every step.
-pub fn run(args: &InitArgs) -> Outcome {
+pub(crate) fn run(args: &InitArgs) -> Outcome {
     let mut manifest = match CargoToml::read(&args.manifest_path) {
         Ok(manifest) if manifest.is_package() => manifest,
         Ok(manifest) => {

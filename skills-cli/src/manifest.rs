@@ -21,7 +21,7 @@ struct Listing<T> {
 
 /// Prints the manifest of one folder, or its problems (on stderr) when the
 /// rules refuse it.
-pub fn run(args: &ManifestArgs) -> Outcome {
+pub(crate) fn run(args: &ManifestArgs) -> Outcome {
     let printer = Printer::for_stderr();
     let mut options = args.rules.options();
     let root = match check::resolve(&args.dir) {

@@ -14,7 +14,7 @@ use crate::recipe;
 use crate::report::Printer;
 
 /// The `SKILL.md` of a new skill named `name`.
-pub fn skeleton(name: &str) -> String {
+pub(crate) fn skeleton(name: &str) -> String {
     let title = {
         let words = name.replace('-', " ");
         let mut chars = words.chars();
@@ -41,7 +41,7 @@ pub fn skeleton(name: &str) -> String {
 }
 
 /// Creates the skill, or says why not.
-pub fn run(args: &NewArgs) -> Outcome {
+pub(crate) fn run(args: &NewArgs) -> Outcome {
     let in_crate = Path::new("Cargo.toml").is_file();
     let dir = args.dir.clone().unwrap_or_else(|| {
         if in_crate {

@@ -41,14 +41,14 @@ const BROKEN_SKILL_MD: &str = "---\nname: pdf-tools\ndescription: Fills PDF form
 
 /// Writes the recipe into the crate at `crate_dir`, whose skills folder is
 /// `skills` (relative to it).
-pub fn scaffold(crate_dir: &Path, skills: &str) -> Steps {
+pub(crate) fn scaffold(crate_dir: &Path, skills: &str) -> Steps {
     let mut steps = Steps::default();
     add_to(crate_dir, skills, &mut steps);
     steps
 }
 
 /// [`scaffold`] into existing steps.
-pub fn add_to(crate_dir: &Path, skills: &str, steps: &mut Steps) {
+pub(crate) fn add_to(crate_dir: &Path, skills: &str, steps: &mut Steps) {
     match CargoToml::read(&crate_dir.join("Cargo.toml")) {
         Ok(mut manifest) => {
             if manifest.has_dependency("dev-dependencies", "trybuild") {

@@ -12,11 +12,11 @@ use crate::cli::{ColorChoice, Format, OutputArgs};
 
 /// How `skills` spells the options a hint names: its own flags.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct CommandLine;
+pub(crate) struct CommandLine;
 
 impl CommandLine {
     /// The flag that turns `option` on (`--allow-field author`).
-    pub fn flag(option: &OptionHint) -> String {
+    pub(crate) fn flag(option: &OptionHint) -> String {
         match option {
             OptionHint::AllowField(field) => format!("--allow-field {}", shell_word(field)),
             OptionHint::NoCheckLinks => "--no-check-links".to_owned(),
@@ -52,7 +52,7 @@ fn shell_word(text: &str) -> String {
 
 /// What one folder's check found, ready to print.
 #[derive(Debug)]
-pub struct Checked<'r> {
+pub(crate) struct Checked<'r> {
     /// Every problem, errors and warnings.
     pub report: &'r Report,
     /// How many skills loaded, when the rules accepted the folder.
@@ -67,7 +67,7 @@ pub struct Checked<'r> {
 
 impl Checked<'_> {
     /// The last line a person reads: what was checked and what was found.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let report = self.report;
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         let warnings = report.warnings().count();
@@ -101,7 +101,7 @@ fn root_name(report: &Report) -> std::borrow::Cow<'_, str> {
 /// output), and in JSON mode the summaries on stderr so that stdout stays
 /// one JSON object per line.
 #[derive(Debug, Clone, Copy)]
-pub struct Printer {
+pub(crate) struct Printer {
     format: Format,
     color: bool,
     /// Print everything on stderr (for commands whose stdout is data).
@@ -111,7 +111,7 @@ pub struct Printer {
 impl Printer {
     /// A printer for `output`, coloring when it says so (or when `auto` and
     /// stdout is a terminal without `NO_COLOR`).
-    pub fn new(output: &OutputArgs) -> Self {
+    pub(crate) fn new(output: &OutputArgs) -> Self {
         let color = match output.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -127,7 +127,7 @@ impl Printer {
     }
 
     /// A human printer for messages on stderr (commands whose stdout is data).
-    pub fn for_stderr() -> Self {
+    pub(crate) fn for_stderr() -> Self {
         Self {
             format: Format::Human,
             color: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
@@ -136,7 +136,7 @@ impl Printer {
     }
 
     /// Every problem of `checked`, then its summary.
-    pub fn checked(&self, checked: &Checked<'_>) {
+    pub(crate) fn checked(&self, checked: &Checked<'_>) {
         let report = checked.report;
         match self.format {
             Format::Human => {
@@ -197,7 +197,7 @@ impl Printer {
 
     /// One diagnostic that is not part of a folder's report (a bad name
     /// given to `skills new`), in this printer's format, on stderr.
-    pub fn lone(&self, diagnostic: &Diagnostic, root: &str) {
+    pub(crate) fn lone(&self, diagnostic: &Diagnostic, root: &str) {
         let text = match self.format {
             Format::Human => Renderer::new(&CommandLine)
                 .color(self.color)
@@ -210,7 +210,7 @@ impl Printer {
 }
 
 /// Writes to stdout; a reader that went away (`| head`) is not an error.
-pub fn stdout(text: &str) {
+pub(crate) fn stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }

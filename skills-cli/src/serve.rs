@@ -11,7 +11,8 @@ use skills_core::Options;
 use skills_core::vendor::{Agent, Environment};
 use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::server::ServeError;
-use skills_runtime::{Skills, SkillsServer, Watch, WatchHandle};
+use skills_runtime::watch::{Watch, WatchHandle};
+use skills_runtime::{Skills, SkillsServer};
 
 use crate::check::resolve;
 use crate::cli::ServeArgs;
@@ -19,7 +20,7 @@ use crate::outcome::Outcome;
 use crate::report::{CommandLine, Printer};
 
 /// Serves until the client leaves (stdio) or Ctrl-C / `SIGTERM` (HTTP).
-pub fn run(args: &ServeArgs) -> Outcome {
+pub(crate) fn run(args: &ServeArgs) -> Outcome {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -126,7 +127,14 @@ async fn serve(args: &ServeArgs) -> Outcome {
     if let Some(size) = args.resources_page_size {
         builder = builder.resources_page_size(size);
     }
-    let server = builder.build();
+    // An empty set is always servable: the watch below loads the folder.
+    let server = match builder.build() {
+        Ok(server) => server,
+        Err(report) => {
+            eprintln!("error: {report}");
+            return Outcome::Failed;
+        }
+    };
     let what = served.describe(&env);
     match args.http {
         None => {

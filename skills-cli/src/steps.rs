@@ -17,36 +17,36 @@ enum Step {
 
 /// The steps of one command, printed in order at the end.
 #[derive(Debug, Default)]
-pub struct Steps {
+pub(crate) struct Steps {
     steps: Vec<Step>,
 }
 
 impl Steps {
     /// `file` was written (`what` says how).
-    pub fn changed(&mut self, file: &str, what: impl AsRef<str>) {
+    pub(crate) fn changed(&mut self, file: &str, what: impl AsRef<str>) {
         self.steps
             .push(Step::Changed(format!("{file}: {}", what.as_ref())));
     }
 
     /// `file` already had what the step would add.
-    pub fn unchanged(&mut self, file: &str, what: impl AsRef<str>) {
+    pub(crate) fn unchanged(&mut self, file: &str, what: impl AsRef<str>) {
         self.steps
             .push(Step::Unchanged(format!("{file}: {}", what.as_ref())));
     }
 
     /// Something for the author to do by hand.
-    pub fn advise(&mut self, text: impl Into<String>) {
+    pub(crate) fn advise(&mut self, text: impl Into<String>) {
         self.steps.push(Step::Advice(text.into()));
     }
 
     /// A step that could not be done.
-    pub fn failed(&mut self, text: impl Into<String>) {
+    pub(crate) fn failed(&mut self, text: impl Into<String>) {
         self.steps.push(Step::Failed(text.into()));
     }
 
     /// Writes `text` to `path` unless it holds exactly that already; creates
     /// missing folders.
-    pub fn write(&mut self, root: &Path, rel: &str, text: &str, what: &str) {
+    pub(crate) fn write(&mut self, root: &Path, rel: &str, text: &str, what: &str) {
         let path = root.join(rel);
         match crate::write::read(&path).map(|read| read.text) {
             Ok(existing) if existing == text => self.unchanged(rel, format!("{what}, as before")),
@@ -59,7 +59,7 @@ impl Steps {
     }
 
     /// Prints every step; returns `Failed` when a step failed.
-    pub fn report(&self) -> Outcome {
+    pub(crate) fn report(&self) -> Outcome {
         let mut changed = false;
         let mut failed = false;
         for step in &self.steps {

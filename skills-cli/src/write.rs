@@ -20,14 +20,14 @@ use skills_core::open::{self, FileId};
 
 /// A user's file as it was read: its text and what it was.
 #[derive(Debug)]
-pub struct Read {
+pub(crate) struct Read {
     /// The file's text.
     pub text: String,
     metadata: Metadata,
 }
 
 /// Reads the UTF-8 text of the regular file at `path` ([`skills_core::open`]).
-pub fn read(path: &Path) -> io::Result<Read> {
+pub(crate) fn read(path: &Path) -> io::Result<Read> {
     let mut opened = open::open(path, None)?;
     let metadata = opened.metadata().clone();
     let bytes = opened.read(MAX_FILE_BYTES)?;
@@ -39,7 +39,7 @@ pub fn read(path: &Path) -> io::Result<Read> {
 /// Replaces the file at `path`, read as `read`, with `text`, keeping its
 /// permissions; refused when `path` is no longer that regular file (it was
 /// replaced, or a link was put there, since it was read).
-pub fn replace(path: &Path, read: &Read, text: &str) -> io::Result<()> {
+pub(crate) fn replace(path: &Path, read: &Read, text: &str) -> io::Result<()> {
     let staged = stage(path, text)?;
     staged
         .as_file()
@@ -57,7 +57,7 @@ pub fn replace(path: &Path, read: &Read, text: &str) -> io::Result<()> {
 /// Creates the file `path` holding `text`, and the folders above it; fails
 /// when anything is already there (a file, a link, a FIFO), which it never
 /// touches.
-pub fn create(path: &Path, text: &str) -> io::Result<()> {
+pub(crate) fn create(path: &Path, text: &str) -> io::Result<()> {
     if let Some(folder) = path
         .parent()
         .filter(|folder| !folder.as_os_str().is_empty())

@@ -432,27 +432,27 @@ pub(crate) struct Diagnostics {
 #[cfg(feature = "load")]
 impl Diagnostics {
     /// An empty collector.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Records a problem.
-    pub fn push(&mut self, diagnostic: Diagnostic) {
+    pub(crate) fn push(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
     }
 
     /// Whether an error was reported so far.
-    pub fn has_errors(&self) -> bool {
+    pub(crate) fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
     /// How many problems were reported so far (a mark for [`since`](Self::since)).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.diagnostics.len()
     }
 
     /// Gives the problems of `file` reported after `mark` their source line.
-    pub fn attach_source(&mut self, mark: usize, file: &str, text: &str) {
+    pub(crate) fn attach_source(&mut self, mark: usize, file: &str, text: &str) {
         for diagnostic in &mut self.diagnostics[mark..] {
             if diagnostic.file == file {
                 diagnostic.attach_source(text);
@@ -461,13 +461,13 @@ impl Diagnostics {
     }
 
     /// Every problem, unsorted.
-    pub fn into_vec(self) -> Vec<Diagnostic> {
+    pub(crate) fn into_vec(self) -> Vec<Diagnostic> {
         self.diagnostics
     }
 
     /// `value` and the warnings when no error was reported, else a report
     /// of every problem, sorted by place.
-    pub fn finish<T>(self, root: &str, value: T) -> Result<(T, Vec<Diagnostic>), Report> {
+    pub(crate) fn finish<T>(self, root: &str, value: T) -> Result<(T, Vec<Diagnostic>), Report> {
         if self.has_errors() {
             return Err(Report::new(root, self.diagnostics));
         }

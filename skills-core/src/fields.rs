@@ -21,11 +21,11 @@ pub const SPEC_FIELDS: [&str; 6] = [
 ];
 
 /// Longest `description`, in characters.
-pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+pub(crate) const MAX_DESCRIPTION_CHARS: usize = 1024;
 /// Longest `compatibility`, in characters.
-pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+pub(crate) const MAX_COMPATIBILITY_CHARS: usize = 500;
 /// `metadata` keys with this prefix are reserved by SEP-2640.
-pub const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";
+pub(crate) const RESERVED_METADATA_PREFIX: &str = "io.modelcontextprotocol/";
 
 /// The `name` and `description` of a skill whose frontmatter passed.
 #[derive(Debug, Clone, PartialEq, Eq)]

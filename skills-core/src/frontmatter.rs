@@ -76,7 +76,7 @@ pub(crate) enum Shape {
 
 impl Frontmatter {
     /// The entry for `key`, if written.
-    pub fn get(&self, key: &str) -> Option<&Entry> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Entry> {
         self.fields.iter().find(|entry| entry.key == key)
     }
 }
@@ -84,7 +84,7 @@ impl Frontmatter {
 impl Node {
     /// The value as the author wrote it, for messages: the raw text of a
     /// plain scalar, the JSON of anything else.
-    pub fn as_written(&self) -> String {
+    pub(crate) fn as_written(&self) -> String {
         match (&self.raw, &self.value) {
             (Some(raw), _) => raw.clone(),
             (None, Value::String(text)) => text.clone(),

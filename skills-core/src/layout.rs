@@ -27,12 +27,12 @@ pub(crate) struct Found {
 
 impl Found {
     /// The skill's main file (its `SKILL.md`), relative to the root.
-    pub fn skill_md(&self) -> String {
+    pub(crate) fn skill_md(&self) -> String {
         relpath::join(&self.folder, self.main_file)
     }
 
     /// The name of the skill's folder, which `name` must equal.
-    pub fn folder_name(&self) -> &str {
+    pub(crate) fn folder_name(&self) -> &str {
         relpath::name(&self.path)
     }
 }

@@ -62,6 +62,7 @@ the name and path rules and the diagnostics' types; the loader, the rules and th
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(unreachable_pub)]
 
 mod diagnostic;
 pub mod digest;

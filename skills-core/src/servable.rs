@@ -2,7 +2,7 @@
 //! still hold after it was built, for sets a program builds or changes at run
 //! time. The loader and `embed_skills!` apply the same rules while they
 //! build; a server runs [`check_servable`] before it serves a set (its
-//! `try_build` and `try_replace`). Needs no parsing or hashing, so it is
+//! `build` and `replace`). Needs no parsing or hashing, so it is
 //! there without the `load` feature.
 
 use std::collections::HashMap;

@@ -46,12 +46,12 @@ pub(crate) struct Entry {
 
 impl Entry {
     /// The last segment of the path.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         relpath::name(&self.rel)
     }
 
     /// The folder holding the entry (`""` at the root).
-    pub fn parent(&self) -> &str {
+    pub(crate) fn parent(&self) -> &str {
         relpath::parent(&self.rel)
     }
 }

@@ -20,6 +20,7 @@
 //! [skills-runtime]: https://docs.rs/skills-runtime
 
 #![forbid(unsafe_code)]
+#![deny(unreachable_pub)]
 
 mod args;
 mod generate;

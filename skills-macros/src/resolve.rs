@@ -17,7 +17,7 @@ pub(crate) struct BuildScript {
 impl BuildScript {
     /// Parses `cargo::key=value` (and the older `cargo:key=value`) lines.
     /// Relative paths are relative to the package, as Cargo reads them.
-    pub fn parse(output: &str, manifest_dir: &Path) -> Self {
+    pub(crate) fn parse(output: &str, manifest_dir: &Path) -> Self {
         let mut script = Self::default();
         for line in output.lines() {
             let Some(directive) = line
@@ -37,7 +37,7 @@ impl BuildScript {
 
     /// Whether Cargo re-runs the script, and so rebuilds the crate, when
     /// anything under `root` changes or any of `env_vars` does.
-    pub fn tracks(&self, root: &Path, env_vars: &[String], manifest_dir: &Path) -> bool {
+    pub(crate) fn tracks(&self, root: &Path, env_vars: &[String], manifest_dir: &Path) -> bool {
         let root = canonical(root);
         let watched = if self.rerun_if_changed.is_empty() {
             // Without any rerun-if-changed, Cargo watches the whole package.

@@ -106,11 +106,11 @@
 //!
 //! | to | call |
 //! | --- | --- |
-//! | build a server | [`SkillsServer::new`], or [`SkillsServer::builder`] then [`SkillsServerBuilder`]'s switches (instructions, compatibility layers, page sizes, prompts, an [access policy](SkillsServerBuilder::access) deciding which skills each caller owns, may buy, or never hears of) and [`build`](SkillsServerBuilder::build) |
+//! | build a server | [`SkillsServer::builder`], then [`SkillsServerBuilder`]'s switches (instructions, compatibility layers, page sizes, prompts, an [access policy](SkillsServerBuilder::access) deciding which skills each caller owns, may buy, or never hears of) and [`build`](SkillsServerBuilder::build), which returns a [`Report`] for a set it cannot serve; [`SkillsServer::new`] is `builder(skills).build()` with the defaults for a set that can be served as it is (it panics otherwise) |
 //! | serve it | [`server::serve`]`(server, transport)` (stdio), or `http::SkillsRouter` (feature `http`) |
 //! | add skills to your own handler | [`SkillsServer::wrap`]`(handler)`, or [`delegate_skills!`] inside your `impl ServerHandler` (with [`SkillsServer::tool_route`] and [`SkillsServer::on_initialized`]) |
 //! | change the set served | [`SkillsServer::replace`]; [`SkillsServer::skills`] is the set served now |
-//! | serve a folder live (feature `watch`) | `SkillsServer::watch(Watch::…)`, or `SkillsServerBuilder::watch_in_debug(Watch::…)` |
+//! | serve a folder live (feature `watch`) | `SkillsServer::watch(watch::Watch::…)`, which the `watch` module describes |
 //! | say what one caller sees | [`SkillsServer::instructions`], [`SkillsServer::config`] and [`SkillsServer::view`], each taking a [`server::Caller`] |
 //! | tell clients access changed | [`SkillsServer::refresh_views`], [`SkillsServer::watch_view`] |
 //! | name a skill in your own tool's description | [`SkillsServer::tool_hint`] |
@@ -135,7 +135,7 @@
 //! | --- | --- | --- | --- |
 //! | `server` (default) | – | [`SkillsServer`], [`WithSkills`], [`delegate_skills!`] and the [`server`] module, through rmcp | you serve skills over MCP. Without it the crate is the macro and the tables only, with no dependency on rmcp (a [skill pack](merge_skills)) |
 //! | `load` | – | the `load` module (`load::load`, `load::Options`, `load::add_files`, the rules and diagnostics, the renderer, `load::vendor`): a folder read, checked and hashed at run time with the macro's rules and messages | you check or serve a folder at run time, or add files generated at start-up. Without it nothing is parsed or hashed at run time |
-//! | `watch` | `load`, `server` | `SkillsServer::watch(Watch::…)` (a folder, several roots, an agent's folders) and `SkillsServerBuilder::watch_in_debug`: a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
+//! | `watch` | `load`, `server` | the `watch` module and `SkillsServer::watch(Watch::…)` (a folder, several roots, an agent's folders): a folder served live, the last good set kept while it does not load, clients told what changed | you edit skills while the server runs, or serve agents' own folders |
 //! | `http` | `server` | the `http` module: MCP's streamable HTTP transport on an axum `Router` you extend, the `GET /skills` catalog routes, the well-known skills index with its archives (`npx skills add`), and `serve`, which prints the one `listening` line | you serve over HTTP (replicas, bearer tokens, per-user skills) |
 //! | `folder` | `load` | the `folder` module: skills written into a folder with a record per skill, an atomic swap and six states | you write skills to disk yourself; `client` and `install` use it |
 //! | `install` | `folder` | the `install` module: the embedded skills written into agents' folders, a clap `skill install\|uninstall\|list` group and `Installer::intercept` | your command-line tool installs its skills for local agents |
@@ -153,6 +153,7 @@
 // The Quickstart shows a build script's `fn main` as the user writes it.
 #![allow(clippy::needless_doctest_main)]
 #![warn(missing_docs)]
+#![deny(unreachable_pub)]
 
 pub use skills_core::{
     Digest, EmbedOptions, MergeError, Report, SKILL_MD, Skill, SkillFile, Skills, check_servable,
@@ -174,7 +175,8 @@ pub mod protocol;
 pub mod client;
 
 #[cfg(feature = "watch")]
-pub use server::{Reload, Reloads, Watch, WatchError, WatchHandle};
+pub mod watch;
+
 #[cfg(feature = "http")]
 pub mod http;
 
@@ -188,11 +190,15 @@ pub mod openapi;
 pub mod testing;
 
 #[cfg(feature = "server")]
-pub use server::{SkillsServer, SkillsServerBuilder, WithSkills};
+pub use server::{builder::SkillsServerBuilder, handler::WithSkills, skills_server::SkillsServer};
 #[cfg(feature = "load")]
 pub mod load;
 
 mod macros;
+
+// The second ways issue 31 removed, as doc tests that must not compile.
+#[cfg(all(doctest, feature = "server"))]
+mod one_way;
 
 #[doc(hidden)]
 pub mod __private {

@@ -118,9 +118,8 @@ macro_rules! embed_skills {
 ///
 /// # Under an access policy
 ///
-/// With [`access`](crate::SkillsServerBuilder::access) or
-/// [`visibility`](crate::SkillsServerBuilder::visibility), every skills method
-/// above already answers per caller. Three more methods make the session
+/// With an [`access`](crate::SkillsServerBuilder::access) policy, every
+/// skills method above already answers per caller. Three more methods make the session
 /// itself per caller; `SkillsServer` and [`WithSkills`](crate::WithSkills) write them, a
 /// delegating handler writes them as below:
 ///

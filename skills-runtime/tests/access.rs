@@ -128,7 +128,8 @@ fn platform(name: &str) -> (SkillsServer, Entitlements) {
         .access(policy(entitlements.clone()))
         .notify_changes(true)
         .prompts(true)
-        .build();
+        .build()
+        .unwrap();
     (server, entitlements)
 }
 
@@ -309,7 +310,8 @@ async fn a_change_to_a_skill_the_learner_cannot_see_changes_nothing_they_get() {
         .legacy_index(true)
         .list_supporting_files(true)
         .access(policy(entitlements.clone()))
-        .build();
+        .build()
+        .unwrap();
     for era in ERAS {
         for server in [&server, &paged] {
             server
@@ -397,7 +399,7 @@ async fn only_the_sessions_whose_view_changed_are_told() {
         .get_mut("learner-a")
         .unwrap()
         .insert("rust".into());
-    assert_eq!(server.refresh_views(), 1);
+    assert_eq!(server.refresh_views(|_| {}), 1);
     told(&a).await;
     let uris: Vec<String> = a
         .list_all_skills()
@@ -411,7 +413,7 @@ async fn only_the_sessions_whose_view_changed_are_told() {
         "{uris:?}"
     );
     // Nothing changed since: nobody is told.
-    assert_eq!(server.refresh_views(), 0);
+    assert_eq!(server.refresh_views(|_| {}), 0);
     // A revoke is a change too.
     entitlements
         .write()
@@ -419,7 +421,7 @@ async fn only_the_sessions_whose_view_changed_are_told() {
         .get_mut("learner-a")
         .unwrap()
         .remove("rust");
-    assert_eq!(server.refresh_views(), 1);
+    assert_eq!(server.refresh_views(|_| {}), 1);
     told(&a).await;
     assert_eq!((count(&a), count(&b), count(&admin)), (2, 1, 1));
 
@@ -520,7 +522,7 @@ async fn a_watcher_wakes_only_for_changes_to_its_callers_view() {
         .get_mut("learner-a")
         .unwrap()
         .insert("rust".into());
-    assert_eq!(server.refresh_views(), 2);
+    assert_eq!(server.refresh_views(|_| {}), 2);
     for index in [0, 2] {
         let now = tokio::time::timeout(Duration::from_secs(30), watches[index].changed())
             .await
@@ -591,9 +593,9 @@ async fn a_routes_view_is_the_callers_owned_skills_and_teasers() {
     );
     assert_ne!(a.fingerprint(), b.fingerprint());
 
-    // The route's entry is the one skills/get answers.
+    // The entry a route builds is the one skills/get answers.
     let python = a.owned_skill("python").unwrap();
-    let entry = serde_json::to_value(a.entry(python).unwrap()).unwrap();
+    let entry = serde_json::to_value(skills_runtime::server::skill_entry(python)).unwrap();
     let client = connect_as(server.clone(), Era::Handshake, "learner-a").await;
     let got = client
         .get_skill(GetSkillRequestParams::new(
@@ -627,7 +629,8 @@ async fn a_policy_cannot_lock_a_skill_that_is_not_gated() {
                 Access::Locked(offer())
             }
         })
-        .build();
+        .build()
+        .unwrap();
     // The server says so once per skill, however often the policy is asked.
     let warnings = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let view = tracing::subscriber::with_default(CountWarnings(warnings.clone()), || {
@@ -665,6 +668,7 @@ async fn replicas_agree_on_a_learners_fingerprint_and_cursors() {
             .skills_page_size(1)
             .access(policy(entitlements.clone()))
             .build()
+            .unwrap()
     };
     let (one, two) = (replica("replica-1"), replica("replica-2"));
     for era in ERAS {
@@ -728,7 +732,8 @@ async fn what_every_caller_is_told_is_kept_until_access_changes() {
                 Access::Absent
             }
         })
-        .build();
+        .build()
+        .unwrap();
     assert!(
         server
             .instructions(&skills_runtime::server::Caller::anonymous())
@@ -744,7 +749,7 @@ async fn what_every_caller_is_told_is_kept_until_access_changes() {
             .contains("skill://ard/SKILL.md")
     );
     // ...until the author says access changed.
-    server.refresh_views();
+    server.refresh_views(|_| {});
     assert!(
         !server
             .instructions(&skills_runtime::server::Caller::anonymous())

@@ -2,7 +2,7 @@
 //! layer resolves each request's bearer token to a learner and the skills
 //! they own, once per request, into the request extensions; the policy reads
 //! them there through `Caller`, for MCP requests and plain routes alike; and
-//! after a purchase, `refresh_views_with` resolves each session again and
+//! after a purchase, `refresh_views` resolves each session again and
 //! tells only the buyer.
 
 use skills_test_support as support;
@@ -111,7 +111,8 @@ async fn the_auth_layers_entitlements_decide_and_a_purchase_tells_the_buyer() {
             _ => Access::Absent,
         })
         .notify_changes(true)
-        .build();
+        .build()
+        .unwrap();
     let url = serve(server.clone(), table.clone()).await;
     let a = connect(&url, "learner-a").await;
     let b = connect(&url, "learner-b").await;
@@ -145,8 +146,8 @@ async fn the_auth_layers_entitlements_decide_and_a_purchase_tells_the_buyer() {
         .get_mut("learner-a")
         .unwrap()
         .insert("purchase-orders".to_owned());
-    assert_eq!(server.refresh_views(), 0);
-    let told = server.refresh_views_with(|parts| {
+    assert_eq!(server.refresh_views(|_| {}), 0);
+    let told = server.refresh_views(|parts| {
         if let Some(learner) = parts.extensions.get_mut::<Learner>() {
             learner.owned = table
                 .read()
@@ -196,7 +197,8 @@ async fn a_slow_refresh_does_not_hold_up_a_new_session() {
             _ => Access::Absent,
         })
         .notify_changes(true)
-        .build();
+        .build()
+        .unwrap();
     let url = serve(server.clone(), table.clone()).await;
     let first = connect(&url, "learner-a").await;
     let (done, mut order) = tokio::sync::mpsc::unbounded_channel();
@@ -205,7 +207,7 @@ async fn a_slow_refresh_does_not_hold_up_a_new_session() {
     let (started, began) = tokio::sync::oneshot::channel();
     let mut started = Some(started);
     let refresh = tokio::task::spawn_blocking(move || {
-        refreshing.refresh_views_with(|_| {
+        refreshing.refresh_views(|_| {
             if let Some(started) = started.take() {
                 let _ = started.send(());
             }
@@ -273,7 +275,8 @@ mod front_door {
         SkillsRouter::new(
             SkillsServer::builder(SKILLS.clone())
                 .notify_changes(true)
-                .build(),
+                .build()
+                .unwrap(),
         )
     }
 

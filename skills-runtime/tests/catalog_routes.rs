@@ -93,6 +93,7 @@ fn platform_server(skills: Skills) -> SkillsServer {
         })
         .prompts(true)
         .build()
+        .unwrap()
 }
 
 /// Serves `server` with the catalog routes and MCP behind the auth layer;

@@ -188,7 +188,10 @@ async fn a_changed_digest_asks_again() {
         "approval-change-1",
         &[("audit", "# Audit", &[]), ("orders", "# Orders", &[])],
     );
-    let server = SkillsServer::builder(before).notify_changes(true).build();
+    let server = SkillsServer::builder(before)
+        .notify_changes(true)
+        .build()
+        .unwrap();
     let (client, methods) = tapped(server.clone(), Era::Modern).await;
     let asked = Asked::default();
     let unloads: Arc<Mutex<Vec<String>>> = Arc::default();

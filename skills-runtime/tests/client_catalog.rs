@@ -317,7 +317,10 @@ async fn on_2026_07_28_the_catalog_subscribes_itself() {
         "catalog-modern",
         &[("audit", "dependencies: [db]\n"), ("orders", "")],
     );
-    let server = SkillsServer::builder(skills).notify_changes(true).build();
+    let server = SkillsServer::builder(skills)
+        .notify_changes(true)
+        .build()
+        .unwrap();
     let (client, methods) = tapped(server.clone(), Era::Modern).await;
     let heard = Heard::default();
     let catalog = catalog(&heard, true);

@@ -18,7 +18,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde_json::json;
-use skills_runtime::server::Caller;
+use skills_runtime::server::{Access, Caller};
 use skills_runtime::{Skills, SkillsServer, WithSkills};
 use support::{ERAS, connect};
 
@@ -350,14 +350,20 @@ async fn a_cursor_into_the_inner_handlers_resources_is_refused_where_there_are_n
 fn guarded() -> SkillsServer {
     SkillsServer::builder(SKILLS.clone())
         .instructions("Ask before ordering.")
-        .visibility(|skill, context| {
-            skill.name() != "purchase-orders"
-                || context
-                    .client_info()
-                    .is_some_and(|client| client.name == "chef")
+        .access(|skill, caller| {
+            let chef = caller
+                .mcp()
+                .and_then(|context| context.client_info())
+                .is_some_and(|client| client.name == "chef");
+            if skill.name() != "purchase-orders" || chef {
+                Access::Owned
+            } else {
+                Access::Absent
+            }
         })
         .notify_changes(true)
         .build()
+        .unwrap()
 }
 
 /// The delegation shape under an access policy: what the author writes so

@@ -44,9 +44,7 @@ async fn a_declared_file_is_refused_until_added_then_served() {
         pending.pending_files().collect::<Vec<_>>(),
         ["platform/references/api.md"]
     );
-    let report = SkillsServer::builder(pending.clone())
-        .try_build()
-        .unwrap_err();
+    let report = SkillsServer::builder(pending.clone()).build().unwrap_err();
     assert_eq!(report.errors().next().unwrap().rule, Rule::Generated);
     assert!(
         report.to_string().contains("platform/references/api.md"),
@@ -59,7 +57,7 @@ async fn a_declared_file_is_refused_until_added_then_served() {
         &options(),
     )
     .unwrap();
-    let server = SkillsServer::builder(ready.clone()).try_build().unwrap();
+    let server = SkillsServer::builder(ready.clone()).build().unwrap();
     // replace() keeps serving the good set when handed one it cannot serve.
     assert!(server.replace(pending).is_err());
     assert_eq!(server.skills().fingerprint(), ready.fingerprint());
@@ -115,7 +113,7 @@ async fn replicas_generating_the_same_bytes_share_fingerprints_and_cursors() {
     let serve = |skills: Skills| {
         SkillsServer::builder(skills)
             .skills_page_size(1)
-            .try_build()
+            .build()
             .unwrap()
     };
     let (one, two) = (serve(one), serve(two));

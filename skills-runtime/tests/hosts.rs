@@ -49,7 +49,8 @@ async fn the_instructions_use_the_load_hint() {
             "ard",
             "Load BEFORE the first search/execute call about orders.",
         )
-        .build();
+        .build()
+        .unwrap();
     let instructions = server
         .instructions(&skills_runtime::server::Caller::anonymous())
         .unwrap_or_default();
@@ -149,7 +150,8 @@ mod shared {
             .list_supporting_files(true)
             .fastmcp_compatible(false)
             .load_hint("ard", &hint)
-            .build();
+            .build()
+            .unwrap();
         for era in ERAS {
             let answers = raw(server.clone(), era, &[json!({"method": "resources/list"})]).await;
             let ours = answers[0]["result"]["resources"].as_array().unwrap();
@@ -206,7 +208,10 @@ mod shared {
         }
 
         // Without a hint, the frontmatter description; the index reads.
-        let plain = SkillsServer::builder(skills).legacy_index(true).build();
+        let plain = SkillsServer::builder(skills)
+            .legacy_index(true)
+            .build()
+            .unwrap();
         let answers = raw(
             plain,
             Era::Handshake,

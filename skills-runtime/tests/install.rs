@@ -524,7 +524,7 @@ fn plans_print_and_serialise() {
     assert_eq!(json["skills"][0]["path"], "alpha");
     assert_eq!(json["skills"][0]["state"], "missing");
     assert_eq!(json["skills"][0]["action"], "write");
-    let applied = install::apply(plan);
+    let applied = plan.apply();
     assert!(applied[0].error.is_none());
     let again = install::plan(v1.skills(), &target, &WriteOptions::default()).unwrap();
     assert_eq!(again.items()[0].state, State::UpToDate);

@@ -14,10 +14,12 @@ use rmcp::model::{
     ErrorCode, PaginatedRequestParams, ReadResourceRequestParams, ServerCapabilities, ServerConfig,
     ServerNotification, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, ServiceError};
-use rmcp::{RoleServer, ServerHandler, ServiceExt};
+use rmcp::service::ServiceError;
+use rmcp::{ServerHandler, ServiceExt};
 use skills_runtime::load::{Options, Rule};
-use skills_runtime::{Reload, Reloads, Skills, SkillsServer, Watch, WatchHandle};
+use skills_runtime::server::Access;
+use skills_runtime::watch::{Reload, Reloads, Watch, WatchHandle};
+use skills_runtime::{Skills, SkillsServer};
 use support::live::{
     DEADLINE, Notice, NoticeClient, Notices, Receive, entry_digest, folder, list_changed_and,
     names, next_notice, next_on, write,
@@ -77,11 +79,7 @@ async fn handshake_client(
     handler: impl ServerHandler,
 ) -> (NoticeClient, mpsc::UnboundedReceiver<Notice>) {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     let (sender, receiver) = mpsc::unbounded_channel();
     let client = Notices(sender).serve(client_end).await.expect("initialize");
     (client, receiver)
@@ -275,7 +273,8 @@ async fn a_cursor_issued_before_a_reload_is_refused_on_both_eras() {
     let server = SkillsServer::builder(Skills::empty())
         .skills_page_size(1)
         .resources_page_size(1)
-        .build();
+        .build()
+        .unwrap();
     let watch = server
         .watch(Watch::folder(&root).options(Options::default()))
         .unwrap();
@@ -372,7 +371,7 @@ async fn a_relative_folder_is_watched_like_an_absolute_one() {
         .collect();
     assert!(relative.is_relative() && relative.is_dir(), "{relative:?}");
     let (server, watch, mut reloads) = watched(&relative);
-    assert!(watch.dir().is_absolute());
+    assert!(watch.dirs().iter().all(|dir| dir.is_absolute()));
     write(&root, "alpha/SKILL.md", &skill_md("alpha", "Edited."));
     settles_on(&server, &mut reloads, &root).await;
 }
@@ -640,13 +639,19 @@ async fn a_change_is_announced_only_to_the_streams_whose_view_changed() {
         ],
     );
     let server = SkillsServer::builder(Skills::empty())
-        .visibility(|skill, context: &RequestContext<RoleServer>| {
-            skill.name() != "secret"
-                || context
-                    .client_info()
-                    .is_some_and(|client| client.name == "admin")
+        .access(|skill, caller| {
+            let admin = caller
+                .mcp()
+                .and_then(|context| context.client_info())
+                .is_some_and(|client| client.name == "admin");
+            if skill.name() != "secret" || admin {
+                Access::Owned
+            } else {
+                Access::Absent
+            }
         })
-        .build();
+        .build()
+        .unwrap();
     let watch = server
         .watch(Watch::folder(&root).options(Options::default()))
         .unwrap();
@@ -778,21 +783,15 @@ async fn a_server_that_does_not_notify_refuses_subscriptions() {
 }
 
 #[tokio::test]
-async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
+async fn a_watch_serves_the_folder_over_the_embedded_set_and_turns_on_change_notices() {
     let root = folder(
         "debug",
         &[("alpha", &skill_md("alpha", "From the folder."))],
     );
-    let server = SkillsServer::builder(Skills::empty())
-        .watch_in_debug(Watch::folder(&root))
-        .build();
-    if !cfg!(debug_assertions) {
-        // A release build serves the set it was built with and watches nothing.
-        assert!(server.watching().is_none() && server.skills().is_empty());
-        return;
-    }
-    let watch = server.watching().expect("debug builds watch");
-    assert_eq!(watch.dir(), root);
+    // What a binary that embeds its skills does in debug builds.
+    let server = SkillsServer::new(support::trees::EXAMPLES.clone());
+    let watch = server.watch(Watch::folder(&root)).unwrap();
+    assert_eq!(watch.dirs(), std::slice::from_ref(&root));
     assert_eq!(
         server
             .config(&skills_runtime::server::Caller::anonymous())
@@ -816,7 +815,7 @@ async fn watch_in_debug_serves_the_folder_in_debug_builds_and_keeps_watching() {
 use support::trees::{EXAMPLES as STRICT, EXAMPLES_LINKS_UNCHECKED as LINKS_UNCHECKED};
 
 #[tokio::test]
-async fn watch_in_debug_applies_the_options_the_set_was_embedded_with() {
+async fn a_watch_without_options_applies_the_options_the_set_was_embedded_with() {
     assert_eq!(
         STRICT.embed_options().map(|options| options.check_links()),
         Some(true)
@@ -826,24 +825,18 @@ async fn watch_in_debug_applies_the_options_the_set_was_embedded_with() {
         .expect("embedded sets record their options");
     assert!(!recorded.check_links());
     assert_eq!(recorded.allow_fields().collect::<Vec<_>>(), ["x-team"]);
-    if !cfg!(debug_assertions) {
-        return;
-    }
     // A SKILL.md naming a file the skill lacks, with a key outside the specification.
     let text = "---\nname: alpha\ndescription: First.\nx-team: kitchen\n---\nSee [the guide](references/guide.md).\n";
     let root = folder("recorded-options", &[("alpha", text)]);
 
-    let lenient = SkillsServer::builder(LINKS_UNCHECKED.clone())
-        .watch_in_debug(Watch::folder(&root))
-        .build();
-    let watch = lenient.watching().unwrap();
+    let lenient = SkillsServer::new(LINKS_UNCHECKED.clone());
+    let watch = lenient.watch(Watch::folder(&root)).unwrap();
     assert!(watch.last_report().is_none(), "{:?}", watch.last_report());
     assert_eq!(lenient.skills().len(), 1);
 
-    let strict = SkillsServer::builder(STRICT.clone())
-        .watch_in_debug(Watch::folder(&root))
-        .build();
-    let report = strict.watching().unwrap().last_report().expect("refused");
+    let strict = SkillsServer::new(STRICT.clone());
+    let strict_watch = strict.watch(Watch::folder(&root)).unwrap();
+    let report = strict_watch.last_report().expect("refused");
     let rules: Vec<Rule> = report
         .diagnostics()
         .iter()

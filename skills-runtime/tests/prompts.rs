@@ -29,7 +29,10 @@ use tokio::sync::mpsc;
 use support::trees::EXAMPLES as SKILLS;
 
 fn prompts_server() -> SkillsServer {
-    SkillsServer::builder(SKILLS.clone()).prompts(true).build()
+    SkillsServer::builder(SKILLS.clone())
+        .prompts(true)
+        .build()
+        .unwrap()
 }
 
 fn mcp_error(error: ServiceError) -> rmcp::ErrorData {
@@ -91,6 +94,7 @@ async fn the_capability_says_list_changed_only_when_the_server_notifies() {
         .prompts(true)
         .notify_changes(true)
         .build()
+        .unwrap()
         .config(&skills_runtime::server::Caller::anonymous())
         .capabilities;
     assert_eq!(live.prompts.expect("declared").list_changed, Some(true));
@@ -171,7 +175,8 @@ async fn without_the_tool_the_prompt_points_at_resources_only() {
     let server = SkillsServer::builder(SKILLS.clone())
         .prompts(true)
         .tool(None)
-        .build();
+        .build()
+        .unwrap();
     let skill = SKILLS
         .skills()
         .iter()
@@ -190,7 +195,8 @@ async fn prompts_page_like_skills_and_refuse_foreign_cursors() {
     let server = SkillsServer::builder(SKILLS.clone())
         .prompts(true)
         .skills_page_size(1)
-        .build();
+        .build()
+        .unwrap();
     for era in ERAS {
         let client = connect(server.clone(), era).await;
         let mut names = Vec::new();
@@ -307,7 +313,8 @@ fn platform_server(name: &str) -> (SkillsServer, Entitlements) {
         .prompts(true)
         .notify_changes(true)
         .access(policy(entitlements.clone()))
-        .build();
+        .build()
+        .unwrap();
     (server, entitlements)
 }
 
@@ -424,11 +431,7 @@ async fn session(
     name: &'static str,
 ) -> (EarClient, mpsc::UnboundedReceiver<&'static str>) {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     let (heard, hearing) = mpsc::unbounded_channel();
     let client = Ears { name, heard }
         .serve(client_end)
@@ -513,7 +516,7 @@ async fn a_grant_tells_the_learner_who_bought_and_no_one_else() {
         .get_mut("learner-a")
         .unwrap()
         .insert("rust".into());
-    assert_eq!(server.refresh_views(), 1);
+    assert_eq!(server.refresh_views(|_| {}), 1);
     until_prompts(&mut heard_a).await;
     heard_nothing(&b, &mut heard_b).await;
     let names: Vec<String> = a
@@ -532,15 +535,12 @@ async fn a_grant_tells_the_learner_who_bought_and_no_one_else() {
 async fn a_server_without_prompts_sends_no_prompt_notice() {
     let server = SkillsServer::builder(platform("prompts-none", "v1"))
         .notify_changes(true)
-        .build();
+        .build()
+        .unwrap();
     let (client, mut heard) = {
         let (server_end, client_end) = tokio::io::duplex(1 << 22);
         let handler = server.clone();
-        tokio::spawn(async move {
-            if let Ok(running) = handler.serve(server_end).await {
-                let _ = running.waiting().await;
-            }
-        });
+        tokio::spawn(skills_runtime::server::serve(handler, server_end));
         let (tell, hearing) = mpsc::unbounded_channel();
         let client = Ears {
             name: "learner-a",
@@ -570,11 +570,7 @@ async fn a_listen_stream_that_asked_for_prompts_is_told_of_a_reload() {
     let (heard, _hearing) = mpsc::unbounded_channel();
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
     let handler = server.clone();
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     let client = Ears {
         name: "learner-a",
         heard,

@@ -10,6 +10,7 @@ use rmcp::model::{
 };
 use rmcp::service::ServiceError;
 use serde_json::{Value, json};
+use skills_runtime::server::Access;
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 use support::{ERAS, Era, bytes_of, connect, raw, raw_as};
 
@@ -182,7 +183,8 @@ async fn the_hostile_table_as_a_learner_never_leaks_the_skill_they_do_not_own() 
                 Access::Absent
             }
         })
-        .build();
+        .build()
+        .unwrap();
     // What the learner owns, as a set of its own: same files, same URIs.
     let folder = std::env::temp_dir().join(format!("hostile-learner-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
@@ -314,6 +316,7 @@ async fn pages_are_atomic_and_cursors_work_on_any_replica() {
         SkillsServer::builder(SKILLS.clone())
             .skills_page_size(1)
             .build()
+            .unwrap()
     };
     let first = connect(paged(), Era::Handshake).await;
     let second = connect(paged(), Era::Modern).await;
@@ -375,7 +378,8 @@ async fn a_cursor_from_another_skill_set_is_refused() {
     );
     let paged = SkillsServer::builder(SKILLS.clone())
         .skills_page_size(1)
-        .build();
+        .build()
+        .unwrap();
     let client = connect(paged.clone(), Era::Handshake).await;
     let page = client.list_skills(None).await.unwrap();
     let cursor = page.next_cursor.expect("three skills, one per page");
@@ -424,7 +428,8 @@ async fn resources_list_names_skills_and_can_list_every_file() {
     let all = SkillsServer::builder(SKILLS.clone())
         .list_supporting_files(true)
         .resources_page_size(4)
-        .build();
+        .build()
+        .unwrap();
     let client = connect(all, Era::Modern).await;
     let mut pages = 0;
     let mut cursor = None;
@@ -560,7 +565,8 @@ async fn fastmcp_manifest_template_and_completion() {
 
     let off = SkillsServer::builder(SKILLS.clone())
         .fastmcp_compatible(false)
-        .build();
+        .build()
+        .unwrap();
     let client = connect(off, Era::Handshake).await;
     let error = mcp_error(
         client
@@ -581,7 +587,8 @@ async fn the_legacy_index_is_off_by_default_and_complete_when_on() {
     assert_eq!(off[0]["error"]["code"], -32602);
     let on = SkillsServer::builder(SKILLS.clone())
         .legacy_index(true)
-        .build();
+        .build()
+        .unwrap();
     let answer = raw(on, Era::Handshake, &request).await;
     let text = answer[0]["result"]["contents"][0]["text"].as_str().unwrap();
     let index: Value = serde_json::from_str(text).unwrap();
@@ -678,6 +685,7 @@ async fn instructions_name_skills_within_the_budget() {
     let built = SkillsServer::builder(many.clone())
         .instructions(own)
         .build()
+        .unwrap()
         .instructions(&skills_runtime::server::Caller::anonymous())
         .unwrap_or_default();
     assert!(built.starts_with(own));
@@ -717,6 +725,7 @@ async fn instructions_name_skills_within_the_budget() {
     let tight = SkillsServer::builder(sixty)
         .instructions_budget(600)
         .build()
+        .unwrap()
         .instructions(&skills_runtime::server::Caller::anonymous())
         .unwrap_or_default();
     assert!(
@@ -732,18 +741,28 @@ async fn instructions_name_skills_within_the_budget() {
 }
 
 #[tokio::test]
-async fn visibility_hides_skills_from_some_callers() {
+async fn an_access_policy_hides_skills_from_some_callers() {
     // Callers whose client name is not "admin" do not see purchase orders.
     let guarded = SkillsServer::builder(SKILLS.clone())
         .legacy_index(true)
-        .visibility(|skill, context| {
+        .access(|skill, caller| {
+            // Only MCP callers: a caller without a session (a catalog
+            // route, the anonymous instructions below) sees nothing.
+            let Some(context) = caller.mcp() else {
+                return Access::Absent;
+            };
             let admin = context
                 .peer
                 .peer_info()
                 .is_some_and(|info| info.client_info.name == "admin");
-            admin || skill.name() != "purchase-orders"
+            if admin || skill.name() != "purchase-orders" {
+                Access::Owned
+            } else {
+                Access::Absent
+            }
         })
-        .build();
+        .build()
+        .unwrap();
     let hidden_requests = [
         json!({"method": "skills/get", "params": {"uri": "skill://purchase-orders/SKILL.md"}}),
         json!({"method": "resources/read", "params": {"uri": "skill://purchase-orders/SKILL.md"}}),
@@ -890,8 +909,15 @@ async fn a_hidden_nested_skill_is_still_part_of_its_visible_parent() {
     );
     // `b` is hidden but its parent `a` is not; `c` and its nested `d` are both hidden.
     let server = SkillsServer::builder(support::load(&root))
-        .visibility(|skill, _| !matches!(skill.name(), "b" | "c" | "d"))
-        .build();
+        .access(|skill, _| {
+            if matches!(skill.name(), "b" | "c" | "d") {
+                Access::Absent
+            } else {
+                Access::Owned
+            }
+        })
+        .build()
+        .unwrap();
     let read = |uri: &str| json!({"method": "resources/read", "params": {"uri": uri}});
     let answers = raw(
         server,
@@ -1035,7 +1061,10 @@ async fn a_corpus_passes_rmcps_checks_end_to_end(
     let set = support::load(root);
     assert_eq!(set.len(), skills);
     let client = connect(
-        SkillsServer::builder(set).skills_page_size(4).build(),
+        SkillsServer::builder(set)
+            .skills_page_size(4)
+            .build()
+            .unwrap(),
         Era::Modern,
     )
     .await;
@@ -1093,7 +1122,8 @@ async fn binary_reads_are_identical_with_and_without_the_blob_cache() {
     for budget in [0, 64 << 20] {
         let server = SkillsServer::builder(SKILLS.clone())
             .blob_cache_bytes(budget)
-            .build();
+            .build()
+            .unwrap();
         let client = connect(server, Era::Handshake).await;
         for _ in 0..2 {
             let read = client
@@ -1159,13 +1189,18 @@ async fn every_listing_refuses_foreign_unknown_and_past_the_end_cursors_alike() 
             // rmcp's 2026-07-28 client would answer a repeated page from its
             // cache for `ttlMs`; this test asks the server every time.
             .ttl(std::time::Duration::ZERO)
-            .visibility({
+            .access({
                 let shrunk = shrunk.clone();
                 move |skill, _| {
-                    !(shrunk.load(Ordering::SeqCst) && matches!(skill.name(), "b" | "y" | "z"))
+                    if shrunk.load(Ordering::SeqCst) && matches!(skill.name(), "b" | "y" | "z") {
+                        Access::Absent
+                    } else {
+                        Access::Owned
+                    }
                 }
             })
-            .build();
+            .build()
+            .unwrap();
         let client = connect(server, era).await;
         let skills_page = |cursor: Option<String>| {
             client.list_skills(Some(PaginatedRequestParams::default().with_cursor(cursor)))

@@ -357,6 +357,7 @@ fn platform_server() -> SkillsServer {
             }
         })
         .build()
+        .unwrap()
 }
 
 async fn get_as(url: &str, token: &str, headers: &[(&str, &str)]) -> Answer {

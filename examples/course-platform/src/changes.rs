@@ -12,7 +12,7 @@
 //! Learners read from the journal are queued; one refresher resolves each
 //! queued learner once (a few reads, on no lock), then has the skills
 //! server compute the views of the open sessions again with what it
-//! resolved (`refresh_views_with`, on a blocking thread: thousands of
+//! resolved (`refresh_views`, on a blocking thread: thousands of
 //! sessions are a few milliseconds of CPU), and only the sessions of those
 //! learners whose view changed are told. Learners queued while a refresh
 //! runs wait for the next one, together: refreshes never pile up.
@@ -112,7 +112,7 @@ pub async fn refresh(db: &Db, skills: &SkillsServer, learners: HashSet<String>) 
     }
     let skills = skills.clone();
     let told = tokio::task::spawn_blocking(move || {
-        skills.refresh_views_with(|request| {
+        skills.refresh_views(|request| {
             let Some(entitlements) = request.extensions.get_mut::<Entitlements>() else {
                 return;
             };

@@ -391,7 +391,7 @@ fn access(skill: &Skill, caller: &Caller<'_>) -> Access {
 
 /// The skills server: each caller sees what [`access`] gives them, and
 /// sessions are told when their view changes.
-fn skills_server() -> SkillsServer {
+fn skills_server() -> Result<SkillsServer, skills_runtime::Report> {
     SkillsServer::builder(SKILLS.clone())
         .access(access)
         .notify_changes(true)
@@ -440,7 +440,7 @@ pub async fn platform(
     verifier: auth::Verifier,
     options: Options,
 ) -> anyhow::Result<axum::Router> {
-    platform_for(skills_server(), db, Arc::new(verifier), options).await
+    platform_for(skills_server()?, db, Arc::new(verifier), options).await
 }
 
 /// [`platform`] around `skills`, a server the caller keeps to refresh views.
@@ -514,7 +514,7 @@ async fn serve_platform(db: Db, args: ServeArgs) -> anyhow::Result<()> {
         max_sessions_per_principal: args.max_sessions_per_learner,
         ..SessionLimits::default()
     };
-    let skills = skills_server();
+    let skills = skills_server()?;
     let router = platform_for(skills.clone(), db.clone(), verifier, options).await?;
     changes::watch(db, skills);
     tracing::info!(

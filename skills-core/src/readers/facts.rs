@@ -38,7 +38,7 @@ pub(super) enum HiddenKind {
 
 impl Hidden {
     /// Whether it is inside (or is) a `.git` folder, which the `skills` CLI never copies.
-    pub fn in_git(&self) -> bool {
+    pub(super) fn in_git(&self) -> bool {
         self.path.split('/').any(|segment| segment == ".git")
     }
 }
@@ -86,7 +86,7 @@ pub(super) struct Facts<'a> {
 
 impl Facts<'_> {
     /// Segments of the folder below the root (0 when the root is the skill).
-    pub fn depth(&self) -> usize {
+    pub(super) fn depth(&self) -> usize {
         if self.folder.is_empty() {
             0
         } else {
@@ -95,7 +95,7 @@ impl Facts<'_> {
     }
 
     /// A top-level frontmatter field.
-    pub fn field(&self, key: &str) -> Option<&Value> {
+    pub(super) fn field(&self, key: &str) -> Option<&Value> {
         self.frontmatter.get(key)
     }
 }

@@ -45,7 +45,7 @@ pub(crate) struct RecordedFile {
 }
 
 impl RecordedFile {
-    pub fn new(digest: Digest, executable: bool) -> Self {
+    pub(crate) fn new(digest: Digest, executable: bool) -> Self {
         Self {
             digest: digest.to_string(),
             executable,
@@ -54,7 +54,7 @@ impl RecordedFile {
 }
 
 impl Record {
-    pub fn new(writer: &str, source: Option<&str>, name: &str, version: &str) -> Self {
+    pub(crate) fn new(writer: &str, source: Option<&str>, name: &str, version: &str) -> Self {
         Self {
             format: FORMAT,
             writer: writer.to_owned(),
@@ -66,14 +66,14 @@ impl Record {
     }
 
     /// The record's bytes: pretty JSON with a final newline, keys in a fixed order.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = serde_json::to_vec_pretty(self).expect("a record always serializes");
         bytes.push(b'\n');
         bytes
     }
 
     /// A record read back, or `None` when the bytes are not one we wrote.
-    pub fn parse(bytes: &[u8]) -> Option<Self> {
+    pub(crate) fn parse(bytes: &[u8]) -> Option<Self> {
         serde_json::from_slice::<Self>(bytes)
             .ok()
             .filter(|record| READS.contains(&record.format))

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, FromArgMatches as _, Subcommand};
-use skills_core::vendor::{Agent, Environment};
+use skills_core::vendor::{Agent, Environment, Scope};
 
-use super::{Destination, Place, Scope};
+use super::{Destination, Place};
 use crate::Skills;
 use crate::folder::{Action, Planned, State, Target, WriteOptions};
 
@@ -326,7 +326,7 @@ impl<'a> Installer<'a> {
         let items = if args.dry_run {
             plan.items().to_vec()
         } else {
-            super::apply(plan)
+            plan.apply()
         };
         let code = report(&items, args.dry_run, out)?;
         if items.iter().any(|item| item.kept_an_edit()) {
@@ -360,7 +360,7 @@ impl<'a> Installer<'a> {
         let items = if args.dry_run {
             plan.items().to_vec()
         } else {
-            super::apply(plan)
+            plan.apply()
         };
         let mut code = 0;
         for item in &items {

@@ -4,10 +4,11 @@
 //!
 //! Two layers:
 //!
-//! - [`plan`] and [`apply`]: the embedded [`Skills`] compared with one
-//!   folder and written into it through the [folder writer](crate::folder)
-//!   (the same states, record and atomic swap as the client's sync). A
-//!   [`Plan`] prints (`{plan}`) and serialises (`{"skills": [...]}`).
+//! - [`plan`], then [`Plan::apply`]: the embedded [`Skills`] compared with
+//!   one folder and written into it through the [folder
+//!   writer](crate::folder) (the same states, record and atomic swap as the
+//!   client's sync). A [`Plan`] prints (`{plan}`) and serialises
+//!   (`{"skills": [...]}`).
 //! - [`SkillCommand`] and [`Installer`]: a ready clap subcommand group
 //!   (`skill install|uninstall|list [--project|--user] [--agent NAME…]
 //!   [--dir PATH] [--dry-run] [--force]`) mounted in one line, and
@@ -24,7 +25,7 @@
 //! let target = Target::new(&dir, "my-tool");
 //! let plan = install::plan(&SKILLS, &target, &WriteOptions::default())?;
 //! print!("{plan}"); // `pdf missing (write)`, one line per skill
-//! assert!(install::apply(plan).iter().all(|item| item.error.is_none()));
+//! assert!(plan.apply().iter().all(|item| item.error.is_none()));
 //!
 //! // A second run changes nothing.
 //! let again = install::plan(&SKILLS, &target, &WriteOptions::default())?;
@@ -46,13 +47,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use skills_core::vendor::{self, Agent, Environment};
+use skills_core::vendor::{self, Agent, Environment, Scope};
 
 use crate::Skills;
-use crate::folder::{self, FolderError, Plan, Planned, SkillWrite, Target, WriteOptions};
+use crate::folder::{self, FolderError, Plan, SkillWrite, Target, WriteOptions};
 
-pub use command::{InstallArgs, Installer, SkillCommand, TargetArgs};
-pub use skills_core::vendor::Scope;
+pub use command::{InstallArgs, Installer, SkillCommand, TargetArgs, UninstallArgs};
 
 /// The skills as an agent's flat folder holds them: each at its name.
 ///
@@ -93,11 +93,6 @@ pub fn plan<'a>(
 pub fn plan_uninstall(target: &Target) -> Result<Plan<'static>, InstallError> {
     let options = WriteOptions::default().remove_orphans(true);
     Ok(folder::plan(target, std::iter::empty(), &options)?)
-}
-
-/// Does what `plan` says; each item carries its error, if it failed.
-pub fn apply(plan: Plan<'_>) -> Vec<Planned> {
-    plan.apply()
 }
 
 /// Where to install: one folder, or agents' folders at a scope.

@@ -62,7 +62,7 @@ impl From<serde_json::Value> for Offer {
 }
 
 /// Decides, per skill and per caller, what the caller gets. Set with
-/// [`SkillsServerBuilder::access`](super::SkillsServerBuilder::access).
+/// [`SkillsServerBuilder::access`](crate::SkillsServerBuilder::access).
 pub type AccessPolicy = dyn Fn(&Skill, &Caller<'_>) -> Access + Send + Sync;
 
 /// Who a request comes from, as a policy sees it: the HTTP request head
@@ -156,17 +156,6 @@ pub(super) enum Rule {
 }
 
 impl Rule {
-    /// The two-state rule of `visibility()`: it sees MCP requests only, so a
-    /// caller without an MCP context (a catalog route) sees nothing.
-    pub(super) fn visibility(
-        visible: impl Fn(&Skill, &RequestContext<RoleServer>) -> bool + Send + Sync + 'static,
-    ) -> Self {
-        Self::Policy(Box::new(move |skill, caller| match caller.mcp() {
-            Some(context) if visible(skill, context) => Access::Owned,
-            _ => Access::Absent,
-        }))
-    }
-
     /// Whether every caller gets the same view.
     pub(super) fn is_everyone(&self) -> bool {
         matches!(self, Self::Everyone)

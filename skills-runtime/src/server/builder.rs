@@ -4,9 +4,7 @@ use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, RwLock};
 
-use rmcp::RoleServer;
 use rmcp::model::Implementation;
-use rmcp::service::RequestContext;
 
 use super::access::{Access, Caller, Rule};
 use super::changes::Listeners;
@@ -21,9 +19,6 @@ use crate::{Report, Skill, Skills};
 pub struct SkillsServerBuilder {
     skills: Skills,
     settings: Settings,
-    /// The folder to serve instead of `skills` in debug builds.
-    #[cfg(feature = "watch")]
-    watch_in_debug: Option<super::reload::Watch>,
 }
 
 impl SkillsServer {
@@ -32,8 +27,6 @@ impl SkillsServer {
         SkillsServerBuilder {
             skills,
             settings: Settings::default(),
-            #[cfg(feature = "watch")]
-            watch_in_debug: None,
         }
     }
 }
@@ -113,7 +106,7 @@ impl SkillsServerBuilder {
     /// and to each 2026-07-28 listen stream that asked for
     /// `promptsListChanged`.
     ///
-    /// [`SkillsServer`] and [`WithSkills`](super::WithSkills) answer both
+    /// [`SkillsServer`] and [`WithSkills`](crate::WithSkills) answer both
     /// methods (the wrapper lists our prompts before the inner handler's);
     /// a handler written with [`delegate_skills!`](crate::delegate_skills)
     /// gets them with `delegate_skills!(skills, prompts)`.
@@ -122,8 +115,9 @@ impl SkillsServerBuilder {
     /// # use skills_runtime::server::Caller;
     /// # use skills_runtime::{Skills, SkillsServer};
     /// # static SKILLS: Skills = Skills::empty();
-    /// let server = SkillsServer::builder(SKILLS.clone()).prompts(true).build();
+    /// let server = SkillsServer::builder(SKILLS.clone()).prompts(true).build()?;
     /// assert!(server.config(&Caller::anonymous()).capabilities.prompts.is_some());
+    /// # Ok::<(), skills_runtime::Report>(())
     /// ```
     pub fn prompts(mut self, on: bool) -> Self {
         self.settings.prompts = on;
@@ -157,19 +151,6 @@ impl SkillsServerBuilder {
     /// where that encoder falls back to scalar code.
     pub fn blob_cache_bytes(mut self, bytes: usize) -> Self {
         self.settings.blob_cache_bytes = bytes;
-        self
-    }
-
-    /// Decides per request which skills the caller may see: the two-state
-    /// shorthand of [`access`](Self::access) (`true` is
-    /// [`Access::Owned`](super::Access::Owned), `false`
-    /// [`Access::Absent`](super::Access::Absent)). It sees MCP requests
-    /// only: a caller without an MCP context (a catalog route) sees nothing.
-    pub fn visibility(
-        mut self,
-        rule: impl Fn(&Skill, &RequestContext<RoleServer>) -> bool + Send + Sync + 'static,
-    ) -> Self {
-        self.settings.rule = Rule::visibility(rule);
         self
     }
 
@@ -210,8 +191,9 @@ impl SkillsServerBuilder {
     ///             Access::Locked(offer.clone())
     ///         }
     ///     })
-    ///     .build();
+    ///     .build()?;
     /// # let _ = server;
+    /// # Ok::<(), skills_runtime::Report>(())
     /// ```
     ///
     /// A skill nested in one the caller owns is readable through its parent
@@ -260,69 +242,23 @@ impl SkillsServerBuilder {
         self
     }
 
-    /// In debug builds, serve what `watch` names (the folder the set was
-    /// embedded from, usually) instead of the embedded set, and reload it on
-    /// every change ([`SkillsServer::watch`]; without
-    /// [`options`](super::Watch::options), with the rules the set was
-    /// embedded with); in release builds, serve the embedded set and watch
-    /// nothing. The one line that lets an author edit skills without
-    /// rebuilding, while the binary they ship stays self-contained:
-    ///
-    /// ```no_run
-    /// use skills_runtime::{Skills, SkillsServer, Watch, embed_skills};
-    ///
-    /// static SKILLS: Skills = embed_skills!("skills");
-    ///
-    /// let server = SkillsServer::builder(SKILLS.clone())
-    ///     .watch_in_debug(Watch::folder(concat!(env!("CARGO_MANIFEST_DIR"), "/skills")))
-    ///     .build();
-    /// ```
-    ///
-    /// Pass the same folder the macro reads; `concat!(env!(…))` keeps the
-    /// path out of release binaries' tables. "Debug" means what
-    /// `cfg!(debug_assertions)` says for skills-runtime, which follows your
-    /// profile unless you override `debug-assertions` per package. The
-    /// watch lives as long as the server; [`SkillsServer::watching`] gives
-    /// its handle. While the folder does not load, the embedded set (then
-    /// the last good one) is served and the problems are logged.
-    #[cfg(feature = "watch")]
-    pub fn watch_in_debug(mut self, watch: super::reload::Watch) -> Self {
-        if cfg!(debug_assertions) {
-            self.watch_in_debug = Some(watch);
-        }
-        self
-    }
-
     /// The configured server, once [`check_servable`](crate::check_servable)
     /// accepts the set: every file declared `generated` was added, and no
-    /// gated skill sits inside one that is not. Sets built at run time (a
-    /// folder loaded, files added at start-up) come through here.
+    /// gated skill sits inside one that is not. A set from `embed_skills!`
+    /// without `generated` always is; sets built at run time (a folder
+    /// loaded, files added at start-up, packs merged) may not be, and the
+    /// report says why.
     ///
     /// ```
     /// # use skills_runtime::{Skills, SkillsServer};
     /// # static SKILLS: Skills = Skills::empty();
-    /// let server = SkillsServer::builder(SKILLS.clone()).try_build()?;
+    /// let server = SkillsServer::builder(SKILLS.clone()).prompts(true).build()?;
     /// # let _ = server;
     /// # Ok::<(), skills_runtime::Report>(())
     /// ```
-    pub fn try_build(self) -> Result<SkillsServer, Report> {
+    pub fn build(self) -> Result<SkillsServer, Report> {
         crate::check_servable(&self.skills)?;
         Ok(self.build_unchecked())
-    }
-
-    /// The configured server.
-    ///
-    /// # Panics
-    ///
-    /// When [`try_build`](Self::try_build) would refuse the set: a file
-    /// declared `generated` was not added yet, or a gated skill sits inside
-    /// one that is not. A set from `embed_skills!` without `generated` never
-    /// is; use `try_build` for sets built at run time.
-    pub fn build(self) -> SkillsServer {
-        if let Err(report) = crate::check_servable(&self.skills) {
-            panic!("the skills cannot be served as they are:\n{report}");
-        }
-        self.build_unchecked()
     }
 
     fn build_unchecked(self) -> SkillsServer {
@@ -331,10 +267,8 @@ impl SkillsServerBuilder {
             (None, Some((name, version))) => Implementation::new(name, version),
             (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         };
-        #[cfg(feature = "watch")]
-        let embedded = self.skills.embed_options().map(skills_core::Options::from);
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
-        let server = SkillsServer {
+        SkillsServer {
             shared: Arc::new(Shared {
                 server_info,
                 live: AtomicBool::new(self.settings.notify_changes),
@@ -342,14 +276,7 @@ impl SkillsServerBuilder {
                 current: RwLock::new(Arc::new(snapshot)),
                 listeners: Listeners::default(),
                 sessions: Sessions::default(),
-                #[cfg(feature = "watch")]
-                watch: std::sync::OnceLock::new(),
             }),
-        };
-        #[cfg(feature = "watch")]
-        if let Some(watch) = self.watch_in_debug {
-            server.keep_watching(watch, embedded);
         }
-        server
     }
 }

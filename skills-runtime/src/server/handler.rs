@@ -110,7 +110,7 @@ impl ServerHandler for SkillsServer {
 /// The wrapper answers the skills methods, serves `skill://` resources before
 /// the inner handler's own, lists both, adds the fallback tool to the inner
 /// tools (and, when the skills server [serves
-/// prompts](super::SkillsServerBuilder::prompts), lists its prompts before the
+/// prompts](crate::SkillsServerBuilder::prompts), lists its prompts before the
 /// inner handler's and answers `prompts/get` of the skills the caller owns), and merges capabilities and instructions into the inner handler's
 /// `initialize` answer (which it patches, so the inner handler's own
 /// `initialize` still runs). Everything else goes to the inner handler.
@@ -119,7 +119,7 @@ impl ServerHandler for SkillsServer {
 ///
 /// Change notices are merged too: `resources/subscribe` of a `skill://` URI
 /// is ours when the skills server [notifies
-/// changes](super::SkillsServerBuilder::notify_changes), and a 2026-07-28
+/// changes](crate::SkillsServerBuilder::notify_changes), and a 2026-07-28
 /// `subscriptions/listen` stream accepts what either handler accepts, each
 /// sending its own notices through it.
 #[derive(Debug, Clone)]

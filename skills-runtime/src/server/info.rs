@@ -11,7 +11,7 @@ impl SkillsServer {
     /// and `subscribe` when it notifies changes), the skills extension with
     /// `directoryRead`, `completions` for the FastMCP file templates, `tools`
     /// for the fallback tool, and `prompts` when it [serves
-    /// prompts](super::SkillsServerBuilder::prompts).
+    /// prompts](crate::SkillsServerBuilder::prompts).
     pub(crate) fn capabilities(&self) -> ServerCapabilities {
         let mut capabilities = ServerCapabilities::default();
         self.add_capabilities(&mut capabilities);
@@ -56,7 +56,7 @@ impl SkillsServer {
     }
 
     /// The instructions `caller` is given: your own (set with
-    /// [`SkillsServerBuilder::instructions`](super::SkillsServerBuilder::instructions)),
+    /// [`SkillsServerBuilder::instructions`](crate::SkillsServerBuilder::instructions)),
     /// then each skill `caller` owns and when to load it, within the
     /// configured budget; `None` when there is nothing to say (no
     /// instructions of yours, no skill this caller owns).
@@ -76,9 +76,10 @@ impl SkillsServer {
     /// # use skills_runtime::server::Caller;
     /// # use skills_runtime::{Skills, SkillsServer};
     /// # static SKILLS: Skills = Skills::empty();
-    /// let server = SkillsServer::builder(SKILLS.clone()).instructions("Ask before ordering.").build();
+    /// let server = SkillsServer::builder(SKILLS.clone()).instructions("Ask before ordering.").build()?;
     /// let instructions = server.instructions(&Caller::anonymous());
     /// assert_eq!(instructions.as_deref(), Some("Ask before ordering."));
+    /// # Ok::<(), skills_runtime::Report>(())
     /// ```
     pub fn instructions(&self, caller: &Caller<'_>) -> Option<String> {
         let instructions = self.instructions_after(self.settings().instructions.as_deref(), caller);
@@ -86,7 +87,7 @@ impl SkillsServer {
     }
 
     /// The instructions for `caller`, with `own` in front of the skills
-    /// block (what [`WithSkills`](super::WithSkills) merges into the inner
+    /// block (what [`WithSkills`](crate::WithSkills) merges into the inner
     /// handler's); empty when there is nothing to say.
     pub(crate) fn instructions_after(&self, own: Option<&str>, caller: &Caller<'_>) -> String {
         let view = self.caller_view(*caller);
@@ -112,7 +113,7 @@ impl SkillsServer {
     /// The `initialize`/`server/discover` answer of this server for
     /// `caller`: the capabilities it needs (`resources`, the skills
     /// extension, `completions`, `tools` for the fallback tool, `prompts`
-    /// when it [serves prompts](super::SkillsServerBuilder::prompts), and
+    /// when it [serves prompts](crate::SkillsServerBuilder::prompts), and
     /// `listChanged`/`subscribe` when it notifies changes), its name and
     /// version (as configured, else the crate that embedded the skills,
     /// never the SDK's; fixed when the server is built, so a

@@ -17,7 +17,7 @@ use crate::Skill;
 
 /// One skill as the instructions name it: its URI, and what it is for.
 #[derive(Debug, Clone, Copy)]
-pub struct Named<'a> {
+pub(super) struct Named<'a> {
     /// The URI of its `SKILL.md`.
     pub uri: &'a str,
     /// When to load it: the author's load hint, else its description.
@@ -29,10 +29,15 @@ pub const DEFAULT_BUDGET: usize = 2048;
 
 /// Descriptions are never cut below this many characters; below it, lines
 /// carry the URI only.
-pub const MIN_DESCRIPTION: usize = 40;
+pub(super) const MIN_DESCRIPTION: usize = 40;
 
 /// The instructions text: `own` first, then the skills block.
-pub fn build(own: Option<&str>, skills: &[Named<'_>], tool: Option<&str>, budget: usize) -> String {
+pub(super) fn build(
+    own: Option<&str>,
+    skills: &[Named<'_>],
+    tool: Option<&str>,
+    budget: usize,
+) -> String {
     let mut head = String::new();
     if let Some(own) = own.filter(|own| !own.trim().is_empty()) {
         head.push_str(own.trim_end());
@@ -132,7 +137,7 @@ fn collapsed(text: &str) -> impl Iterator<Item = char> + Clone + '_ {
 
 /// The sentence an author puts in the description of a tool that needs the
 /// skill `skill` loaded first.
-pub fn tool_hint(skill: &Skill, tool: Option<&str>) -> String {
+pub(super) fn tool_hint(skill: &Skill, tool: Option<&str>) -> String {
     let mut hint = format!(
         "Before calling this tool, load the `{}` skill: read the resource {}",
         skill.name(),

@@ -6,7 +6,7 @@
 //!
 //! - as a complete server of its own (it implements `ServerHandler`);
 //! - wrapped around your handler in one line,
-//!   [`SkillsServer::wrap`] (a [`WithSkills`]); or
+//!   [`SkillsServer::wrap`] (a [`WithSkills`](crate::WithSkills)); or
 //! - from your own `impl ServerHandler`, which delegates each skills
 //!   request to it, as rmcp documents for its `SkillCatalog`
 //!   ([`delegate_skills!`](crate::delegate_skills) writes those calls).
@@ -17,12 +17,12 @@
 //!
 //! Every answer depends on the request context: the protocol era decides the
 //! shape of the answer (`ttlMs`/`cacheScope` only on 2026-07-28), and an
-//! [access policy](SkillsServerBuilder::access) decides, per [`Caller`],
+//! [access policy](crate::SkillsServerBuilder::access) decides, per [`Caller`],
 //! which skills are owned, locked (a teaser with an offer, on catalog
 //! routes) or absent. Plain HTTP routes get the same caller's view of the
 //! same snapshot through [`SkillsServer::view`]. The set served can be
 //! swapped atomically at run time with [`SkillsServer::replace`]; a server
-//! that [notifies changes](SkillsServerBuilder::notify_changes) (every server
+//! that [notifies changes](crate::SkillsServerBuilder::notify_changes) (every server
 //! that watches a folder, feature `watch`) tells each client only about what
 //! its own view shows: initialized 2025-11-25 sessions and 2026-07-28
 //! `subscriptions/listen` streams whose view changed (a replace, or a grant
@@ -42,58 +42,52 @@
 // in `wire`. `info` answers what the server says of itself; `skills_view`
 // is the same view for plain HTTP routes; `sessions` tells each session and
 // listen stream when its view changes, `changes` tells subscribers when a
-// file's bytes change (`subscriptions` is how clients ask); `watch` reloads
-// a folder; `handler` plugs all of it into `ServerHandler`.
+// file's bytes change (`subscriptions` is how clients ask); `handler` plugs
+// all of it into `ServerHandler`. The crate's `watch` module reloads a folder
+// from outside, through `replace`.
 
 mod access;
-mod builder;
+pub(crate) mod builder;
 mod changes;
 mod compat;
 mod completion;
 mod cursor;
 mod directory;
-mod handler;
+pub(crate) mod handler;
 mod info;
 mod instructions;
 mod malformed;
 mod notices;
 mod prompts;
-#[cfg(feature = "watch")]
-mod reload;
 mod requests;
 mod resources;
 mod serve;
 mod sessions;
 mod settings;
 mod skills;
-mod skills_server;
+pub(crate) mod skills_server;
 mod skills_view;
 mod snapshot;
 mod subscriptions;
 mod tool;
 mod view;
 mod visible;
-#[cfg(feature = "watch")]
-mod watch;
 mod wire;
 
 pub use access::{Access, AccessPolicy, Caller, Offer};
-pub use builder::SkillsServerBuilder;
 #[doc(hidden)]
 pub use cursor::fuzzing as cursor_fuzzing;
-pub use handler::WithSkills;
 pub use instructions::DEFAULT_BUDGET as INSTRUCTIONS_BUDGET;
-#[cfg(feature = "watch")]
-pub use reload::{Reload, Reloads, Watch, WatchError, WatchHandle};
 #[doc(hidden)]
 pub use requests::SkillsRequests;
 pub use serve::{ServeError, serve};
 pub use sessions::ViewChanges;
-pub use skills_server::SkillsServer;
+// `SkillsServer`, its builder and `WithSkills` have one public path, the
+// crate's root.
+pub(crate) use skills_server::SkillsServer;
+#[cfg(feature = "watch")]
+pub(crate) use skills_server::WeakServer;
 pub use skills_view::SkillsView;
 #[cfg(feature = "http")]
 pub(crate) use skills_view::SnapshotKey;
-pub use view::Visibility;
-#[cfg(feature = "watch")]
-pub use watch::DEBOUNCE;
-pub use wire::{frontmatter, skill_entry};
+pub use wire::skill_entry;

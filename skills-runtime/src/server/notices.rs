@@ -13,14 +13,14 @@ impl SkillsServer {
     /// Registers an initialized session to be told, with
     /// `notifications/resources/list_changed` (and
     /// `notifications/prompts/list_changed` when the server [serves
-    /// prompts](super::SkillsServerBuilder::prompts)), whenever its view of the
+    /// prompts](crate::SkillsServerBuilder::prompts)), whenever its view of the
     /// skills changes, when the server
-    /// [notifies changes](super::SkillsServerBuilder::notify_changes): a
+    /// [notifies changes](crate::SkillsServerBuilder::notify_changes): a
     /// [`replace`](Self::replace) that changes what it owns, or a grant or
     /// revoke the author reports with [`refresh_views`](Self::refresh_views).
     /// A session whose view did not change is not told.
     ///
-    /// `SkillsServer` and [`WithSkills`](super::WithSkills) call this from
+    /// `SkillsServer` and [`WithSkills`](crate::WithSkills) call this from
     /// `ServerHandler::on_initialized`; a handler written with
     /// [`delegate_skills!`](crate::delegate_skills) calls it from its own.
     /// The view is computed from this notification's context: over
@@ -76,24 +76,17 @@ impl SkillsServer {
 
     /// Computes every registered session's, listen stream's and watcher's
     /// view again and tells exactly those whose view changed (sessions and
-    /// streams only when the server [notifies changes](super::SkillsServerBuilder::notify_changes)):
-    /// call it after a grant or a revoke, when the policy reads state that
-    /// changed in place (an `Arc` the auth layer put in the request
-    /// extensions, a shared table). Returns how many were told.
+    /// streams only when the server [notifies changes](crate::SkillsServerBuilder::notify_changes)):
+    /// call it after a grant or a revoke. Returns how many were told.
     /// [`replace`](Self::replace) does this by itself.
     ///
-    /// When the auth layer resolved entitlements into the request extensions
-    /// as a snapshot, use [`refresh_views_with`](Self::refresh_views_with)
-    /// to resolve them again.
-    pub fn refresh_views(&self) -> usize {
-        self.refresh_views_with(|_| {})
-    }
-
-    /// [`refresh_views`](Self::refresh_views), after `update` rewrote each
-    /// session's HTTP request head, the one its view is computed from: do
-    /// there what your auth layer does per request (learner → owned set),
-    /// so that a grant shows. Sessions without an HTTP request (stdio) are
-    /// computed again as they are.
+    /// Each view is computed from the HTTP request head its session began
+    /// with; `update` rewrites that head first. Where your auth layer put a
+    /// snapshot of the entitlements in the request extensions, redo there
+    /// what it does per request (learner → owned set), so that a grant
+    /// shows; where the policy reads state that changed in place (an `Arc`
+    /// the layer shares, a table), pass `|_| {}`. Sessions without an HTTP
+    /// request (stdio) are computed again as they are.
     ///
     /// ```
     /// # use std::collections::HashSet;
@@ -105,7 +98,7 @@ impl SkillsServer {
     /// struct Learner { id: String, owned: HashSet<String> }
     ///
     /// // "learner-a" bought "workshops":
-    /// let told = server.refresh_views_with(|request| {
+    /// let told = server.refresh_views(|request| {
     ///     if let Some(learner) = request.extensions.get_mut::<Learner>()
     ///         && learner.id == "learner-a"
     ///     {
@@ -114,7 +107,7 @@ impl SkillsServer {
     /// });
     /// # assert_eq!(told, 0);
     /// ```
-    pub fn refresh_views_with(&self, update: impl FnMut(&mut http::request::Parts)) -> usize {
+    pub fn refresh_views(&self, update: impl FnMut(&mut http::request::Parts)) -> usize {
         self.snapshot().forget_anonymous();
         self.shared.sessions.refresh(
             || self.snapshot(),

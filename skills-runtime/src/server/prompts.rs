@@ -1,6 +1,6 @@
 //! Skills as MCP prompts (`prompts/list`, `prompts/get`), for hosts that
 //! show prompts to the user but never read resources on their own. Off
-//! unless [`SkillsServerBuilder::prompts`](super::SkillsServerBuilder::prompts)
+//! unless [`SkillsServerBuilder::prompts`](crate::SkillsServerBuilder::prompts)
 //! turns it on; per view like every other answer.
 
 use rmcp::model::{
@@ -17,14 +17,14 @@ use crate::Skill;
 
 impl SkillsServer {
     /// Whether skills are served as prompts
-    /// ([`SkillsServerBuilder::prompts`](super::SkillsServerBuilder::prompts)).
+    /// ([`SkillsServerBuilder::prompts`](crate::SkillsServerBuilder::prompts)).
     pub(crate) fn serves_prompts(&self) -> bool {
         self.settings().prompts
     }
 
     /// `prompts/list`: one prompt per skill the caller owns, in set order,
     /// named and described by its frontmatter. Paginated by
-    /// [`skills_page_size`](super::SkillsServerBuilder::skills_page_size);
+    /// [`skills_page_size`](crate::SkillsServerBuilder::skills_page_size);
     /// a cursor this listing did not issue for the caller's current view is
     /// `-32602` with the cursor in `data`. `-32601` when the server does not
     /// [serve prompts](Self::serves_prompts).

@@ -4,7 +4,7 @@
 //! handler in another crate. Not part of the public API: it is reached
 //! through the hidden `skills_runtime::__private` path (as serde's derive
 //! reaches `serde::__private`), sealed, and may change in any release.
-//! [`WithSkills`](super::WithSkills) and `SkillsServer`'s own
+//! [`WithSkills`](crate::WithSkills) and `SkillsServer`'s own
 //! `ServerHandler` call the inherent methods directly.
 
 use std::future::Future;

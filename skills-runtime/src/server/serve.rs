@@ -6,7 +6,7 @@ use rmcp::transport::IntoTransport;
 use rmcp::{RoleServer, Service, ServiceExt as _};
 
 /// Serves `service` (a [`SkillsServer`](super::SkillsServer), a
-/// [`WithSkills`](super::WithSkills), any rmcp server handler) over
+/// [`WithSkills`](crate::WithSkills), any rmcp server handler) over
 /// `transport` until the client leaves: for a stdio server,
 /// `rmcp::transport::stdio_pipes()` (rmcp's feature `transport-io`).
 ///
@@ -14,9 +14,7 @@ use rmcp::{RoleServer, Service, ServiceExt as _};
 /// difference a person at a terminal sees: when the input ends before any
 /// client spoke (stdin closed, Ctrl-D, `< /dev/null`), the error is
 /// [`ServeError::NoClient`], which prints as `no client connected …`
-/// rather than rmcp's `ConnectionClosed("initialize request")`. Every
-/// [`ServeError`] prints its sentence for `{:?}` too, so a `main` returning
-/// `Result<(), Box<dyn Error>>` shows words.
+/// rather than rmcp's `ConnectionClosed("initialize request")`.
 ///
 /// ```no_run
 /// use skills_runtime::{Skills, SkillsServer, embed_skills, server};
@@ -44,6 +42,7 @@ where
 }
 
 /// Why [`serve`] ended without serving a client to the end.
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
     /// The input ended before any client sent its first request: nobody
@@ -83,14 +82,6 @@ impl std::fmt::Display for ServeError {
     }
 }
 
-/// The sentence, as [`Display`](std::fmt::Display) writes it: `main`
-/// prints an error it returns with `{:?}`.
-impl std::fmt::Debug for ServeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
-    }
-}
-
 impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
@@ -98,5 +89,22 @@ impl std::error::Error for ServeError {
             Self::Handshake(error) => Some(&**error),
             Self::Task(error) => Some(error),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `{:?}` shows the variant, as a derived `Debug` does; the sentence is
+    /// `Display`'s (before, `Debug` printed the sentence too).
+    #[test]
+    fn debug_is_the_structure_and_display_the_sentence() {
+        let error = ServeError::NoClient;
+        assert_eq!(format!("{error:?}"), "NoClient");
+        assert!(
+            error.to_string().starts_with("no client connected: "),
+            "{error}"
+        );
     }
 }

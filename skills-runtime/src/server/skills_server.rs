@@ -12,8 +12,6 @@ use rmcp::service::RequestContext;
 
 use super::access::Caller;
 use super::changes::Listeners;
-#[cfg(feature = "watch")]
-use super::reload::WatchHandle;
 use super::sessions::Sessions;
 use super::settings::Settings;
 use super::snapshot::Snapshot;
@@ -38,16 +36,38 @@ pub(super) struct Shared {
     pub(super) sessions: Sessions,
     /// Who is told when a file they subscribed to changes.
     pub(super) listeners: Listeners,
-    /// The watch started by [`SkillsServerBuilder::watch_in_debug`](super::SkillsServerBuilder::watch_in_debug), which
-    /// lives as long as the server.
-    #[cfg(feature = "watch")]
-    pub(super) watch: std::sync::OnceLock<WatchHandle>,
+}
+
+/// A server that does not keep it alive: what a task that outlives no
+/// server holds (a folder's watch thread).
+#[cfg(feature = "watch")]
+pub(crate) struct WeakServer(std::sync::Weak<Shared>);
+
+#[cfg(feature = "watch")]
+impl WeakServer {
+    /// The server, while any clone of it is alive.
+    pub(crate) fn upgrade(&self) -> Option<SkillsServer> {
+        self.0.upgrade().map(|shared| SkillsServer { shared })
+    }
 }
 
 impl SkillsServer {
-    /// A server for `skills` with the default settings.
+    /// A server for `skills` with the default settings: the shorthand of
+    /// `SkillsServer::builder(skills).build()` for a set that can be served
+    /// as it is, which every set from `embed_skills!` without `generated`
+    /// is.
+    ///
+    /// # Panics
+    ///
+    /// When [`check_servable`](crate::check_servable) refuses the set: a
+    /// file declared `generated` was not added, or a gated skill sits inside
+    /// one that is not. [`builder`](Self::builder)`(skills).build()` returns
+    /// that report instead: use it for sets built at run time.
     pub fn new(skills: Skills) -> Self {
-        Self::builder(skills).build()
+        match Self::builder(skills).build() {
+            Ok(server) => server,
+            Err(report) => panic!("the skills cannot be served as they are:\n{report}"),
+        }
     }
 
     /// The set being served right now.
@@ -62,13 +82,13 @@ impl SkillsServer {
     /// added, a gated skill sits inside one that is not) is not served: the
     /// old one stays and the report is returned.
     ///
-    /// When the server [notifies changes](super::SkillsServerBuilder::notify_changes)
+    /// When the server [notifies changes](crate::SkillsServerBuilder::notify_changes)
     /// (or watches a folder, feature `watch`), the clients whose view changed
     /// are told, and no other: each initialized session and each listen
     /// stream (and each [`watch_view`](Self::watch_view)) gets
     /// `notifications/resources/list_changed` (and
     /// `notifications/prompts/list_changed` when the server [serves
-    /// prompts](super::SkillsServerBuilder::prompts)); each subscriber of a file
+    /// prompts](crate::SkillsServerBuilder::prompts)); each subscriber of a file
     /// whose bytes changed (or that appeared or vanished) gets
     /// `notifications/resources/updated`.
     ///
@@ -93,7 +113,7 @@ impl SkillsServer {
         };
         let changed = previous.skills.fingerprint() != snapshot.skills.fingerprint();
         if changed {
-            self.refresh_views();
+            self.refresh_views(|_| {});
             self.shared
                 .listeners
                 .announce(&previous, &snapshot, self.settings());
@@ -101,8 +121,21 @@ impl SkillsServer {
         Ok(changed)
     }
 
+    /// A handle that does not keep the server alive.
+    #[cfg(feature = "watch")]
+    pub(crate) fn downgrade(&self) -> WeakServer {
+        WeakServer(Arc::downgrade(&self.shared))
+    }
+
+    /// Tells clients of changes from now on, whatever the server was
+    /// configured with: a watched folder changes under them.
+    #[cfg(feature = "watch")]
+    pub(crate) fn notify_changes_from_now(&self) {
+        self.shared.live.store(true, Ordering::Relaxed);
+    }
+
     /// Whether clients are told of changes: configured with
-    /// [`notify_changes`](super::SkillsServerBuilder::notify_changes), or a
+    /// [`notify_changes`](crate::SkillsServerBuilder::notify_changes), or a
     /// watch was started.
     pub(crate) fn notifies_changes(&self) -> bool {
         self.shared.live.load(Ordering::Relaxed)

@@ -32,7 +32,7 @@ use crate::Skill;
 ///         Some(_) if skill.name() == "stock-audit" => Access::Owned,
 ///         _ => Access::Absent,
 ///     })
-///     .build();
+///     .build()?;
 ///
 /// // In an axum handler, `parts` is the request's `http::request::Parts`.
 /// let mut request = http::Request::new(());
@@ -49,6 +49,7 @@ use crate::Skill;
 /// // Cache-Control: private, and an ETag that changes only with this view.
 /// assert!(view.is_private());
 /// assert!(view.fingerprint().starts_with("sha256:"));
+/// # Ok::<(), skills_runtime::Report>(())
 /// ```
 #[derive(Clone)]
 pub struct SkillsView {
@@ -116,14 +117,6 @@ impl SkillsView {
         self.locked
             .iter()
             .map(move |(index, offer)| (&skills[*index], offer))
-    }
-
-    /// The SEP-2640 entry of `skill` (one of [`owned`](Self::owned)): the
-    /// very entry `skills/get` answers with, so a route's files, digests,
-    /// sizes and version agree with it.
-    pub fn entry(&self, skill: &Skill) -> Option<&rmcp::model::Skill> {
-        let index = self.snapshot.skills.position(skill.path())?;
-        self.visible.owns(index).then(|| self.snapshot.entry(index))
     }
 
     /// Which snapshot this view was taken of, for what the HTTP layer

@@ -47,7 +47,7 @@ fn call(
 impl SkillsServer {
     /// The fallback tool as a route for your own `#[tool_router]`, when you
     /// delegate to this server from your own handler rather than wrapping it
-    /// in [`WithSkills`](super::WithSkills) (which adds the tool itself):
+    /// in [`WithSkills`](crate::WithSkills) (which adds the tool itself):
     ///
     /// ```
     /// # use rmcp::handler::server::router::tool::ToolRouter;

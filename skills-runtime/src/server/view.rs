@@ -20,13 +20,6 @@ use super::snapshot::Snapshot;
 use super::visible::{Owned, VisibleSet};
 use crate::{Skill, Skills};
 
-/// Decides, per request, whether the caller may see a skill: the two-state
-/// shorthand of [`SkillsServerBuilder::visibility`](super::SkillsServerBuilder::visibility).
-/// It receives the request context, whose `extensions` hold the HTTP request
-/// parts when the server runs over streamable HTTP.
-pub type Visibility =
-    dyn Fn(&Skill, &rmcp::service::RequestContext<rmcp::RoleServer>) -> bool + Send + Sync;
-
 pub(super) struct View<'r> {
     snapshot: Arc<Snapshot>,
     settings: &'r Settings,

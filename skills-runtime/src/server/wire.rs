@@ -51,7 +51,7 @@ pub(super) fn executable_meta(skill: &Skill) -> Option<MetaObject> {
 }
 
 /// Every frontmatter field of `skill`, as the author wrote it.
-pub fn frontmatter(skill: &Skill) -> SkillFrontmatter {
+fn frontmatter(skill: &Skill) -> SkillFrontmatter {
     let mut frontmatter = SkillFrontmatter::new(skill.name(), skill.description());
     if let Ok(extra) = serde_json::from_str::<JsonObject>(skill.extra_fields_json()) {
         frontmatter.extra = extra;

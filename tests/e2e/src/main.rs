@@ -28,7 +28,6 @@
 use std::net::SocketAddr;
 
 use anyhow::{Context as _, bail};
-use rmcp::ServiceExt as _;
 use skills_runtime::http::{Server, SkillsRouter};
 use skills_runtime::{Skills, SkillsServer, embed_skills};
 
@@ -182,14 +181,12 @@ async fn main() -> anyhow::Result<()> {
     if let Some(size) = options.skills_page_size {
         builder = builder.skills_page_size(size);
     }
-    let server = builder.build();
+    let server = builder
+        .build()
+        .map_err(|report| anyhow::anyhow!("{report}"))?;
 
     let Some(bind) = options.http else {
-        server
-            .serve(rmcp::transport::stdio())
-            .await?
-            .waiting()
-            .await?;
+        skills_runtime::server::serve(server, rmcp::transport::stdio_pipes()).await?;
         return Ok(());
     };
     let router = SkillsRouter::new(server)

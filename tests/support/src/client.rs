@@ -32,11 +32,7 @@ pub async fn tapped(
 ) -> (RunningService<RoleClient, ()>, Methods) {
     let (server_end, server_side) = tokio::io::duplex(1 << 22);
     let (client_end, client_side) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     let methods: Methods = Arc::default();
     relay(client_side, server_side, methods.clone());
     let client = match era {

@@ -47,11 +47,7 @@ pub const ERAS: [Era; 2] = [Era::Handshake, Era::Modern];
 /// Serves `handler` on one end of a pipe and connects rmcp's client to the other.
 pub async fn connect(handler: impl ServerHandler, era: Era) -> Client {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     match era {
         Era::Handshake => ().serve(client_end).await.expect("initialize"),
         Era::Modern => ()
@@ -95,11 +91,7 @@ pub async fn line_wire(
     era: Era,
 ) -> hostile::LineWire<tokio::io::ReadHalf<DuplexStream>, tokio::io::WriteHalf<DuplexStream>> {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     let (read, write) = tokio::io::split(client_end);
     let lifecycle = match era {
         Era::Handshake => hostile::Lifecycle::Handshake,
@@ -123,11 +115,7 @@ pub async fn raw_as(
     requests: &[Value],
 ) -> Vec<Value> {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     let (read, mut write) = tokio::io::split(client_end);
     let mut lines = BufReader::new(read).lines();
     let meta = json!({
@@ -301,11 +289,7 @@ pub type NamedClient = RunningService<RoleClient, Named>;
 /// [`connect`], from a client named `name`.
 pub async fn connect_as(handler: impl ServerHandler, era: Era, name: &str) -> NamedClient {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     let client = Named::new(name);
     match era {
         Era::Handshake => client.serve(client_end).await.expect("initialize"),

@@ -127,11 +127,7 @@ fn write_tree(root: &Path, count: usize) -> Skills {
 
 async fn connect(handler: Authenticated) -> RunningService<RoleClient, ()> {
     let (server_end, client_end) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    tokio::spawn(skills_runtime::server::serve(handler, server_end));
     ().serve(client_end).await.expect("initialize")
 }
 
@@ -170,13 +166,14 @@ async fn main() {
     request.extensions_mut().insert(Entitlements(Arc::new(owned)));
     let head = request.into_parts().0;
 
-    let none = SkillsServer::builder(skills.clone()).build();
+    let none = SkillsServer::new(skills.clone());
     let policy = SkillsServer::builder(skills.clone())
         .access(|skill, caller| match caller.extension::<Entitlements>() {
             Some(owned) if owned.0.contains(skill.name()) => Access::Owned,
             _ => Access::Absent,
         })
-        .build();
+        .build()
+        .expect("a tree of valid skills is servable");
     let none = connect(Authenticated { skills: none, head: head.clone() }).await;
     let policy = connect(Authenticated { skills: policy, head }).await;
 
