@@ -22,7 +22,8 @@
 //! field or file set other than skills-runtime serves (white space aside).
 //!
 //! Each case (`case.json`) says what it is about, the options of the check,
-//! files generated at run time (large or numerous files, links), and the
+//! files generated at run time (large or numerous files, links, and what
+//! git cannot hold or ignores: a `.git/` folder, `__pycache__/`), and the
 //! verdicts it exists to show: a case whose behaviour disappears from the
 //! predictions fails too.
 
