@@ -14,7 +14,10 @@ use rmcp::{RoleServer, Service, ServiceExt as _};
 /// difference a person at a terminal sees: when the input ends before any
 /// client spoke (stdin closed, Ctrl-D, `< /dev/null`), the error is
 /// [`ServeError::NoClient`], which prints as `no client connected …`
-/// rather than rmcp's `ConnectionClosed("initialize request")`.
+/// rather than rmcp's `ConnectionClosed("initialize request")`. Every
+/// [`ServeError`] prints its sentence for `{:?}` too, so a `main` returning
+/// `Result<(), Box<dyn Error>>` (the Quickstart's, `skills init`'s) shows
+/// words, not `NoClient`.
 ///
 /// ```no_run
 /// use skills_runtime::{Skills, SkillsServer, embed_skills, server};
@@ -42,7 +45,6 @@ where
 }
 
 /// Why [`serve`] ended without serving a client to the end.
-#[derive(Debug)]
 #[non_exhaustive]
 pub enum ServeError {
     /// The input ended before any client sent its first request: nobody
@@ -82,6 +84,17 @@ impl std::fmt::Display for ServeError {
     }
 }
 
+/// The sentence, as [`Display`](std::fmt::Display) writes it. This error is
+/// made for a server's `main`, and Rust prints the error `main` returns with
+/// `{:?}`: a derived `Debug` would show a person at a terminal `Error:
+/// NoClient` (anyhow's `Error` makes the same choice, for the same reason).
+/// The variants stay matchable for code that needs the structure.
+impl std::fmt::Debug for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
 impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
@@ -96,15 +109,15 @@ impl std::error::Error for ServeError {
 mod tests {
     use super::*;
 
-    /// `{:?}` shows the variant, as a derived `Debug` does; the sentence is
-    /// `Display`'s (before, `Debug` printed the sentence too).
+    /// A `main` returning the error prints `{:?}`: the sentence, not the
+    /// variant's name.
     #[test]
-    fn debug_is_the_structure_and_display_the_sentence() {
+    fn debug_is_the_sentence_a_main_prints() {
         let error = ServeError::NoClient;
-        assert_eq!(format!("{error:?}"), "NoClient");
         assert!(
-            error.to_string().starts_with("no client connected: "),
-            "{error}"
+            format!("{error:?}").starts_with("no client connected: "),
+            "{error:?}"
         );
+        assert_eq!(format!("{error:?}"), error.to_string());
     }
 }
