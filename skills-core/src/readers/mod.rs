@@ -8,7 +8,7 @@
 //! authors use (`allow_fields`, an agent's rule profile, a main file with
 //! another name), hidden files (which skills-runtime never serves but some
 //! readers do), nesting and layout make some readers refuse a skill, skip
-//! it, or change what they show. [`predict`] says which, per skill and
+//! it, or change what they show. `predict` (feature `load`) says which, per skill and
 //! reader, with the reader's version and its reason in an author's words.
 //!
 //! The readers and their rules are data ([`READERS`], [`RULES`]), each rule
