@@ -5,6 +5,9 @@
 //! seeds and the end-to-end test server, so that they agree on where
 //! `../shared` is and on what to say when it is missing.
 //!
+//! Its own test checks the workspace: every package with one test binary
+//! (`tests/tests.rs`) declares each file of its `tests/` there.
+//!
 //! The tests that read `../shared` live in modules named `shared` and are
 //! `#[ignore = "needs ../shared/…"]`, so that `cargo test` on a clone alone
 //! passes and `.ci/run` on a clone alone leaves them out by name
