@@ -147,6 +147,13 @@ mod tests {
     /// binary, `tests/tests.rs`), run by `cargo test` at the root.
     #[test]
     fn every_test_file_is_declared_in_its_packages_tests_rs() {
+        // The members are read from the root manifest's text: a change of its
+        // layout must not leave nothing checked.
+        let members = workspace_members(&workspace_dir());
+        assert!(
+            members.contains(&workspace_dir().join("skills-runtime")),
+            "{members:?}"
+        );
         let left_out = undeclared_test_files(&workspace_dir());
         assert!(
             left_out.is_empty(),
