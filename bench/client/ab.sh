@@ -26,20 +26,9 @@ ln -sfn "$(cd "$REPO/../shared" && pwd)" "$WORK/shared"
 
 echo "== builds (release): client at $BEFORE and $AFTER, server at $AFTER"
 bash "$REPO/tests/e2e/clients/setup.sh" >/dev/null
-for side in before after; do
-    rev=$BEFORE; [ "$side" = after ] && rev=$AFTER
-    commit=$(git -C "$REPO" rev-parse "$rev")
-    if [ "$(cat "$WORK/$side/.commit" 2>/dev/null)" != "$commit" ]; then # unchanged: keep its mtimes, no rebuild
-        rm -rf "$WORK/$side" && mkdir -p "$WORK/$side"
-        git -C "$REPO" archive "$commit" | tar -x -C "$WORK/$side"
-        echo "$commit" >"$WORK/$side/.commit"
-    fi
-    # The member's own manifest: a snapshot before bench/Cargo.toml held sync-bench in a workspace
-    # (and lock) of its own there; cargo finds whichever workspace the snapshot has.
-    CARGO_TARGET_DIR="$WORK/bench-target" \
-        cargo build --release --quiet --manifest-path "$WORK/$side/bench/client/sync-bench/Cargo.toml"
-    cp "$WORK/bench-target/release/sync-bench" "$WORK/sync-bench-$side"
-done
+# shellcheck source=build-sides.sh
+. "$HERE/build-sides.sh"
+build_sync_bench_sides
 SKILLS_CORPUS="$CORPUS" CARGO_TARGET_DIR="$WORK/server-target" \
     cargo build --release --quiet --manifest-path "$WORK/after/Cargo.toml" -p skills-e2e --bin skills-test-server
 OURS=("$WORK/server-target/release/skills-test-server" --tree corpus)

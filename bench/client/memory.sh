@@ -25,18 +25,9 @@ WORK="${WORK:-/tmp/bench-client-memory}"; OUT="${OUT:-$HERE/results}"
 mkdir -p "$WORK" "$OUT"
 
 echo "== builds (release): client at $BEFORE and $AFTER, server at $AFTER"
-for side in before after; do
-    rev=$BEFORE; [ "$side" = after ] && rev=$AFTER
-    commit=$(git -C "$REPO" rev-parse "$rev")
-    if [ "$(cat "$WORK/$side/.commit" 2>/dev/null)" != "$commit" ]; then
-        rm -rf "$WORK/$side" && mkdir -p "$WORK/$side"
-        git -C "$REPO" archive "$commit" | tar -x -C "$WORK/$side"
-        echo "$commit" >"$WORK/$side/.commit"
-    fi
-    CARGO_TARGET_DIR="$WORK/bench-target" \
-        cargo build --release --quiet --manifest-path "$WORK/$side/bench/client/sync-bench/Cargo.toml"
-    cp "$WORK/bench-target/release/sync-bench" "$WORK/sync-bench-$side"
-done
+# shellcheck source=build-sides.sh
+. "$HERE/build-sides.sh"
+build_sync_bench_sides
 CARGO_TARGET_DIR="$WORK/server-target" \
     cargo build --release --quiet --manifest-path "$WORK/after/Cargo.toml" -p skills-e2e --bin skills-test-server
 SERVER="$WORK/server-target/release/skills-test-server"

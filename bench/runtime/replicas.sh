@@ -22,26 +22,13 @@ OUT="${OUT:-$HERE/results}"
 ROUNDS="${ROUNDS:-5}"; N="${N:-10000}"; WINDOW="${WINDOW:-16}"
 SERVER="${SERVER:-$WORK/bin/ours-http-real}"
 HL="${HL:-$WORK/http-target/release/http-load}"
-LOAD_MAX="${LOAD_MAX:-0.6}"; LOAD_HOLD="${LOAD_HOLD:-30}"; LOAD_TIMEOUT="${LOAD_TIMEOUT:-900}"
 for f in "$SERVER" "$HL"; do
   [ -x "$f" ] || { echo "missing $f: run \`ONLY=setup bash bench/runtime/run.sh\` first (or set SERVER, HL)" >&2; exit 1; }
 done
-# shellcheck source=wait-quiet.sh
-. "$HERE/wait-quiet.sh"
 
 mkdir -p "$OUT/replicas"
-rows="$OUT/replicas/tput.jsonl"
-: > "$rows"
-CASES=("one|$SERVER --bind 127.0.0.1:{port} --stateless" "nginx-2|bash $HERE/replicas-front.sh {port} $SERVER")
-wait_quiet
-echo "$(date -u +%FT%TZ) before replicas: loadavg $(cut -d' ' -f1-3 /proc/loadavg) (waited $WAITED s)" | tee -a "$OUT/load.txt" >&2
-for ((r = 0; r < ROUNDS; r++)); do
-  for c in "${CASES[@]}"; do
-    IFS='|' read -r name cmd <<<"$c"
-    # shellcheck disable=SC2086
-    "$HL" throughput --runs 1 --n "$N" --window "$WINDOW" -- $cmd \
-      | grep -v '"summary"' | sed "s|^{|{\"case\":\"$name\",\"round\":$r,|" >> "$rows"
-  done
-done
-echo "$(date -u +%FT%TZ) after  replicas: loadavg $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt" >&2
-echo "wrote $rows" >&2
+# The interleaved rounds are ab-http.sh's (its quiet-machine wait included).
+ROUNDS="$ROUNDS" N="$N" WINDOW="$WINDOW" HL="$HL" LOAD_LOG="$OUT/load.txt" LABEL=replicas \
+  bash "$HERE/ab-http.sh" "$OUT/replicas/tput.jsonl" \
+  "one|$SERVER --bind 127.0.0.1:{port} --stateless" "nginx-2|bash $HERE/replicas-front.sh {port} $SERVER"
+echo "wrote $OUT/replicas/tput.jsonl" >&2

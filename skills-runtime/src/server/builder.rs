@@ -258,17 +258,13 @@ impl SkillsServerBuilder {
     /// ```
     pub fn build(self) -> Result<SkillsServer, Report> {
         crate::check_servable(&self.skills)?;
-        Ok(self.build_unchecked())
-    }
-
-    fn build_unchecked(self) -> SkillsServer {
         let server_info = match (&self.settings.server_info, self.skills.package()) {
             (Some(info), _) => info.clone(),
             (None, Some((name, version))) => Implementation::new(name, version),
             (None, None) => Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         };
         let snapshot = Snapshot::new(self.skills, self.settings.blob_cache_bytes);
-        SkillsServer {
+        Ok(SkillsServer {
             shared: Arc::new(Shared {
                 server_info,
                 live: AtomicBool::new(self.settings.notify_changes),
@@ -277,6 +273,6 @@ impl SkillsServerBuilder {
                 listeners: Listeners::default(),
                 sessions: Sessions::default(),
             }),
-        }
+        })
     }
 }

@@ -13,7 +13,7 @@ use skills_core::{FrontEnd, Options};
 ///   `embed_skills!` loads it; while it does not load, the last good set is
 ///   served.
 /// - [`Watch::roots`]: several roots merged, highest precedence first, each
-///   loaded skill by skill (`skills_core::load_roots`): an invalid skill is
+///   loaded skill by skill (as [`load_roots`](crate::load::load_roots) loads them): an invalid skill is
 ///   left out and reported ([`Reload::refused`](super::Reload::refused)) while the others are
 ///   served, and a skill whose name an earlier root already has is left out
 ///   with a `duplicate-name` warning naming both. Roots that do not exist

@@ -5,6 +5,9 @@
 //! seeds and the end-to-end test server, so that they agree on where
 //! `../shared` is and on what to say when it is missing.
 //!
+//! Its own test checks the workspace: every package with one test binary
+//! (`tests/tests.rs`) declares each file of its `tests/` there.
+//!
 //! The tests that read `../shared` live in modules named `shared` and are
 //! `#[ignore = "needs ../shared/…"]`, so that `cargo test` on a clone alone
 //! passes and `.ci/run` on a clone alone leaves them out by name
@@ -52,32 +55,78 @@ pub fn example_skills() -> PathBuf {
     workspace_dir().join("examples/skills")
 }
 
-/// The `tests/*.rs` files of the package in `package_dir` that its
-/// `tests/tests.rs` does not declare as a module (`mod name;`, whatever
-/// attributes precede it). Every package here has one test binary
-/// (`autotests = false`, `tests/tests.rs`), so Cargo compiles no other file
-/// of `tests/`: a file left out of `tests/tests.rs` would never run, and say
-/// nothing. Folders below `tests/` (support code, fixtures, trybuild cases)
-/// are not test files.
-pub fn undeclared_test_files(package_dir: &Path) -> Vec<String> {
-    let tests = package_dir.join("tests");
-    let root = std::fs::read_to_string(tests.join("tests.rs"))
-        .unwrap_or_else(|error| panic!("cannot read {}/tests.rs: {error}", tests.display()));
-    let declared: Vec<&str> = root
+/// The workspace's members, as the root `Cargo.toml` lists them (one quoted
+/// folder per line of `members = [ … ]`, which is how that file is written).
+#[cfg(test)]
+fn workspace_members(workspace: &Path) -> Vec<PathBuf> {
+    let manifest = workspace.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", manifest.display()));
+    let members = text
+        .split_once("\nmembers = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(list, _)| list)
+        .unwrap_or_else(|| panic!("{} lists no `members = [`", manifest.display()));
+    members
         .lines()
+        .map(|line| line.split('#').next().unwrap_or_default().trim())
         .filter_map(|line| {
-            let line = line.trim();
-            let line = line.strip_prefix("pub ").unwrap_or(line);
-            line.strip_prefix("mod ")?.strip_suffix(';').map(str::trim)
+            line.strip_suffix(',')
+                .unwrap_or(line)
+                .strip_prefix('"')?
+                .strip_suffix('"')
         })
-        .collect();
-    let mut left_out: Vec<String> = std::fs::read_dir(&tests)
-        .unwrap_or_else(|error| panic!("cannot read {}: {error}", tests.display()))
-        .map(|entry| entry.expect("a readable entry").path())
-        .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "rs"))
-        .filter_map(|path| Some(path.file_stem()?.to_str()?.to_owned()))
-        .filter(|stem| stem != "tests" && !declared.contains(&stem.as_str()))
-        .collect();
+        .map(|member| workspace.join(member))
+        .collect()
+}
+
+/// The `tests/*.rs` files, across the workspace's packages that have one test
+/// binary (`autotests = false`, `tests/tests.rs`), that their
+/// `tests/tests.rs` does not declare as a module (`mod name;`, whatever
+/// attributes precede it), as paths relative to the workspace. Cargo
+/// compiles no other file of such a package's `tests/`: a file left out of
+/// `tests/tests.rs` would never run, and say nothing. Folders below `tests/`
+/// (support code, fixtures, trybuild cases) are not test files.
+#[cfg(test)]
+fn undeclared_test_files(workspace: &Path) -> Vec<String> {
+    let mut left_out = Vec::new();
+    for package in workspace_members(workspace) {
+        let manifest =
+            std::fs::read_to_string(package.join("Cargo.toml")).unwrap_or_else(|error| {
+                panic!("cannot read {}/Cargo.toml: {error}", package.display())
+            });
+        let tests = package.join("tests");
+        if !manifest
+            .lines()
+            .any(|line| line.trim() == "autotests = false")
+            || !tests.is_dir()
+        {
+            continue;
+        }
+        let root = std::fs::read_to_string(tests.join("tests.rs")).unwrap_or_default();
+        let declared: Vec<&str> = root
+            .lines()
+            .filter_map(|line| {
+                let line = line.trim();
+                let line = line.strip_prefix("pub ").unwrap_or(line);
+                line.strip_prefix("mod ")?.strip_suffix(';').map(str::trim)
+            })
+            .collect();
+        let files = std::fs::read_dir(&tests)
+            .unwrap_or_else(|error| panic!("cannot read {}: {error}", tests.display()))
+            .map(|entry| entry.expect("a readable entry").path())
+            .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "rs"));
+        for path in files {
+            let stem = path
+                .file_stem()
+                .and_then(|stem| stem.to_str())
+                .unwrap_or_default();
+            if stem != "tests" && !declared.contains(&stem) {
+                let relative = path.strip_prefix(workspace).unwrap_or(&path);
+                left_out.push(relative.display().to_string());
+            }
+        }
+    }
     left_out.sort();
     left_out
 }
@@ -94,23 +143,55 @@ mod tests {
         assert!(shared_path("corpus").ends_with("shared/corpus"));
     }
 
+    /// One check for every package of the workspace (each has one test
+    /// binary, `tests/tests.rs`), run by `cargo test` at the root.
+    #[test]
+    fn every_test_file_is_declared_in_its_packages_tests_rs() {
+        // The members are read from the root manifest's text: a change of its
+        // layout must not leave nothing checked.
+        let members = workspace_members(&workspace_dir());
+        assert!(
+            members.contains(&workspace_dir().join("skills-runtime")),
+            "{members:?}"
+        );
+        let left_out = undeclared_test_files(&workspace_dir());
+        assert!(
+            left_out.is_empty(),
+            "declare each as a module in its package's tests/tests.rs: {left_out:?}"
+        );
+    }
+
     #[test]
     fn a_test_file_left_out_of_tests_rs_is_found() {
-        let package =
+        let workspace =
             std::env::temp_dir().join(format!("skills-test-paths-{}", std::process::id()));
-        let tests = package.join("tests");
-        std::fs::create_dir_all(tests.join("support")).unwrap();
-        std::fs::write(
-            tests.join("tests.rs"),
+        let write = |path: &str, text: &str| {
+            let path = workspace.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\n    \"one\", # a comment\n    \"two\",\n    \"auto\",\n]\n",
+        );
+        let one_binary = "[package]\nautotests = false\n";
+        write("one/Cargo.toml", one_binary);
+        write(
+            "one/tests/tests.rs",
             "mod support;\n#[cfg(feature = \"x\")]\nmod declared;\n",
-        )
-        .unwrap();
+        );
         for file in ["declared.rs", "forgotten.rs", "support/mod.rs", "notes.md"] {
-            std::fs::write(tests.join(file), "").unwrap();
+            write(&format!("one/tests/{file}"), "");
         }
-        let left_out = undeclared_test_files(&package);
-        std::fs::remove_dir_all(&package).unwrap();
-        assert_eq!(left_out, ["forgotten"]);
+        // A package whose tests.rs is gone: every file of its tests/ is left out.
+        write("two/Cargo.toml", one_binary);
+        write("two/tests/area.rs", "");
+        // Cargo finds this package's test files itself.
+        write("auto/Cargo.toml", "[package]\n");
+        write("auto/tests/replay.rs", "");
+        let left_out = undeclared_test_files(&workspace);
+        std::fs::remove_dir_all(&workspace).unwrap();
+        assert_eq!(left_out, ["one/tests/forgotten.rs", "two/tests/area.rs"]);
     }
 
     #[test]
