@@ -1216,6 +1216,22 @@ async fn a_token_living_longer_than_its_kind_allows_is_refused() {
         &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
         auth::TokenError::TooLong,
     );
+    // An `iat` in the future cannot shorten the lifetime counted.
+    year.iat = Some(year.exp - 60);
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
+        auth::TokenError::NotYetValid,
+    );
+    // Within the leeway, a clock running a little ahead is no reason.
+    let mut ahead = claims(&db, "learner-a");
+    ahead.iat = Some(now + 10);
+    ahead.exp = now + 10 + auth::MAX_LIFETIME.as_secs();
+    assert_eq!(
+        get(&router, "/api/me", Some(&dev_token(&db, &ahead)))
+            .await
+            .status,
+        StatusCode::OK
+    );
     // An install token lives 15 minutes at most.
     let mut install = claims(&db, "learner-a");
     install.aud = Audience::one(db.setting("install_audience").await.unwrap());
