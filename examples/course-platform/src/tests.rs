@@ -214,30 +214,7 @@ struct Answer {
 }
 
 async fn get(router: &axum::Router, path: &str, token: Option<&str>) -> Answer {
-    let mut request = Request::builder()
-        .uri(path)
-        .header(header::HOST, "academy.test:8080");
-    if let Some(token) = token {
-        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-    }
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let challenge = response
-        .headers()
-        .get(header::WWW_AUTHENTICATE)
-        .map(|value| value.to_str().unwrap().to_owned());
-    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    Answer {
-        status,
-        challenge,
-        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    }
+    get_with(router, path, token, &[]).await
 }
 
 const METADATA: &str = "http://academy.test:8080/.well-known/oauth-protected-resource";
