@@ -21,7 +21,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientLifecycleMode, ClientServiceExt as _, RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
-use skills_runtime::http::{Server, SkillsRouter};
+use skills_runtime::http::SkillsRouter;
 use skills_runtime::server::{Access, Offer};
 use skills_runtime::{Skills, SkillsServer};
 
@@ -106,13 +106,7 @@ async fn serve(server: SkillsServer) -> String {
             "/.well-known/oauth-protected-resource",
             get(|| async { "{}" }),
         );
-    let server = Server::bind("127.0.0.1:0")
-        .await
-        .unwrap()
-        .until(std::future::pending());
-    let base = server.url();
-    tokio::spawn(server.serve(router));
-    base
+    crate::serve_router(router).await
 }
 
 fn http() -> reqwest::Client {
@@ -435,12 +429,7 @@ async fn etags_revalidate_and_a_replace_swaps_routes_and_mcp_at_once() {
 #[tokio::test]
 async fn without_a_policy_the_catalog_is_public_and_has_no_teasers() {
     let router = SkillsRouter::new(SkillsServer::new(COURSES.clone())).build();
-    let server = Server::bind("127.0.0.1:0")
-        .await
-        .unwrap()
-        .until(std::future::pending());
-    let base = server.url();
-    tokio::spawn(server.serve(router));
+    let base = crate::serve_router(router).await;
     let list = get_as(&base, "/skills", None, &[]).await;
     assert_eq!(list.header("cache-control"), Some("public, no-cache"));
     assert_eq!(
@@ -453,12 +442,7 @@ async fn without_a_policy_the_catalog_is_public_and_has_no_teasers() {
     let router = SkillsRouter::new(SkillsServer::new(COURSES.clone()))
         .catalog(false)
         .build();
-    let server = Server::bind("127.0.0.1:0")
-        .await
-        .unwrap()
-        .until(std::future::pending());
-    let base = server.url();
-    tokio::spawn(server.serve(router));
+    let base = crate::serve_router(router).await;
     assert_eq!(get_as(&base, "/skills", None, &[]).await.status, 404);
 }
 

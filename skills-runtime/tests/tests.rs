@@ -46,3 +46,16 @@ mod protocol;
 mod readme;
 #[cfg(feature = "http")]
 mod well_known;
+
+/// Serves `router` on a free loopback port for the rest of the test run;
+/// returns its base URL.
+#[cfg(feature = "http")]
+async fn serve_router(router: axum::Router) -> String {
+    let server = skills_runtime::http::Server::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .until(std::future::pending());
+    let base = server.url();
+    tokio::spawn(server.serve(router));
+    base
+}

@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
-use skills_runtime::http::{Server, SkillsRouter};
+use skills_runtime::http::SkillsRouter;
 use skills_runtime::protocol::{ARCHIVE_MTIME, INDEX_SCHEMA, TYPE_ARCHIVE, TYPE_SKILL_MD};
 use skills_runtime::server::{Access, Offer};
 use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
@@ -26,20 +26,12 @@ use skills_runtime::{Skill, Skills, SkillsServer, embed_skills};
 // courses are a lone `SKILL.md`).
 use skills_test_support::trees::{COURSES, FIXTURES};
 
+use crate::serve_router;
+
 const INDEX: &str = "/.well-known/agent-skills/index.json";
 
 fn http() -> reqwest::Client {
     reqwest::Client::builder().no_proxy().build().unwrap()
-}
-
-async fn serve_router(router: axum::Router) -> String {
-    let server = Server::bind("127.0.0.1:0")
-        .await
-        .unwrap()
-        .until(std::future::pending());
-    let base = server.url();
-    tokio::spawn(server.serve(router));
-    base
 }
 
 async fn serve(server: SkillsServer) -> String {

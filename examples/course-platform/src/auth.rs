@@ -53,9 +53,9 @@ use crate::db::{Db, Unresolved};
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 
 /// The clock skew allowed between this server and the authorization
-/// server, in seconds, on both time claims: a token is refused once `exp`
-/// is more than this far in the past, and while `nbf` (when present) is
-/// more than this far in the future (RFC 7519 §4.1.4, §4.1.5).
+/// server, in seconds, on every time claim: a token is refused once `exp`
+/// is more than this far in the past, and while `nbf` or `iat` (when
+/// present) is more than this far in the future (RFC 7519 §4.1.4-4.1.6).
 pub const LEEWAY_SECONDS: u64 = 30;
 
 /// The longest an access token may live (`exp` − `iat`), by default.
@@ -83,6 +83,7 @@ pub struct Claims {
     /// One audience or several (RFC 7519 §4.1.3).
     pub aud: Audience,
     /// Issued at: optional; without it the lifetime is counted from now.
+    /// One more than [`LEEWAY_SECONDS`] in the future is refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub iat: Option<u64>,
     pub exp: u64,
@@ -420,9 +421,14 @@ impl Verifier {
         if claims.aud.contains(other) {
             return Err(TokenError::Audience);
         }
-        let issued = claims
-            .iat
-            .unwrap_or_else(|| u64::try_from(crate::db::now()).unwrap_or(0));
+        let now = u64::try_from(crate::db::now()).unwrap_or(0);
+        let issued = claims.iat.unwrap_or(now);
+        // An `iat` in the future would shorten the lifetime counted below
+        // at will (`iat` = `exp` passes any maximum): such a token is not
+        // valid yet, with the leeway `nbf` gets.
+        if issued > now.saturating_add(LEEWAY_SECONDS) {
+            return Err(TokenError::NotYetValid);
+        }
         if claims.exp.saturating_sub(issued) > max_lifetime.as_secs() {
             return Err(TokenError::TooLong);
         }

@@ -929,24 +929,7 @@ async fn migrate_sqlite(connection: &mut AnyConnection) -> anyhow::Result<()> {
         .fetch_one(&mut *transaction)
         .await?
         .try_get(0)?;
-    match version {
-        0 => {
-            seed(&mut transaction, SQLITE_SCHEMA).await?;
-            sqlx::raw_sql(SQLITE_V2).execute(&mut *transaction).await?;
-            settle(&mut transaction).await?;
-            tracing::info!("created and seeded the database");
-        }
-        1 => {
-            sqlx::raw_sql(SQLITE_V2).execute(&mut *transaction).await?;
-            settle(&mut transaction).await?;
-            tracing::info!("moved the database to schema version {SCHEMA_VERSION}");
-        }
-        SCHEMA_VERSION => {}
-        other => anyhow::bail!(
-            "it has schema version {other}; this build knows version {SCHEMA_VERSION}"
-        ),
-    }
-    if version < SCHEMA_VERSION {
+    if upgrade(&mut transaction, version, SQLITE_SCHEMA, SQLITE_V2).await? {
         // PRAGMA takes no parameters; the version is this build's constant.
         sqlx::raw_sql("PRAGMA user_version = 2")
             .execute(&mut *transaction)
@@ -954,6 +937,34 @@ async fn migrate_sqlite(connection: &mut AnyConnection) -> anyhow::Result<()> {
     }
     transaction.commit().await?;
     Ok(())
+}
+
+/// Brings a database of schema `version` (0: empty) to [`SCHEMA_VERSION`]
+/// with the store's `schema` and its version-2 statements `v2`; whether it
+/// changed anything (the caller then records the version, each store in
+/// its own way).
+async fn upgrade(
+    connection: &mut AnyConnection,
+    version: i64,
+    schema: &'static str,
+    v2: &'static str,
+) -> anyhow::Result<bool> {
+    match version {
+        0 => seed(&mut *connection, schema).await?,
+        1 => {}
+        SCHEMA_VERSION => return Ok(false),
+        other => anyhow::bail!(
+            "it has schema version {other}; this build knows version {SCHEMA_VERSION}"
+        ),
+    }
+    sqlx::raw_sql(v2).execute(&mut *connection).await?;
+    settle(&mut *connection).await?;
+    if version == 0 {
+        tracing::info!("created and seeded the database");
+    } else {
+        tracing::info!("moved the database to schema version {SCHEMA_VERSION}");
+    }
+    Ok(true)
 }
 
 /// What schema version 2 adds besides its tables: the install audience.
@@ -993,34 +1004,18 @@ async fn migrate_postgres(connection: &mut AnyConnection) -> anyhow::Result<()> 
         .fetch_one(&mut *transaction)
         .await?
         .try_get(0)?;
-    match version {
-        None => {
-            seed(&mut transaction, POSTGRES_SCHEMA).await?;
-            sqlx::raw_sql(POSTGRES_V2)
-                .execute(&mut *transaction)
-                .await?;
-            settle(&mut transaction).await?;
-            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
-                .bind(SCHEMA_VERSION)
-                .execute(&mut *transaction)
-                .await?;
-            tracing::info!("created and seeded the database");
-        }
-        Some(1) => {
-            sqlx::raw_sql(POSTGRES_V2)
-                .execute(&mut *transaction)
-                .await?;
-            settle(&mut transaction).await?;
-            sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
-                .bind(SCHEMA_VERSION)
-                .execute(&mut *transaction)
-                .await?;
-            tracing::info!("moved the database to schema version {SCHEMA_VERSION}");
-        }
-        Some(SCHEMA_VERSION) => {}
-        Some(other) => anyhow::bail!(
-            "it has schema version {other}; this build knows version {SCHEMA_VERSION}"
-        ),
+    let upgraded = upgrade(
+        &mut transaction,
+        version.unwrap_or(0),
+        POSTGRES_SCHEMA,
+        POSTGRES_V2,
+    )
+    .await?;
+    if upgraded {
+        sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+            .bind(SCHEMA_VERSION)
+            .execute(&mut *transaction)
+            .await?;
     }
     transaction.commit().await?;
     sqlx::query("SELECT pg_advisory_unlock($1)")

@@ -214,30 +214,7 @@ struct Answer {
 }
 
 async fn get(router: &axum::Router, path: &str, token: Option<&str>) -> Answer {
-    let mut request = Request::builder()
-        .uri(path)
-        .header(header::HOST, "academy.test:8080");
-    if let Some(token) = token {
-        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-    }
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let challenge = response
-        .headers()
-        .get(header::WWW_AUTHENTICATE)
-        .map(|value| value.to_str().unwrap().to_owned());
-    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    Answer {
-        status,
-        challenge,
-        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    }
+    get_with(router, path, token, &[]).await
 }
 
 const METADATA: &str = "http://academy.test:8080/.well-known/oauth-protected-resource";
@@ -816,6 +793,67 @@ async fn seeded_once(scratch: Scratch) {
 }
 
 #[tokio::test]
+async fn a_database_of_schema_version_1_is_moved_to_version_2_once() {
+    moved_from_version_1(Scratch::new("v1")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (initdb)"]
+async fn on_postgres_a_database_of_schema_version_1_is_moved_to_version_2_once() {
+    moved_from_version_1(Scratch::postgres("v1")).await;
+}
+
+/// A database as version 1 left it (no journal, no key times, no install
+/// audience) gets what version 2 adds when a process opens it, keeps its
+/// rows, and is not moved twice.
+async fn moved_from_version_1(scratch: Scratch) {
+    let db = scratch.db().await;
+    let key = db.keys[0].0.clone();
+    let mut connection = db.watcher_connection().await.unwrap();
+    let version_1 = match scratch.location().store() {
+        Store::Sqlite => "PRAGMA user_version = 1",
+        Store::Postgres => "DELETE FROM schema_version; INSERT INTO schema_version VALUES (1)",
+    };
+    for statements in [
+        "DROP TABLE entitlement_changes; \
+         ALTER TABLE signing_keys DROP COLUMN created_at; \
+         DELETE FROM settings WHERE key = 'install_audience'",
+        version_1,
+    ] {
+        sqlx::raw_sql(statements)
+            .execute(&mut *connection)
+            .await
+            .unwrap();
+    }
+    drop(connection);
+    drop(db);
+    for _ in 0..2 {
+        let db = scratch.db().await;
+        assert_eq!(db.keys[0].0, key);
+        assert_eq!(
+            db.setting("install_audience").await.unwrap(),
+            "https://kestrel-academy.example/install"
+        );
+        assert_eq!(
+            db.entitlements("learner-a").await.unwrap().unwrap().owned,
+            learner_a().owned
+        );
+        let mut connection = db.watcher_connection().await.unwrap();
+        let start = db.last_change(&mut connection).await.unwrap();
+        db.entitle(Entitlement::Grant, "learner-b", "async-rust")
+            .await
+            .unwrap()
+            .unwrap();
+        db.entitle(Entitlement::Revoke, "learner-b", "async-rust")
+            .await
+            .unwrap()
+            .unwrap();
+        let (learners, _) = db.changes_since(&mut connection, start).await.unwrap();
+        assert_eq!(learners, ["learner-b".to_owned()].into());
+    }
+}
+
+#[tokio::test]
 async fn grant_and_revoke_refuse_what_cannot_be_sold_and_are_idempotent() {
     grant_and_revoke(Scratch::new("grant")).await;
 }
@@ -1215,6 +1253,22 @@ async fn a_token_living_longer_than_its_kind_allows_is_refused() {
     assert_refused(
         &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
         auth::TokenError::TooLong,
+    );
+    // An `iat` in the future cannot shorten the lifetime counted.
+    year.iat = Some(year.exp - 60);
+    assert_refused(
+        &get(&router, "/api/me", Some(&dev_token(&db, &year))).await,
+        auth::TokenError::NotYetValid,
+    );
+    // Within the leeway, a clock running a little ahead is no reason.
+    let mut ahead = claims(&db, "learner-a");
+    ahead.iat = Some(now + 10);
+    ahead.exp = now + 10 + auth::MAX_LIFETIME.as_secs();
+    assert_eq!(
+        get(&router, "/api/me", Some(&dev_token(&db, &ahead)))
+            .await
+            .status,
+        StatusCode::OK
     );
     // An install token lives 15 minutes at most.
     let mut install = claims(&db, "learner-a");

@@ -37,9 +37,9 @@ pub(super) struct FrontDoor {
     /// Names (or `name:port`) accepted besides the loopback names; `None`:
     /// any host (a proxy in front checks names).
     hosts: Option<Vec<String>>,
-    /// Origins (`scheme://host[:port]`, or `null`) accepted besides the
-    /// loopback origins and the server's own.
-    origins: Vec<String>,
+    /// Origins accepted besides the loopback origins and the server's own,
+    /// parsed once, when listed.
+    origins: Vec<Origin>,
 }
 
 impl Default for FrontDoor {
@@ -65,10 +65,20 @@ impl FrontDoor {
         self.hosts = None;
     }
 
-    /// Accept `origins` too.
+    /// Accept `origins` too. An entry that is no origin could never match
+    /// one: it is left out, with a warning that names it (so that
+    /// `--allow-origin app.example.com`, without its scheme, does not just
+    /// answer `403` to the very pages it was meant for).
     pub(super) fn allow_origins(&mut self, origins: impl IntoIterator<Item = String>) {
-        self.origins
-            .extend(origins.into_iter().map(|origin| origin.trim().to_owned()));
+        for entry in origins {
+            match Origin::parse(&entry) {
+                Some(origin) => self.origins.push(origin),
+                None => tracing::warn!(
+                    origin = %entry,
+                    "an allowed origin is not `scheme://host[:port]` or `null`; it is ignored"
+                ),
+            }
+        }
     }
 
     /// The names accepted besides the loopback ones; `None` when any is.
@@ -77,7 +87,7 @@ impl FrontDoor {
     }
 
     /// The origins accepted besides the loopback ones and the server's own.
-    pub(super) fn origins(&self) -> &[String] {
+    pub(super) fn origins(&self) -> &[impl std::fmt::Debug] {
         &self.origins
     }
 
@@ -94,10 +104,7 @@ impl FrontDoor {
             })
             .unwrap_or_else(|| request.uri().authority().cloned());
         let Some(host) = host else {
-            return Err(refuse(
-                StatusCode::BAD_REQUEST,
-                "Bad Request: Invalid Host header",
-            ));
+            return Err((StatusCode::BAD_REQUEST, "Bad Request: Invalid Host header"));
         };
         if let Some(listed) = &self.hosts {
             let local = request.extensions().get::<LocalAddr>();
@@ -108,7 +115,7 @@ impl FrontDoor {
                 .any(|entry| host_matches(&host, entry))
                 || local.is_some_and(|local| names_address(&host, local));
             if !allowed {
-                return Err(refuse(
+                return Err((
                     StatusCode::FORBIDDEN,
                     "Forbidden: Host header is not allowed",
                 ));
@@ -120,7 +127,7 @@ impl FrontDoor {
         if self.origin_is_allowed(origin, &host) {
             Ok(())
         } else {
-            Err(refuse(
+            Err((
                 StatusCode::FORBIDDEN,
                 "Forbidden: Origin header is not allowed",
             ))
@@ -131,16 +138,13 @@ impl FrontDoor {
         let Some(origin) = origin.to_str().ok().and_then(Origin::parse) else {
             return false;
         };
-        if self
-            .origins
-            .iter()
-            .filter_map(|entry| Origin::parse(entry))
-            .any(|allowed| allowed == origin)
-        {
+        if self.origins.contains(&origin) {
             return true;
         }
         let Origin::Tuple {
-            host: name, port, ..
+            scheme,
+            host: name,
+            port,
         } = &origin
         else {
             return false;
@@ -150,7 +154,7 @@ impl FrontDoor {
         // which the check above accepted.
         LOOPBACK_HOSTS.contains(&name.as_str())
             || (name == &normalize(host.host())
-                && *port == host.port_u16().or(origin.default_port()))
+                && *port == host.port_u16().or(default_port(scheme)))
     }
 }
 
@@ -168,10 +172,6 @@ pub(super) async fn check(
 
 /// A status and the words that say why.
 type Refusal = (StatusCode, &'static str);
-
-fn refuse(status: StatusCode, message: &'static str) -> Refusal {
-    (status, message)
-}
 
 /// `host` names without case or brackets.
 fn normalize(host: &str) -> String {
@@ -203,7 +203,7 @@ fn names_address(authority: &Authority, local: &LocalAddr) -> bool {
 }
 
 /// An `Origin` value (RFC 6454): `null`, or a scheme, a host and a port.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Origin {
     Null,
     Tuple {
@@ -230,29 +230,20 @@ impl Origin {
         if authority.as_str().contains('@') {
             return None;
         }
-        let mut origin = Origin::Tuple {
+        Some(Origin::Tuple {
             host: normalize(authority.host()),
-            port: authority.port_u16(),
+            port: authority.port_u16().or(default_port(&scheme)),
             scheme,
-        };
-        if let Origin::Tuple { port, .. } = &origin
-            && port.is_none()
-        {
-            let default = origin.default_port();
-            if let Origin::Tuple { port, .. } = &mut origin {
-                *port = default;
-            }
-        }
-        Some(origin)
+        })
     }
+}
 
-    /// The port the scheme implies (RFC 6454 §4).
-    fn default_port(&self) -> Option<u16> {
-        match self {
-            Origin::Tuple { scheme, .. } if scheme == "http" => Some(80),
-            Origin::Tuple { scheme, .. } if scheme == "https" => Some(443),
-            _ => None,
-        }
+/// The port `scheme` implies (RFC 6454 §4).
+fn default_port(scheme: &str) -> Option<u16> {
+    match scheme {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
     }
 }
 
@@ -366,6 +357,15 @@ mod tests {
             403
         );
         assert_eq!(origin("skills.example.com", "not a url"), 403);
+    }
+
+    #[test]
+    fn a_listed_entry_that_is_no_origin_is_left_out_and_the_others_kept() {
+        let door = door(&[], &["app.example.com", "https://app.example.com"]);
+        assert_eq!(door.origins().len(), 1);
+        let origin = |value: &str| status(&door, &[("host", "localhost"), ("origin", value)], None);
+        assert_eq!(origin("https://app.example.com"), 200);
+        assert_eq!(origin("app.example.com"), 403);
     }
 
     #[test]

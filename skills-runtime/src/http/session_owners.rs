@@ -190,6 +190,27 @@ impl Table {
             .min_by_key(|(_, entry)| entry.last_used)
             .map(|(id, _)| id.clone())
     }
+
+    /// Whether a session of `owner` may open now, and which of the owner's
+    /// sessions must close first to make room (its idlest, when it holds
+    /// its cap): the one decision both the layer's early refusal and
+    /// `create_session` make.
+    fn admit(
+        &self,
+        owner: &Option<Principal>,
+        limits: &SessionLimits,
+    ) -> Result<Option<SessionId>, Refusal> {
+        let mut open = self.sessions.len() + self.opening_total;
+        let mut evict = None;
+        if owner.is_some() && self.held(owner) >= limits.max_sessions_per_principal {
+            evict = Some(self.idlest_of(owner).ok_or(Refusal::PrincipalFull)?);
+            open -= 1;
+        }
+        if open >= limits.max_sessions {
+            return Err(Refusal::ServerFull);
+        }
+        Ok(evict)
+    }
 }
 
 /// Why a session was not opened.
@@ -242,16 +263,9 @@ impl OwnedSessions {
     /// (outside the lock) comes back with it.
     fn reserve(&self, owner: &Option<Principal>) -> Result<Option<SessionId>, Refusal> {
         let mut table = self.table();
-        let mut evicted = None;
-        if owner.is_some() && table.held(owner) >= self.limits.max_sessions_per_principal {
-            let Some(idlest) = table.idlest_of(owner) else {
-                return Err(Refusal::PrincipalFull);
-            };
-            table.remove(&idlest);
-            evicted = Some(idlest);
-        }
-        if table.sessions.len() + table.opening_total >= self.limits.max_sessions {
-            return Err(Refusal::ServerFull);
+        let evicted = table.admit(owner, &self.limits)?;
+        if let Some(idlest) = &evicted {
+            table.remove(idlest);
         }
         *table.opening.entry(owner.clone()).or_default() += 1;
         table.opening_total += 1;
@@ -511,8 +525,9 @@ where
             }
             let is_post = request.method() == Method::POST;
             let mut request = request;
+            // Closing an idle session of the owner's is not a refusal.
             let refusal = if is_post {
-                would_refuse(&lock(&table), &owner, &limits)
+                lock(&table).admit(&owner, &limits).err()
             } else {
                 None
             };
@@ -557,24 +572,6 @@ where
             }
         })
     }
-}
-
-/// The refusal an `initialize` of `owner` would get now, if any (closing
-/// an idle session of the owner's is not a refusal).
-fn would_refuse(
-    table: &Table,
-    owner: &Option<Principal>,
-    limits: &SessionLimits,
-) -> Option<Refusal> {
-    let mut open = table.sessions.len() + table.opening_total;
-    if owner.is_some() && table.held(owner) >= limits.max_sessions_per_principal {
-        if table.idlest_of(owner).is_none() {
-            return Some(Refusal::PrincipalFull);
-        }
-        // Its idlest session would be closed first.
-        open -= 1;
-    }
-    (open >= limits.max_sessions).then_some(Refusal::ServerFull)
 }
 
 /// Whether `body` is a JSON-RPC `initialize` request.
