@@ -1042,6 +1042,10 @@ async fn what_a_server_says_prints_on_one_line_and_acts_on_nothing() {
     // sequence, a clear-screen, a line break and an annotation.
     let hostile: &'static str =
         Box::leak(format!("skill://x{}/pdf/SKILL.md", support::client::TERMINAL).into_boxed_str());
+    // And a server that names itself with the same and 100,000 more
+    // characters (the report's `server`, which a host prints).
+    let name: &'static str =
+        Box::leak(format!("{}{}", support::client::TERMINAL, "n".repeat(100_000)).into_boxed_str());
     for legacy in [false, true] {
         let folder = scratch(&format!("terminal-{legacy}"));
         let liar = Liar::new(Lie::Honest)
@@ -1049,11 +1053,20 @@ async fn what_a_server_says_prints_on_one_line_and_acts_on_nothing() {
                 uri: hostile,
                 name: "pdf",
             })
+            .named(name)
             .legacy_if(legacy);
         let report = synced(liar, &folder).await;
         assert_eq!(report.skills.len(), 2, "{report:?}");
         let shown = report.to_string();
         assert!(!acts_on_a_terminal(&shown, 2), "{legacy}: {shown:?}");
+        assert!(
+            !acts_on_a_terminal(&report.server, 1)
+                && report.server.ends_with('…')
+                && report.server.chars().filter(|c| *c == 'n').count() < 200,
+            "{legacy}: the server's name as shown: {:?}",
+            report.server
+        );
+        assert!(report.server.contains("pwned"), "{:?}", report.server);
         for skill in &report.skills {
             assert!(!acts_on_a_terminal(&skill.to_string(), 1), "{skill:?}");
         }
