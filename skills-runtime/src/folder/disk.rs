@@ -393,9 +393,16 @@ fn whose(record: &Record, owner: &Target) -> String {
 /// at most 200 characters (a record is a file anyone could have written; a
 /// server names itself).
 pub(crate) fn shown(name: &str) -> String {
-    let bounded: String = name.chars().take(200).collect();
+    shown_within(name, 200)
+}
+
+/// `text` escaped ([`skills_core::printable`]) and cut after `max`
+/// characters, with `…` where it was cut: the one bound on what a peer or a
+/// file says before it is printed.
+pub(crate) fn shown_within(text: &str, max: usize) -> String {
+    let bounded: String = text.chars().take(max).collect();
     let mut out = skills_core::printable(&bounded).into_owned();
-    if name.chars().nth(200).is_some() {
+    if text.chars().nth(max).is_some() {
         out.push('…');
     }
     out
