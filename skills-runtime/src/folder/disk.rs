@@ -390,7 +390,7 @@ fn whose(record: &Record, owner: &Target) -> String {
 
 /// A name from a file or a peer, for a report: escaped as everything printed
 /// is ([`skills_core::printable`]),
-/// at most 200 characters (a record is a file anyone could have written; a
+/// cut after 200 characters (a record is a file anyone could have written; a
 /// server names itself).
 pub(crate) fn shown(name: &str) -> String {
     shown_within(name, 200)
