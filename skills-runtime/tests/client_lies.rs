@@ -9,10 +9,36 @@ use std::time::Duration;
 
 use rmcp::ServiceExt as _;
 use skills_runtime::client::{
-    ClientError, DownloadOptions, SkillSource, SkillsPeerExt as _, Source, SyncOptions, transport,
+    ClientError, DownloadOptions, SkillSource, SkillsPeerExt as _, Source, SyncOptions, SyncReport,
 };
 use skills_runtime::folder::{Action, FileWrite, SkillWrite, State, Target};
 use support::client::{LEGACY_LIES, LIES, Liar, Lie, Stranger, liar_files, scratch, snapshot};
+
+/// What a sync of `liar` into `folder` reports, as the source the host
+/// labels `liar`, with the default options.
+async fn synced(liar: Liar, folder: &std::path::Path) -> SyncReport {
+    synced_as(
+        liar,
+        folder,
+        &SkillSource::label("liar"),
+        SyncOptions::default(),
+    )
+    .await
+}
+
+/// What a sync of `liar` into `folder` as `source` reports.
+async fn synced_as(
+    liar: Liar,
+    folder: &std::path::Path,
+    source: &SkillSource,
+    options: SyncOptions,
+) -> SyncReport {
+    liar.connect()
+        .await
+        .sync_skills(folder, source, &options)
+        .await
+        .unwrap()
+}
 
 /// A folder with something in it: an earlier version of `liar` this
 /// writer wrote, and a foreign skill.
@@ -74,23 +100,10 @@ async fn lie_is_caught(lie: Lie, legacy: bool) {
     let folder = populated(&format!("lie-{lie:?}-{legacy}"));
     let before = snapshot(&folder);
     // A fresh server for each client: some lies depend on what was read.
-    let liar = || {
-        let liar = Liar::new(lie);
-        if legacy { liar.legacy() } else { liar }
-    };
+    let liar = || Liar::new(lie).legacy_if(legacy);
     let words = expected_words(lie, legacy);
 
-    let client = transport::connect(transport::stream(liar().spawn()))
-        .await
-        .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("liar"),
-            &SyncOptions::default(),
-        )
-        .await
-        .unwrap();
+    let report = synced(liar(), &folder).await;
     let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
     let path = if legacy { Source::Legacy } else { Source::Sep };
     assert_eq!(item.source, Some(path), "{lie:?}: {report}");
@@ -104,9 +117,7 @@ async fn lie_is_caught(lie: Lie, legacy: bool) {
     assert_eq!(report.exit_code(), 1, "{lie:?}");
     assert_eq!(snapshot(&folder), before, "{lie:?}: the folder changed");
 
-    let client = transport::connect(transport::stream(liar().spawn()))
-        .await
-        .unwrap();
+    let client = liar().connect().await;
     let download = client
         .download_skill(
             "liar",
@@ -246,19 +257,10 @@ async fn lies_about_where_skills_live(legacy: bool) {
         std::fs::write(folder.join("mine/SKILL.md"), "mine\n").unwrap();
         let before = outside_liar(&root);
 
-        let liar = Liar::new(Lie::Honest).with_stranger(stranger);
-        let liar = if legacy { liar.legacy() } else { liar };
-        let client = transport::connect(transport::stream(liar.clone().spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(
-                &folder,
-                &SkillSource::label("liar"),
-                &SyncOptions::default(),
-            )
-            .await
-            .unwrap();
+        let liar = Liar::new(Lie::Honest)
+            .with_stranger(stranger)
+            .legacy_if(legacy);
+        let report = synced(liar.clone(), &folder).await;
         let item = report
             .skills
             .iter()
@@ -317,9 +319,7 @@ async fn lies_about_where_skills_live(legacy: bool) {
 
         // Asked for by its URI, it is refused too.
         if !words.starts_with("whose files") {
-            let client = transport::connect(transport::stream(liar.spawn()))
-                .await
-                .unwrap();
+            let client = liar.connect().await;
             let before = snapshot(&root);
             let download = client
                 .download_skill(
@@ -344,17 +344,7 @@ async fn lies_about_where_skills_live(legacy: bool) {
 #[tokio::test]
 async fn the_honest_liar_is_written() {
     let folder = populated("honest");
-    let client = transport::connect(transport::stream(Liar::new(Lie::Honest).spawn()))
-        .await
-        .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("liar"),
-            &SyncOptions::default(),
-        )
-        .await
-        .unwrap();
+    let report = synced(Liar::new(Lie::Honest), &folder).await;
     let item = report.skills.iter().find(|s| s.name == "liar").unwrap();
     assert_eq!(
         (item.state, item.action, &item.error),
@@ -384,11 +374,7 @@ async fn the_honest_liar_is_written() {
 async fn strict_refuses_rule_findings_that_are_otherwise_reported() {
     let mut files = liar_files();
     files[0].1 = b"---\nname: liar\ndescription: A skill served by a server that lies.\n---\n# Liar\nSee [the guide](references/guide.md).\n".to_vec();
-    let client = transport::connect(transport::stream(
-        Liar::with_files(Lie::Honest, files.clone()).spawn(),
-    ))
-    .await
-    .unwrap();
+    let client = Liar::with_files(Lie::Honest, files.clone()).connect().await;
     let fetched = client
         .fetch_skill("liar", &DownloadOptions::default())
         .await
@@ -433,11 +419,7 @@ async fn a_sixteen_mib_skill_needs_the_raised_limits() {
     assert!(matches!(dropped, ClientError::Timeout { .. }), "{dropped}");
 
     // Ours reads and verifies it.
-    let ours = transport::connect(transport::stream(
-        Liar::with_files(Lie::Honest, files.clone()).spawn(),
-    ))
-    .await
-    .unwrap();
+    let ours = Liar::with_files(Lie::Honest, files.clone()).connect().await;
     let fetched = ours
         .fetch_skill("liar", &DownloadOptions::default())
         .await
@@ -466,14 +448,8 @@ async fn a_server_that_gives_another_ones_name_owns_none_of_its_folders() {
     let folder = scratch("owner");
     // The first server, configured by the host as `docs`, calls itself `shared`.
     let first = Liar::new(Lie::Honest).named("shared").with_stranger(NOTES);
-    let client = transport::connect(transport::stream(first.spawn()))
-        .await
-        .unwrap();
     let docs = SkillSource::label("docs");
-    let report = client
-        .sync_skills(&folder, &docs, &SyncOptions::default())
-        .await
-        .unwrap();
+    let report = synced_as(first, &folder, &docs, SyncOptions::default()).await;
     assert_eq!(report.exit_code(), 0, "{report}");
     assert_eq!(report.source, "docs");
     let before = snapshot(&folder);
@@ -486,13 +462,7 @@ async fn a_server_that_gives_another_ones_name_owns_none_of_its_folders() {
         SkillSource::url("http://127.0.0.1:9/mcp").unwrap(),
         SkillSource::command("skills-server", ["--stdio"]),
     ] {
-        let client = transport::connect(transport::stream(second.clone().spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(&folder, &source, &SyncOptions::default())
-            .await
-            .unwrap();
+        let report = synced_as(second.clone(), &folder, &source, SyncOptions::default()).await;
         let liar = report.skills.iter().find(|s| s.path == "liar").unwrap();
         assert_eq!(
             (liar.state, liar.action),
@@ -510,17 +480,13 @@ async fn a_server_that_gives_another_ones_name_owns_none_of_its_folders() {
     }
 
     // The same source again updates as before; `--force` takes the folder.
-    let client = transport::connect(transport::stream(second.clone().spawn()))
-        .await
-        .unwrap();
-    let forced = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("tools"),
-            &SyncOptions::default().force(true).remove_orphans(false),
-        )
-        .await
-        .unwrap();
+    let forced = synced_as(
+        second.clone(),
+        &folder,
+        &SkillSource::label("tools"),
+        SyncOptions::default().force(true).remove_orphans(false),
+    )
+    .await;
     let liar = forced.skills.iter().find(|s| s.path == "liar").unwrap();
     assert_eq!((liar.state, liar.action), (State::Foreign, Action::Update));
     assert!(folder.join("notes/SKILL.md").exists());
@@ -559,13 +525,13 @@ async fn a_record_of_an_earlier_version_is_adopted_by_its_label_only() {
 
     // By URL or command line, whose it was cannot be known: kept, and said.
     let url = SkillSource::url("http://127.0.0.1:9/mcp").unwrap();
-    let client = transport::connect(transport::stream(Liar::new(Lie::Honest).spawn()))
-        .await
-        .unwrap();
-    let report = client
-        .sync_skills(&folder, &url, &SyncOptions::default())
-        .await
-        .unwrap();
+    let report = synced_as(
+        Liar::new(Lie::Honest),
+        &folder,
+        &url,
+        SyncOptions::default(),
+    )
+    .await;
     let liar = report.skills.iter().find(|s| s.path == "liar").unwrap();
     assert_eq!((liar.state, liar.action), (State::Foreign, Action::Keep));
     let reason = liar.reason.as_deref().unwrap_or_default();
@@ -576,17 +542,7 @@ async fn a_record_of_an_earlier_version_is_adopted_by_its_label_only() {
     assert_eq!(snapshot(&folder), before);
 
     // The host's label equal to the recorded writer adopts it.
-    let client = transport::connect(transport::stream(Liar::new(Lie::Honest).spawn()))
-        .await
-        .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("liar"),
-            &SyncOptions::default(),
-        )
-        .await
-        .unwrap();
+    let report = synced(Liar::new(Lie::Honest), &folder).await;
     let liar = report.skills.iter().find(|s| s.path == "liar").unwrap();
     assert_eq!(
         (liar.state, liar.action),
@@ -629,19 +585,9 @@ async fn skills_whose_folders_collide_on_other_systems_are_refused() {
             let folder = scratch(&format!("clash-{index}-{legacy}"));
             let liar = Liar::new(Lie::Honest)
                 .with_stranger(one)
-                .with_stranger(other);
-            let liar = if legacy { liar.legacy() } else { liar };
-            let client = transport::connect(transport::stream(liar.spawn()))
-                .await
-                .unwrap();
-            let report = client
-                .sync_skills(
-                    &folder,
-                    &SkillSource::label("liar"),
-                    &SyncOptions::default(),
-                )
-                .await
-                .unwrap();
+                .with_stranger(other)
+                .legacy_if(legacy);
+            let report = synced(liar, &folder).await;
             for stranger in [one, other] {
                 let item = report
                     .skills
@@ -673,19 +619,7 @@ async fn a_skill_that_collides_with_what_the_folder_holds_is_refused() {
     std::fs::create_dir_all(folder.join("Notes")).unwrap();
     std::fs::write(folder.join("Notes/SKILL.md"), "mine\n").unwrap();
     let before = snapshot(&folder);
-    let client = transport::connect(transport::stream(
-        Liar::new(Lie::Honest).with_stranger(NOTES).spawn(),
-    ))
-    .await
-    .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("liar"),
-            &SyncOptions::default(),
-        )
-        .await
-        .unwrap();
+    let report = synced(Liar::new(Lie::Honest).with_stranger(NOTES), &folder).await;
     let notes = report.skills.iter().find(|s| s.path == "notes").unwrap();
     assert_eq!(notes.action, Action::Keep, "{report}");
     let reason = notes.reason.as_deref().unwrap_or_default();
@@ -725,19 +659,8 @@ async fn file_names_that_collide_or_name_devices_are_refused() {
                     .iter()
                     .map(|name| (format!("references/{name}"), name.as_bytes().to_vec())),
             );
-            let liar = Liar::with_files(Lie::Honest, files);
-            let liar = if legacy { liar.legacy() } else { liar };
-            let client = transport::connect(transport::stream(liar.spawn()))
-                .await
-                .unwrap();
-            let report = client
-                .sync_skills(
-                    &folder,
-                    &SkillSource::label("liar"),
-                    &SyncOptions::default(),
-                )
-                .await
-                .unwrap();
+            let liar = Liar::with_files(Lie::Honest, files).legacy_if(legacy);
+            let report = synced(liar, &folder).await;
             let item = &report.skills[0];
             let error = item
                 .error
@@ -761,18 +684,7 @@ async fn sizes_that_sum_past_u64_are_refused_before_anything_is_read() {
         let folder = scratch(&format!("u64-{legacy}"));
         let liar = Liar::new(Lie::SizesPastU64);
         let log = liar.read_log.clone();
-        let liar = if legacy { liar.legacy() } else { liar };
-        let client = transport::connect(transport::stream(liar.spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(
-                &folder,
-                &SkillSource::label("liar"),
-                &SyncOptions::default(),
-            )
-            .await
-            .unwrap();
+        let report = synced(liar.legacy_if(legacy), &folder).await;
         let error = report.skills[0].error.as_deref().unwrap_or_default();
         assert!(error.contains("sum past 2^64"), "{report}");
         let reads: Vec<String> = log
@@ -796,17 +708,13 @@ async fn each_skill_is_written_once_verified_within_the_total_limit() {
         .with_stranger(NOTES)
         .watching(folder.join("liar/SKILL.md"));
     let log = liar.read_log.clone();
-    let client = transport::connect(transport::stream(liar.clone().spawn()))
-        .await
-        .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("liar"),
-            &SyncOptions::default().concurrency(1),
-        )
-        .await
-        .unwrap();
+    let report = synced_as(
+        liar.clone(),
+        &folder,
+        &SkillSource::label("liar"),
+        SyncOptions::default().concurrency(1),
+    )
+    .await;
     assert_eq!(report.exit_code(), 0, "{report}");
     let reads = log.lock().unwrap().clone();
     let (_, written) = reads.iter().find(|(uri, _)| uri == NOTES.uri).unwrap();
@@ -819,18 +727,14 @@ async fn each_skill_is_written_once_verified_within_the_total_limit() {
     let folder = scratch("limited");
     let liar = Liar::new(Lie::Honest).with_stranger(NOTES);
     let log = liar.read_log.clone();
-    let client = transport::connect(transport::stream(liar.spawn()))
-        .await
-        .unwrap();
     let liar_bytes: u64 = liar_files().iter().map(|(_, b)| b.len() as u64).sum();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("liar"),
-            &SyncOptions::default().max_bytes(liar_bytes),
-        )
-        .await
-        .unwrap();
+    let report = synced_as(
+        liar,
+        &folder,
+        &SkillSource::label("liar"),
+        SyncOptions::default().max_bytes(liar_bytes),
+    )
+    .await;
     let notes = report.skills.iter().find(|s| s.path == "notes").unwrap();
     let error = notes.error.as_deref().unwrap_or_default();
     assert!(
@@ -870,36 +774,28 @@ async fn a_skill_is_never_written_into_another_skills_folder() {
         std::fs::write(folder.join("mine/SKILL.md"), "mine\n").unwrap();
         // `notes`, written by the source `docs`.
         let docs = Liar::new(Lie::Honest).with_stranger(NOTES);
-        let client = transport::connect(transport::stream(docs.spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(
-                &folder,
-                &SkillSource::label("docs"),
-                &SyncOptions::default(),
-            )
-            .await
-            .unwrap();
+        let report = synced_as(
+            docs,
+            &folder,
+            &SkillSource::label("docs"),
+            SyncOptions::default(),
+        )
+        .await;
         assert_eq!(report.exit_code(), 0, "{report}");
         let before = snapshot(&folder);
 
         // Another source lists skills inside both folders.
         let liar = Liar::with_files(Lie::Honest, other_liar())
             .with_stranger(INSIDE_MINE)
-            .with_stranger(INSIDE_DOCS);
-        let liar = if legacy { liar.legacy() } else { liar };
-        let client = transport::connect(transport::stream(liar.spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(
-                &folder,
-                &SkillSource::label("tools"),
-                &SyncOptions::default(),
-            )
-            .await
-            .unwrap();
+            .with_stranger(INSIDE_DOCS)
+            .legacy_if(legacy);
+        let report = synced_as(
+            liar,
+            &folder,
+            &SkillSource::label("tools"),
+            SyncOptions::default(),
+        )
+        .await;
         for (stranger, outer) in [(INSIDE_MINE, "mine"), (INSIDE_DOCS, "notes")] {
             let item = report
                 .skills
@@ -1063,9 +959,7 @@ async fn a_listing_cannot_fill_the_hosts_memory() {
         (Lie::HugeListing, "more than 64 MiB of entries"),
     ] {
         let folder = scratch(&format!("listing-{lie:?}"));
-        let client = transport::connect(transport::stream(Liar::new(lie).spawn()))
-            .await
-            .unwrap();
+        let client = Liar::new(lie).connect().await;
         let error = client
             .sync_skills(
                 &folder,
@@ -1093,19 +987,10 @@ async fn the_writers_scratch_folders_are_its_own() {
     };
     for legacy in [false, true] {
         let folder = scratch(&format!("scratch-name-{legacy}"));
-        let liar = Liar::new(Lie::Honest).with_stranger(SCRATCH);
-        let liar = if legacy { liar.legacy() } else { liar };
-        let client = transport::connect(transport::stream(liar.spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(
-                &folder,
-                &SkillSource::label("liar"),
-                &SyncOptions::default(),
-            )
-            .await
-            .unwrap();
+        let liar = Liar::new(Lie::Honest)
+            .with_stranger(SCRATCH)
+            .legacy_if(legacy);
+        let report = synced(liar, &folder).await;
         let item = report
             .skills
             .iter()
@@ -1133,17 +1018,7 @@ async fn the_writers_scratch_folders_are_its_own() {
         std::fs::create_dir_all(left).unwrap();
         std::fs::write(left.join("SKILL.md"), "---\nname: liar\n---\n").unwrap();
     }
-    let client = transport::connect(transport::stream(Liar::new(Lie::Honest).spawn()))
-        .await
-        .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("liar"),
-            &SyncOptions::default(),
-        )
-        .await
-        .unwrap();
+    let report = synced(Liar::new(Lie::Honest), &folder).await;
     assert_eq!(report.exit_code(), 0, "{report}");
     assert!(!stale.exists(), "a dead process's staging folder is left");
     assert!(
@@ -1167,27 +1042,31 @@ async fn what_a_server_says_prints_on_one_line_and_acts_on_nothing() {
     // sequence, a clear-screen, a line break and an annotation.
     let hostile: &'static str =
         Box::leak(format!("skill://x{}/pdf/SKILL.md", support::client::TERMINAL).into_boxed_str());
+    // And a server that names itself with the same and 100,000 more
+    // characters (the report's `server`, which a host prints).
+    let name: &'static str =
+        Box::leak(format!("{}{}", support::client::TERMINAL, "n".repeat(100_000)).into_boxed_str());
     for legacy in [false, true] {
         let folder = scratch(&format!("terminal-{legacy}"));
-        let liar = Liar::new(Lie::Honest).with_stranger(Stranger {
-            uri: hostile,
-            name: "pdf",
-        });
-        let liar = if legacy { liar.legacy() } else { liar };
-        let client = transport::connect(transport::stream(liar.spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(
-                &folder,
-                &SkillSource::label("liar"),
-                &SyncOptions::default(),
-            )
-            .await
-            .unwrap();
+        let liar = Liar::new(Lie::Honest)
+            .with_stranger(Stranger {
+                uri: hostile,
+                name: "pdf",
+            })
+            .named(name)
+            .legacy_if(legacy);
+        let report = synced(liar, &folder).await;
         assert_eq!(report.skills.len(), 2, "{report:?}");
         let shown = report.to_string();
         assert!(!acts_on_a_terminal(&shown, 2), "{legacy}: {shown:?}");
+        assert!(
+            !acts_on_a_terminal(&report.server, 1)
+                && report.server.ends_with('…')
+                && report.server.chars().filter(|c| *c == 'n').count() < 200,
+            "{legacy}: the server's name as shown: {:?}",
+            report.server
+        );
+        assert!(report.server.contains("pwned"), "{:?}", report.server);
         for skill in &report.skills {
             assert!(!acts_on_a_terminal(&skill.to_string(), 1), "{skill:?}");
         }
@@ -1195,11 +1074,8 @@ async fn what_a_server_says_prints_on_one_line_and_acts_on_nothing() {
     }
     // An error a server answers with, as a caller prints it.
     for legacy in [false, true] {
-        let liar = Liar::new(Lie::TerminalError);
-        let liar = if legacy { liar.legacy() } else { liar };
-        let client = transport::connect(transport::stream(liar.spawn()))
-            .await
-            .unwrap();
+        let liar = Liar::new(Lie::TerminalError).legacy_if(legacy);
+        let client = liar.connect().await;
         let error = client.discover_skills().await.unwrap_err();
         let shown = error.to_string();
         assert!(shown.contains("pwned"), "{shown}");
@@ -1216,18 +1092,7 @@ async fn a_name_no_file_system_holds_is_refused_before_it_is_read() {
         files.push((long.clone(), b"x".to_vec()));
         let liar = Liar::with_files(Lie::Honest, files);
         let log = liar.read_log.clone();
-        let liar = if legacy { liar.legacy() } else { liar };
-        let client = transport::connect(transport::stream(liar.spawn()))
-            .await
-            .unwrap();
-        let report = client
-            .sync_skills(
-                &folder,
-                &SkillSource::label("liar"),
-                &SyncOptions::default(),
-            )
-            .await
-            .unwrap();
+        let report = synced(liar.legacy_if(legacy), &folder).await;
         let item = &report.skills[0];
         let error = item.error.as_deref().unwrap_or_default();
         assert!(error.contains("303 bytes long"), "{legacy}: {report}");
@@ -1258,36 +1123,22 @@ async fn force_never_removes_the_skills_a_folder_groups() {
         uri: "skill://team/SKILL.md",
         name: "team",
     };
-    let client = transport::connect(transport::stream(
-        Liar::new(Lie::Honest).with_stranger(TEAM_PDF).spawn(),
-    ))
-    .await
-    .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("docs"),
-            &SyncOptions::default(),
-        )
-        .await
-        .unwrap();
+    let report = synced_as(
+        Liar::new(Lie::Honest).with_stranger(TEAM_PDF),
+        &folder,
+        &SkillSource::label("docs"),
+        SyncOptions::default(),
+    )
+    .await;
     assert_eq!(report.exit_code(), 0, "{report}");
     let before = snapshot(&folder);
-    let client = transport::connect(transport::stream(
-        Liar::with_files(Lie::Honest, other_liar())
-            .with_stranger(TEAM)
-            .spawn(),
-    ))
-    .await
-    .unwrap();
-    let report = client
-        .sync_skills(
-            &folder,
-            &SkillSource::label("tools"),
-            &SyncOptions::default().force(true).remove_orphans(false),
-        )
-        .await
-        .unwrap();
+    let report = synced_as(
+        Liar::with_files(Lie::Honest, other_liar()).with_stranger(TEAM),
+        &folder,
+        &SkillSource::label("tools"),
+        SyncOptions::default().force(true).remove_orphans(false),
+    )
+    .await;
     let team = report.skills.iter().find(|s| s.path == "team").unwrap();
     assert_eq!(team.action, Action::Keep, "{report}");
     assert!(

@@ -134,7 +134,7 @@ const MAX_SHOWN_CHARS: usize = 4000;
 /// One line a server cannot act through: URIs, names and a server's own
 /// error messages are quoted in errors, and whatever a terminal or a CI log
 /// would act on (escapes, line breaks, bidirectional overrides) is escaped
-/// (as `skills_runtime::load::printable` does), at most 4,000 characters
+/// ([`skills_core::printable`], the one escape), at most 4,000 characters
 /// (`MAX_SHOWN_CHARS`).
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -154,12 +154,7 @@ impl fmt::Display for ClientError {
 
 /// `text` escaped and bounded as errors print it.
 fn shown(text: &str) -> String {
-    let bounded: String = text.chars().take(MAX_SHOWN_CHARS).collect();
-    let mut out = skills_core::printable(&bounded).into_owned();
-    if text.chars().nth(MAX_SHOWN_CHARS).is_some() {
-        out.push('…');
-    }
-    out
+    crate::folder::shown_within(text, MAX_SHOWN_CHARS)
 }
 
 /// The message before it is escaped.

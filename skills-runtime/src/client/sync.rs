@@ -147,7 +147,8 @@ pub struct SyncReport {
     /// ([`SkillSource`]): whose the folders written are.
     pub source: String,
     /// The server's name as it gives it (`serverInfo.name`), for people:
-    /// never an identity. Control characters escaped, at most 200 characters.
+    /// never an identity. Its first 200 characters, escaped
+    /// ([`skills_core::printable`]), `…` where it was cut.
     pub server: String,
     /// The folder synced into.
     pub folder: PathBuf,

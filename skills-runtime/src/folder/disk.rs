@@ -390,12 +390,19 @@ fn whose(record: &Record, owner: &Target) -> String {
 
 /// A name from a file or a peer, for a report: escaped as everything printed
 /// is ([`skills_core::printable`]),
-/// at most 200 characters (a record is a file anyone could have written; a
+/// cut after 200 characters (a record is a file anyone could have written; a
 /// server names itself).
 pub(crate) fn shown(name: &str) -> String {
-    let bounded: String = name.chars().take(200).collect();
+    shown_within(name, 200)
+}
+
+/// `text` escaped ([`skills_core::printable`]) and cut after `max`
+/// characters, with `…` where it was cut: the one bound on what a peer or a
+/// file says before it is printed.
+pub(crate) fn shown_within(text: &str, max: usize) -> String {
+    let bounded: String = text.chars().take(max).collect();
     let mut out = skills_core::printable(&bounded).into_owned();
-    if name.chars().nth(200).is_some() {
+    if text.chars().nth(max).is_some() {
         out.push('…');
     }
     out

@@ -98,7 +98,7 @@ use serde::Serialize;
 use skills_core::{Digest, Skill};
 
 #[cfg(feature = "client")]
-pub(crate) use disk::shown;
+pub(crate) use disk::{shown, shown_within};
 #[cfg(feature = "client")]
 pub(crate) use plan::plan_given;
 pub use plan::{Plan, plan};

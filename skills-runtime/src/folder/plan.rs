@@ -195,15 +195,29 @@ fn collisions(root: &Path, skills: &[SkillWrite<'_>]) -> BTreeMap<usize, String>
         .filter(|(_, skill)| names::check_path(&skill.path).is_ok())
         .map(|(index, skill)| (index, skill.path.as_ref()))
         .collect();
-    for collision in names::case_collisions(paths.iter().map(|(_, path)| *path)) {
-        for (index, path) in &paths {
-            if relpath::is_within(path, collision.path)
-                || relpath::is_within(path, collision.earlier)
-            {
-                found.entry(*index).or_insert_with(|| {
-                    format!("its folder cannot be written: {collision}; neither is written")
-                });
-            }
+    // A skill is refused by the first collision of a folder on its way (or
+    // of its own folder), found by a lookup per segment of its path: a
+    // listing of thousands of colliding pairs costs thousands of lookups,
+    // not a pass over every skill for each pair.
+    let collisions = names::case_collisions(paths.iter().map(|(_, path)| *path));
+    let mut first_collision: HashMap<&str, usize> = HashMap::new();
+    for (at, collision) in collisions.iter().enumerate() {
+        for name in [collision.path, collision.earlier] {
+            first_collision.entry(name).or_insert(at);
+        }
+    }
+    for (index, path) in &paths {
+        let folders = path.match_indices('/').map(|(at, _)| &path[..at]);
+        if let Some(&at) = folders
+            .chain([*path])
+            .filter_map(|folder| first_collision.get(folder))
+            .min()
+        {
+            let collision = &collisions[at];
+            found.insert(
+                *index,
+                format!("its folder cannot be written: {collision}; neither is written"),
+            );
         }
     }
     // One skill given inside another's folder: writing the outer one would

@@ -29,6 +29,19 @@ fn scratch(name: &str) -> PathBuf {
     root
 }
 
+/// What `command` printed on stdout, having exited 0 (its stdout and
+/// stderr in the failure otherwise).
+fn printed(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
@@ -269,16 +282,10 @@ fn the_catalog_example_walks_a_load_and_an_unload() {
     };
     skill("audit", "dependencies: [larder-db, mail]\n");
     skill("orders", "");
-    let output = Command::new(example("catalog"))
-        .args(["--", SERVER, "--dir"])
-        .arg(&tree)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = printed(
+        Command::new(example("catalog"))
+            .args(["--", SERVER, "--dir"])
+            .arg(&tree),
     );
     let expected = [
         "Context blocks for the system prompt:",
@@ -294,7 +301,7 @@ fn the_catalog_example_walks_a_load_and_an_unload() {
         "   -> Unloaded 'audit'.",
         "Tools after the unload: [\"load_skill\"]",
     ];
-    let mut rest = stdout.as_ref();
+    let mut rest = stdout.as_str();
     for line in expected {
         let at = rest
             .find(line)
@@ -334,16 +341,7 @@ fn lying_server_args() -> Vec<String> {
 
 #[test]
 fn the_catalog_example_shows_what_it_refused() {
-    let output = Command::new(example("catalog"))
-        .args(lying_server_args())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = printed(Command::new(example("catalog")).args(lying_server_args()));
     let refused = stdout
         .split("Refused (not offered to the model):\n")
         .nth(1)
@@ -439,17 +437,11 @@ fn the_sync_example_shows_what_it_refused() {
 fn the_catalog_example_prints_what_a_server_sent_escaped() {
     // `liar`'s SKILL.md body and one of its file names hold a title
     // sequence, a clear-screen, a line of their own and an override.
-    let output = Command::new(example("catalog"))
-        .args(["--approve-all", "--load", "liar", "--"])
-        .arg(liar())
-        .arg("--terminal")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = printed(
+        Command::new(example("catalog"))
+            .args(["--approve-all", "--load", "liar", "--"])
+            .arg(liar())
+            .arg("--terminal"),
     );
     assert!(stdout.contains("   | # Liar"), "{stdout}");
     assert!(

@@ -373,6 +373,11 @@ impl Liar {
         self
     }
 
+    /// [`Liar::legacy`] when `legacy`: one test body for both paths.
+    pub fn legacy_if(self, legacy: bool) -> Self {
+        if legacy { self.legacy() } else { self }
+    }
+
     /// A `_manifest` read, as FastMCP's legacy provider answers it, for the
     /// skill whose root is `root`: `liar`'s files (lying as told, for the
     /// lies a `_manifest` can tell: [`LEGACY_LIES`]), or a stranger's one
@@ -670,5 +675,13 @@ impl Liar {
         let (client_end, server_end) = tokio::io::duplex(1 << 22);
         tokio::spawn(self.serve(server_end));
         client_end
+    }
+
+    /// Serves on a fresh pipe and connects our client to it, as
+    /// `transport::connect` does.
+    pub async fn connect(self) -> RunningService<RoleClient, ()> {
+        transport::connect(transport::stream(self.spawn()))
+            .await
+            .expect("the liar answers the handshake")
     }
 }

@@ -208,6 +208,16 @@ impl HostCatalog {
             .clone()
     }
 
+    /// The builder methods' one way to change a hook.
+    fn set_hooks(self, set: impl FnOnce(&mut Hooks)) -> Self {
+        set(&mut self
+            .shared
+            .hooks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner));
+        self
+    }
+
     /// Calls `hook` before a skill with dependencies is loaded; `false`
     /// aborts the load with an error for the model.
     pub fn on_dependencies<F, Fut>(self, hook: F) -> Self
@@ -215,12 +225,9 @@ impl HostCatalog {
         F: Fn(DependencyRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = bool> + Send + 'static,
     {
-        self.shared
-            .hooks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .dependencies = Some(Arc::new(move |request| Box::pin(hook(request))));
-        self
+        self.set_hooks(|hooks| {
+            hooks.dependencies = Some(Arc::new(move |request| Box::pin(hook(request))))
+        })
     }
 
     /// Calls `hook` after each unload (by the model, or because a server or
@@ -230,23 +237,15 @@ impl HostCatalog {
         F: Fn(UnloadedSkill) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
-        self.shared
-            .hooks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .unload = Some(Arc::new(move |unloaded| Box::pin(hook(unloaded))));
-        self
+        self.set_hooks(|hooks| {
+            hooks.unload = Some(Arc::new(move |unloaded| Box::pin(hook(unloaded))))
+        })
     }
 
     /// Cuts descriptions in context blocks at `chars` characters instead of
     /// [`DEFAULT_DESCRIPTION_CHARS`].
     pub fn description_chars(self, chars: usize) -> Self {
-        self.shared
-            .hooks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .description_chars = Some(chars);
-        self
+        self.set_hooks(|hooks| hooks.description_chars = Some(chars))
     }
 
     /// Keeps the system-prompt text ([`preamble`](Self::preamble),
@@ -259,12 +258,7 @@ impl HostCatalog {
     /// and schemas, and `load_skill` takes any offered name all the same. A
     /// budget too small for even that one line gives an empty text.
     pub fn context_budget(self, budget: ContextBudget) -> Self {
-        self.shared
-            .hooks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .budget = Some(budget);
-        self
+        self.set_hooks(|hooks| hooks.budget = Some(budget))
     }
 
     /// Asks `hook` before a skill is loaded for the model, with the skill's
@@ -300,12 +294,9 @@ impl HostCatalog {
         F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = bool> + Send + 'static,
     {
-        self.shared
-            .hooks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .approval = Some(Arc::new(move |request| Box::pin(hook(request))));
-        self
+        self.set_hooks(|hooks| {
+            hooks.approval = Some(Arc::new(move |request| Box::pin(hook(request))))
+        })
     }
 
     /// Gives back decisions saved from [`approvals`](Self::approvals) (in an

@@ -32,8 +32,8 @@ const MAX_PATH_CHARS: usize = 256;
 pub struct RefusedSkill {
     /// The label of its server.
     pub server: String,
-    /// Its `SKILL.md` URI as listed, escaped ([`skills_core::printable`]),
-    /// at most 200 characters.
+    /// Its `SKILL.md` URI as listed: its first 200 characters, escaped
+    /// ([`skills_core::printable`]).
     pub uri: String,
     /// Its name as listed, escaped and bounded likewise.
     pub name: String,
