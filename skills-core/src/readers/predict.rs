@@ -66,12 +66,16 @@ fn verdict(reader: &'static Reader, mut findings: Vec<Finding>) -> ReaderVerdict
     }
 }
 
+/// A finding of rule `id`. `why` names paths, keys and values from the
+/// folder, which its owner chose: it is escaped here, once, as every name
+/// printed is ([`crate::printable`]), so no output of it (the CLI's every
+/// format, the macro's warning) can act on a terminal or a CI log.
 fn finding(id: &str, why: String) -> Finding {
     let rule = rule(id);
     Finding {
         rule,
         verdict: rule.verdict,
-        why,
+        why: crate::printable(&why).into_owned(),
     }
 }
 
