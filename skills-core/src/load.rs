@@ -86,17 +86,28 @@ impl Loaded {
         self.sources[index].0
     }
 
-    /// The hidden entries (names starting with `.`) the walk passed over in
-    /// the folder of the skill at `index` and below it, by path relative to
-    /// the root; a hidden folder's contents are not walked.
-    pub(crate) fn hidden_entries(&self, index: usize) -> impl Iterator<Item = &HiddenEntry> + '_ {
-        let (root, folder) = &self.sources[index];
-        self.hidden
+    /// For each skill (in [`Skills::skills`] order), the hidden entries
+    /// (names starting with `.`) the walk passed over in its folder and
+    /// below it (a nested skill's count for the skill holding it too), by
+    /// path relative to the root; a hidden folder's contents are not
+    /// walked. One pass: each entry looks up the folders above it, so a
+    /// tree of many skills costs no scan of every entry per skill.
+    pub(crate) fn hidden_by_skill(&self) -> Vec<Vec<&HiddenEntry>> {
+        let skill_at: HashMap<(usize, &str), usize> = self
+            .sources
             .iter()
-            .filter(move |(hidden_root, (entry, _))| {
-                hidden_root == root && relpath::is_below(&entry.rel, folder)
-            })
-            .map(|(_, hidden)| hidden)
+            .enumerate()
+            .map(|(index, (root, folder))| ((*root, folder.as_str()), index))
+            .collect();
+        let mut by_skill = vec![Vec::new(); self.sources.len()];
+        for (root, hidden) in &self.hidden {
+            for folder in relpath::ancestors(&hidden.0.rel).skip(1) {
+                if let Some(&index) = skill_at.get(&(*root, folder)) {
+                    by_skill[index].push(hidden);
+                }
+            }
+        }
+        by_skill
     }
 
     /// The file on disk that `file` of the skill at `index` was read from
@@ -674,12 +685,13 @@ impl Loader<'_> {
             if oversized.contains(&skill.folder) {
                 continue; // Reported; its files were not all read.
             }
-            // `found` is sorted, so a skill's nested skills come after it.
-            let nested: Vec<&str> = found[index + 1..]
-                .iter()
-                .map(|other| other.folder.as_str())
-                .filter(|folder| relpath::is_below(folder, &skill.folder))
-                .collect();
+            // `found` is sorted by folder, so a skill's nested skills are one
+            // run after it (found by bisection: no scan of every later skill).
+            let nested: Vec<&str> =
+                relpath::sorted_below(&found[index + 1..], |other| &other.folder, &skill.folder)
+                    .iter()
+                    .map(|other| other.folder.as_str())
+                    .collect();
             let files = take_files(skill, &nested, &mut contents);
             skills.push((
                 index,

@@ -6,6 +6,7 @@
 use std::fs;
 use std::path::Path;
 
+use rustc_hash::FxHashSet as HashSet;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostics;
@@ -13,7 +14,7 @@ use crate::frontmatter::{self, Node, Shape};
 use crate::load::Loaded;
 use crate::open::FileId;
 use crate::options::Options;
-use crate::walk::Kind;
+use crate::walk::{HiddenEntry, Kind};
 use crate::{Skill, relpath};
 
 /// A hidden entry (its name or a folder above it starts with `.`) inside a
@@ -106,18 +107,19 @@ pub(super) fn gather(loaded: &Loaded) -> Vec<Facts<'_>> {
     let folders: Vec<(usize, &str)> = (0..skills.len())
         .map(|index| (loaded.skill_root_index(index), loaded.skill_folder(index)))
         .collect();
+    // Looked up by the folders above each skill, nearest first: a tree of
+    // many skills costs no comparison of every skill with every other.
+    let skill_folders: HashSet<(usize, &str)> = folders.iter().copied().collect();
+    let hidden = loaded.hidden_by_skill();
     skills
         .iter()
         .enumerate()
         .map(|(index, skill)| {
             let (root, folder) = folders[index];
-            let enclosing = folders
-                .iter()
-                .filter(|(other_root, other)| {
-                    *other_root == root && relpath::is_below(folder, other)
-                })
-                .map(|(_, other)| (*other).to_owned())
-                .max_by_key(String::len);
+            let enclosing = relpath::ancestors(folder)
+                .skip(1)
+                .find(|above| skill_folders.contains(&(root, *above)))
+                .map(str::to_owned);
             let text = std::str::from_utf8(skill.skill_md().bytes()).unwrap_or_default();
             let parsed = parse(text);
             let (frontmatter, flow_line, tab_line) = match parsed {
@@ -135,7 +137,7 @@ pub(super) fn gather(loaded: &Loaded) -> Vec<Facts<'_>> {
                 tab_line,
                 cut: cut(text, skill.body_offset()),
                 enclosing,
-                hidden: hidden_entries(loaded, index),
+                hidden: hidden_entries(loaded, index, &hidden[index]),
             }
         })
         .collect()
@@ -264,11 +266,11 @@ fn cut(text: &str, body_offset: usize) -> Option<Cut> {
 /// walked), and everything below a hidden folder, listed here as the walk
 /// lists (each folder only if it is the one its parent's listing saw, no
 /// link followed, no file read). Paths are relative to the skill's folder.
-fn hidden_entries(loaded: &Loaded, index: usize) -> Vec<Hidden> {
+fn hidden_entries(loaded: &Loaded, index: usize, walked: &[&HiddenEntry]) -> Vec<Hidden> {
     let folder = loaded.skill_folder(index);
     let dir = loaded.skill_dir(index);
     let mut found = Vec::new();
-    for (entry, id) in loaded.hidden_entries(index) {
+    for (entry, id) in walked.iter().copied() {
         let path = relpath::strip_folder(&entry.rel, folder)
             .unwrap_or(&entry.rel)
             .to_owned();
@@ -348,7 +350,7 @@ mod tests {
         fs::write(base.join("elsewhere/secret-name"), "s").unwrap();
         let loaded = crate::load(&base.join("root"), &Options::default()).unwrap();
         let paths = |loaded: &Loaded| -> Vec<(String, HiddenKind)> {
-            hidden_entries(loaded, 0)
+            hidden_entries(loaded, 0, &loaded.hidden_by_skill()[0])
                 .into_iter()
                 .map(|hidden| (hidden.path, hidden.kind))
                 .collect()
@@ -412,5 +414,51 @@ mod tests {
         assert_eq!(unquoted_tab(text, 0..text.len(), &mut ranges), Some(1));
         let mut ranges = [6..9, 0..6, 1..3, 9..11];
         assert_eq!(unquoted_tab(text, 0..text.len(), &mut ranges), None);
+    }
+
+    /// A nested skill's enclosing skill is the nearest one above it, and a
+    /// hidden entry counts for every skill whose folder holds it.
+    #[test]
+    fn nesting_and_hidden_entries_are_found_by_the_folders_above() {
+        let base = std::env::temp_dir().join(format!("skills-core-nesting-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        let root = base.join("root");
+        for folder in ["outer", "outer-x", "outer/inner", "outer/mid/deep", "other"] {
+            let name = folder.rsplit('/').next().unwrap();
+            fs::create_dir_all(root.join(folder)).unwrap();
+            fs::write(
+                root.join(folder).join("SKILL.md"),
+                format!(
+                    "---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\nBody\n"
+                ),
+            )
+            .unwrap();
+        }
+        fs::write(root.join("outer/.y"), "y").unwrap();
+        fs::write(root.join("outer/inner/.x"), "x").unwrap();
+        fs::write(root.join("outer/mid/deep/.z"), "z").unwrap();
+        fs::write(root.join(".top"), "t").unwrap();
+        // `outer-x` sorts between `outer` and `outer/inner` ('-' < '/'):
+        // neither its skill nor its hidden file is outer's.
+        fs::write(root.join("outer-x/.w"), "w").unwrap();
+        let lenient = crate::load_lenient(&root, &Options::default());
+        assert!(lenient.refused().is_empty(), "{:?}", lenient.refused());
+        let loaded = lenient.into_loaded();
+        let facts = gather(&loaded);
+        assert_eq!(facts.len(), 5);
+        let of = |path: &str| facts.iter().find(|f| f.folder == path).unwrap();
+        let hidden =
+            |path: &str| -> Vec<&str> { of(path).hidden.iter().map(|h| h.path.as_str()).collect() };
+        assert_eq!(of("outer").enclosing, None);
+        assert_eq!(of("outer/inner").enclosing.as_deref(), Some("outer"));
+        assert_eq!(of("outer/mid/deep").enclosing.as_deref(), Some("outer"));
+        assert_eq!(of("other").enclosing, None);
+        assert_eq!(of("outer-x").enclosing, None);
+        assert_eq!(hidden("outer-x"), [".w"]);
+        assert_eq!(hidden("outer"), [".y", "inner/.x", "mid/deep/.z"]);
+        assert_eq!(hidden("outer/inner"), [".x"]);
+        assert_eq!(hidden("outer/mid/deep"), [".z"]);
+        assert!(hidden("other").is_empty());
+        fs::remove_dir_all(&base).unwrap();
     }
 }
