@@ -44,6 +44,11 @@ impl CargoToml {
             .is_some_and(Item::is_table_like)
     }
 
+    /// `package.name`, when it is written as a string.
+    pub(crate) fn package_name(&self) -> Option<&str> {
+        self.document.get("package")?.get("name")?.as_str()
+    }
+
     /// `package.build`: `None` when unset, else its value (`false`, or a path).
     pub(crate) fn build_key(&self) -> Option<&Value> {
         self.document.get("package")?.get("build")?.as_value()

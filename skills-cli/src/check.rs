@@ -12,7 +12,7 @@ use skills_core::{Diagnostic, Options, Report, Rule};
 use crate::cli::CheckArgs;
 use crate::fix;
 use crate::outcome::Outcome;
-use crate::report::{Checked, Printer};
+use crate::report::{self, Checked, Printer};
 
 /// Checks every folder; the worst outcome wins.
 pub(crate) fn run(args: &CheckArgs) -> Outcome {
@@ -50,13 +50,13 @@ pub(crate) fn run(args: &CheckArgs) -> Outcome {
             match fix::apply(&root.path, &options) {
                 Ok(fixed) => {
                     for (file, count) in fixed {
-                        let path = Diagnostic::new(Rule::Io, file, "").display_path(&root.display);
+                        let path = report::file_path(&root.display, &file);
                         let problems = if count == 1 { "problem" } else { "problems" };
                         eprintln!("fixed {count} {problems} in {path}");
                     }
                 }
                 Err((file, error)) => {
-                    let path = Diagnostic::new(Rule::Io, file, "").display_path(&root.display);
+                    let path = report::file_path(&root.display, &file);
                     eprintln!("error: cannot write the fix to {path}: {error}");
                     outcome = outcome.max(Outcome::Failed);
                     continue;

@@ -217,11 +217,8 @@ fn runtime_folder(path: Option<&Option<PathBuf>>) -> Option<Result<PathBuf, Stri
         }
     };
     let is_runtime = |dir: &Path| {
-        CargoToml::read(&dir.join("Cargo.toml")).is_ok_and(|manifest| {
-            manifest.is_package()
-                && write::read(&dir.join("Cargo.toml"))
-                    .is_ok_and(|read| read.text.contains("name = \"skills-runtime\""))
-        })
+        CargoToml::read(&dir.join("Cargo.toml"))
+            .is_ok_and(|manifest| manifest.package_name() == Some("skills-runtime"))
     };
     let found = [given.clone(), given.join("skills-runtime")]
         .into_iter()

@@ -209,6 +209,13 @@ impl Printer {
     }
 }
 
+/// `root/file` as every diagnostic prints it ([`Diagnostic::display_path`]:
+/// escaped, so that a name from the folder cannot act on a terminal or a CI
+/// log), for the lines that name a file outside a diagnostic.
+pub(crate) fn file_path(root: &str, file: &str) -> String {
+    Diagnostic::new(Rule::Io, file, "").display_path(root)
+}
+
 /// Writes to stdout; a reader that went away (`| head`) is not an error.
 pub(crate) fn stdout(text: &str) {
     let mut out = std::io::stdout().lock();
@@ -285,7 +292,7 @@ fn readers_text(checked: &Checked<'_>, root: &str) -> String {
         n => format!("readers: {n} skills are read differently by some reader\n"),
     });
     for skill in shown {
-        let file = Diagnostic::new(Rule::Io, skill.file.clone(), "").display_path(root);
+        let file = file_path(root, &skill.file);
         out.push_str(&format!("  {} ({file})\n", skill.skill));
         for reader in &skill.readers {
             if checked.all_readers || reader.verdict != Verdict::Accept {
@@ -312,7 +319,7 @@ fn reader_github_line(
         Verdict::Alter | Verdict::Accept => "notice",
         Verdict::Skip | Verdict::Refuse => "warning",
     };
-    let file = Diagnostic::new(Rule::Io, skill.file.clone(), "").display_path(root);
+    let file = file_path(root, &skill.file);
     format!(
         "::{command} file={},title={}::{}",
         escape_property(&file),

@@ -537,6 +537,39 @@ fn a_hostile_file_name_cannot_act_on_a_terminal_or_a_ci_log() {
     }
 }
 
+/// The readers' verdicts quote names from the folder too (a hidden file the
+/// `skills` CLI copies and FastMCP serves): they are escaped as every other
+/// name printed is, in every format, and in the macro's warning (the same
+/// reasons).
+#[cfg(unix)]
+#[test]
+fn a_hostile_hidden_name_cannot_act_through_the_readers_verdicts() {
+    let dir = TempDir::new("hostile-hidden");
+    dir.write("s/pdf/SKILL.md", &skill_md("pdf", ""));
+    dir.write(&format!("s/pdf/.{HOSTILE}"), "x");
+    for args in [
+        &["check", "--readers", "--color", "never", "s"][..],
+        &["check", "--readers", "--color", "always", "s"],
+        &["check", "--readers", "--format", "json", "s"],
+        &["check", "--readers", "--format", "github", "s"],
+    ] {
+        let run = skills(dir.path(), args);
+        assert_eq!(run.code, 0, "{args:?}: {run:?}");
+        for (stream, output) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            assert_eq!(hijacked(output), None, "{args:?} {stream}: {output:?}");
+        }
+        let printed = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            printed.contains(r".a\u{1b}[2J\u{1b}]0;pwned\u{7}\n::stop-commands::tok\r\u{9b}2J.md")
+                || printed.contains(
+                    r".a\\u{1b}[2J\\u{1b}]0;pwned\\u{7}\\n::stop-commands::tok\\r\\u{9b}2J.md"
+                )
+                || printed.contains(r"\n%3A%3Astop-commands%3A%3Atok\r"),
+            "{args:?}: the hidden name is shown, escaped: {printed:?}"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn the_fixed_line_of_a_hostile_folder_stays_one_line() {

@@ -144,6 +144,7 @@ fn visit(
             id = None;
         }
         let is_dir = kind == Kind::Dir;
+        let index = out.len();
         out.push(Entry {
             rel: child_rel.clone(),
             kind,
@@ -151,11 +152,7 @@ fn visit(
         if is_dir
             && let Err(error) = visit(&path, &child_rel, false, id, out, hidden.as_deref_mut())
         {
-            let entry = out
-                .iter_mut()
-                .find(|entry| entry.rel == child_rel)
-                .expect("pushed above");
-            entry.kind = Kind::Unreadable(error.to_string());
+            out[index].kind = Kind::Unreadable(error.to_string());
         }
     }
     Ok(())

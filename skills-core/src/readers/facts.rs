@@ -6,6 +6,7 @@
 use std::fs;
 use std::path::Path;
 
+use rustc_hash::FxHashSet as HashSet;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostics;
@@ -13,7 +14,7 @@ use crate::frontmatter::{self, Node, Shape};
 use crate::load::Loaded;
 use crate::open::FileId;
 use crate::options::Options;
-use crate::walk::Kind;
+use crate::walk::{HiddenEntry, Kind};
 use crate::{Skill, relpath};
 
 /// A hidden entry (its name or a folder above it starts with `.`) inside a
@@ -106,18 +107,19 @@ pub(super) fn gather(loaded: &Loaded) -> Vec<Facts<'_>> {
     let folders: Vec<(usize, &str)> = (0..skills.len())
         .map(|index| (loaded.skill_root_index(index), loaded.skill_folder(index)))
         .collect();
+    // Looked up by the folders above each skill, nearest first: a tree of
+    // many skills costs no comparison of every skill with every other.
+    let skill_folders: HashSet<(usize, &str)> = folders.iter().copied().collect();
+    let hidden = loaded.hidden_by_skill();
     skills
         .iter()
         .enumerate()
         .map(|(index, skill)| {
             let (root, folder) = folders[index];
-            let enclosing = folders
-                .iter()
-                .filter(|(other_root, other)| {
-                    *other_root == root && relpath::is_below(folder, other)
-                })
-                .map(|(_, other)| (*other).to_owned())
-                .max_by_key(String::len);
+            let enclosing = relpath::ancestors(folder)
+                .skip(1)
+                .find(|above| skill_folders.contains(&(root, *above)))
+                .map(str::to_owned);
             let text = std::str::from_utf8(skill.skill_md().bytes()).unwrap_or_default();
             let parsed = parse(text);
             let (frontmatter, flow_line, tab_line) = match parsed {
@@ -135,7 +137,7 @@ pub(super) fn gather(loaded: &Loaded) -> Vec<Facts<'_>> {
                 tab_line,
                 cut: cut(text, skill.body_offset()),
                 enclosing,
-                hidden: hidden_entries(loaded, index),
+                hidden: hidden_entries(loaded, index, &hidden[index]),
             }
         })
         .collect()
@@ -163,7 +165,7 @@ fn parse(text: &str) -> Option<Parsed> {
         quoted_and_block(&entry.value, &mut protected);
     }
     let yaml_end = parsed.body_offset.min(text.len());
-    let tab_line = unquoted_tab(text, parsed.yaml_offset..yaml_end, &protected);
+    let tab_line = unquoted_tab(text, parsed.yaml_offset..yaml_end, &mut protected);
     Some(Parsed {
         object: parsed.object,
         flow_line,
@@ -185,19 +187,25 @@ fn quoted_and_block(node: &Node, ranges: &mut Vec<std::ops::Range<usize>>) {
 }
 
 /// The line of the first tab in `yaml` (a range of `text`) outside the
-/// `protected` ranges and comments.
+/// `protected` ranges and comments. Linear in the text: the ranges are
+/// sorted once and passed over as the scan moves on (a frontmatter of
+/// 40,000 quoted values must not cost 40,000 comparisons per byte).
 fn unquoted_tab(
     text: &str,
     yaml: std::ops::Range<usize>,
-    protected: &[std::ops::Range<usize>],
+    protected: &mut [std::ops::Range<usize>],
 ) -> Option<usize> {
-    let inside = |offset: usize| protected.iter().any(|range| range.contains(&offset));
+    protected.sort_unstable_by_key(|range| range.start);
+    let mut ranges = protected.iter().peekable();
     let mut line_start = yaml.start;
     for line in text[yaml.clone()].split_inclusive('\n') {
         let bytes = line.as_bytes();
         for (index, byte) in bytes.iter().enumerate() {
             let offset = line_start + index;
-            if inside(offset) {
+            // Offsets only grow: a range that ended before this one never
+            // holds a later one. The first range left starts earliest.
+            while ranges.next_if(|range| range.end <= offset).is_some() {}
+            if ranges.peek().is_some_and(|range| range.start <= offset) {
                 continue;
             }
             // A comment: `#` at the start of a line or after a blank.
@@ -258,11 +266,11 @@ fn cut(text: &str, body_offset: usize) -> Option<Cut> {
 /// walked), and everything below a hidden folder, listed here as the walk
 /// lists (each folder only if it is the one its parent's listing saw, no
 /// link followed, no file read). Paths are relative to the skill's folder.
-fn hidden_entries(loaded: &Loaded, index: usize) -> Vec<Hidden> {
+fn hidden_entries(loaded: &Loaded, index: usize, walked: &[&HiddenEntry]) -> Vec<Hidden> {
     let folder = loaded.skill_folder(index);
     let dir = loaded.skill_dir(index);
     let mut found = Vec::new();
-    for (entry, id) in loaded.hidden_entries(index) {
+    for (entry, id) in walked.iter().copied() {
         let path = relpath::strip_folder(&entry.rel, folder)
             .unwrap_or(&entry.rel)
             .to_owned();
@@ -342,7 +350,7 @@ mod tests {
         fs::write(base.join("elsewhere/secret-name"), "s").unwrap();
         let loaded = crate::load(&base.join("root"), &Options::default()).unwrap();
         let paths = |loaded: &Loaded| -> Vec<(String, HiddenKind)> {
-            hidden_entries(loaded, 0)
+            hidden_entries(loaded, 0, &loaded.hidden_by_skill()[0])
                 .into_iter()
                 .map(|hidden| (hidden.path, hidden.kind))
                 .collect()
@@ -375,6 +383,82 @@ mod tests {
                 ),
             ]
         );
+        fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// A tab counts outside quoted and block scalars and comments only,
+    /// however many values the frontmatter holds and in whatever order its
+    /// nodes are visited (the scan passes over sorted ranges once).
+    #[test]
+    fn a_tab_counts_only_outside_quoted_and_block_values() {
+        let head = "---\nname: a\ndescription: \"quoted\ttab\"\nmetadata:\n";
+        let quiet = format!(
+            "{head}  k: 'single\ttab'\n  j: |\n    block\ttab\n  # a\tcomment\n  l: \"x\"\n---\n"
+        );
+        assert_eq!(parse(&quiet).unwrap().tab_line, None);
+        let loud = quiet.replace("  l: \"x\"", "  l: \"x\"\n  m:\tplain");
+        assert_eq!(parse(&loud).unwrap().tab_line, Some(10));
+        // Many quoted values, each a range the scan passes: the tab after
+        // them is still found, on its own line, and none before it.
+        let keys = 40_000;
+        let mut many = head.to_owned();
+        for key in 0..keys {
+            many.push_str(&format!("  k{key}: \"v\t{key}\"\n"));
+        }
+        assert_eq!(parse(&format!("{many}---\n")).unwrap().tab_line, None);
+        many.push_str("  last:\tplain\n---\n");
+        assert_eq!(parse(&many).unwrap().tab_line, Some(5 + keys));
+        // Ranges out of order and nested are passed over the same way.
+        let text = "ab\tcd\tef\tgh\n";
+        let mut ranges = [6..9, 0..5, 1..3];
+        assert_eq!(unquoted_tab(text, 0..text.len(), &mut ranges), Some(1));
+        let mut ranges = [6..9, 0..6, 1..3, 9..11];
+        assert_eq!(unquoted_tab(text, 0..text.len(), &mut ranges), None);
+    }
+
+    /// A nested skill's enclosing skill is the nearest one above it, and a
+    /// hidden entry counts for every skill whose folder holds it.
+    #[test]
+    fn nesting_and_hidden_entries_are_found_by_the_folders_above() {
+        let base = std::env::temp_dir().join(format!("skills-core-nesting-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&base);
+        let root = base.join("root");
+        for folder in ["outer", "outer-x", "outer/inner", "outer/mid/deep", "other"] {
+            let name = folder.rsplit('/').next().unwrap();
+            fs::create_dir_all(root.join(folder)).unwrap();
+            fs::write(
+                root.join(folder).join("SKILL.md"),
+                format!(
+                    "---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\nBody\n"
+                ),
+            )
+            .unwrap();
+        }
+        fs::write(root.join("outer/.y"), "y").unwrap();
+        fs::write(root.join("outer/inner/.x"), "x").unwrap();
+        fs::write(root.join("outer/mid/deep/.z"), "z").unwrap();
+        fs::write(root.join(".top"), "t").unwrap();
+        // `outer-x` sorts between `outer` and `outer/inner` ('-' < '/'):
+        // neither its skill nor its hidden file is outer's.
+        fs::write(root.join("outer-x/.w"), "w").unwrap();
+        let lenient = crate::load_lenient(&root, &Options::default());
+        assert!(lenient.refused().is_empty(), "{:?}", lenient.refused());
+        let loaded = lenient.into_loaded();
+        let facts = gather(&loaded);
+        assert_eq!(facts.len(), 5);
+        let of = |path: &str| facts.iter().find(|f| f.folder == path).unwrap();
+        let hidden =
+            |path: &str| -> Vec<&str> { of(path).hidden.iter().map(|h| h.path.as_str()).collect() };
+        assert_eq!(of("outer").enclosing, None);
+        assert_eq!(of("outer/inner").enclosing.as_deref(), Some("outer"));
+        assert_eq!(of("outer/mid/deep").enclosing.as_deref(), Some("outer"));
+        assert_eq!(of("other").enclosing, None);
+        assert_eq!(of("outer-x").enclosing, None);
+        assert_eq!(hidden("outer-x"), [".w"]);
+        assert_eq!(hidden("outer"), [".y", "inner/.x", "mid/deep/.z"]);
+        assert_eq!(hidden("outer/inner"), [".x"]);
+        assert_eq!(hidden("outer/mid/deep"), [".z"]);
+        assert!(hidden("other").is_empty());
         fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -96,7 +96,8 @@ pub struct Finding {
     /// What the reader does here (a rule that usually alters may refuse).
     pub verdict: Verdict,
     /// What the reader does with this skill, in an author's words, without
-    /// the reader's name (`skips this skill: …`).
+    /// the reader's name (`skips this skill: …`); control characters in the
+    /// names it quotes are escaped ([`printable`](crate::printable)).
     pub why: String,
 }
 

@@ -29,6 +29,13 @@ const NAMED: usize = 3;
 pub fn predict(loaded: &Loaded) -> Vec<SkillVerdicts> {
     let facts = facts::gather(loaded);
     let discovery = cli_discovery(&facts);
+    // The roots that are themselves a skill (fast-agent is then pointed at
+    // the folder holding it).
+    let skill_roots: HashSet<usize> = facts
+        .iter()
+        .filter(|f| f.folder.is_empty())
+        .map(|f| f.root)
+        .collect();
     facts
         .iter()
         .zip(&discovery)
@@ -43,7 +50,9 @@ pub fn predict(loaded: &Loaded) -> Vec<SkillVerdicts> {
                         id if id == SKILLS_REF.id => skills_ref(facts_of),
                         id if id == FASTMCP.id => fastmcp(facts_of),
                         id if id == RMCP.id => rmcp(facts_of),
-                        id if id == FAST_AGENT.id => fast_agent(facts_of, &facts),
+                        id if id == FAST_AGENT.id => {
+                            fast_agent(facts_of, skill_roots.contains(&facts_of.root))
+                        }
                         _ => Vec::new(),
                     };
                     verdict(reader, findings)
@@ -66,12 +75,16 @@ fn verdict(reader: &'static Reader, mut findings: Vec<Finding>) -> ReaderVerdict
     }
 }
 
+/// A finding of rule `id`. `why` names paths, keys and values from the
+/// folder, which its owner chose: it is escaped here, once, as every name
+/// printed is ([`crate::printable`]), so no output of it (the CLI's every
+/// format, the macro's warning) can act on a terminal or a CI log.
 fn finding(id: &str, why: String) -> Finding {
     let rule = rule(id);
     Finding {
         rule,
         verdict: rule.verdict,
-        why,
+        why: crate::printable(&why).into_owned(),
     }
 }
 
@@ -649,7 +662,7 @@ fn rmcp(f: &Facts<'_>) -> Vec<Finding> {
 
 // ---------------------------------------------------------------- fast-agent
 
-fn fast_agent(f: &Facts<'_>, all: &[Facts<'_>]) -> Vec<Finding> {
+fn fast_agent(f: &Facts<'_>, root_is_skill: bool) -> Vec<Finding> {
     if f.main_file != SKILL_MD {
         return vec![finding(
             "fast-agent/main-file",
@@ -661,7 +674,6 @@ fn fast_agent(f: &Facts<'_>, all: &[Facts<'_>]) -> Vec<Finding> {
     }
     // Pointed at the skills folder (at the folder holding it, when the
     // folder is the skill), it reads the folders right below.
-    let root_is_skill = all.iter().any(|o| o.root == f.root && o.folder.is_empty());
     let found = if root_is_skill {
         f.folder.is_empty()
     } else {
