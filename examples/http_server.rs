@@ -55,8 +55,8 @@ struct Options {
     max_connections: Option<usize>,
 
     /// Seconds a client may take to send a request head, and may stay idle
-    /// between requests [default: 10].
-    #[arg(long, value_name = "SECONDS")]
+    /// between requests (at least 1) [default: 10].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     header_timeout: Option<u64>,
 
     /// Open MCP sessions at most, all clients together [default: 10000].

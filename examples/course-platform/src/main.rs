@@ -201,9 +201,14 @@ struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = auth::MAX_INSTALL_LIFETIME.as_secs())]
     max_install_token_lifetime: u64,
 
-    /// How often the key set is read again, in seconds: a key removed from
-    /// it is refused within this.
-    #[arg(long, value_name = "SECONDS", default_value_t = auth::KEYS_REFRESH.as_secs())]
+    /// How often the key set is read again, in seconds (at least 1): a key
+    /// removed from it is refused within this.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = auth::KEYS_REFRESH.as_secs(),
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
     keys_refresh: u64,
 
     /// While the database cannot be reached, answer a learner from what
@@ -226,8 +231,13 @@ struct ServeArgs {
     max_connections: usize,
 
     /// Seconds a client may take to send a request head, and may stay idle
-    /// between requests.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::HEADER_TIMEOUT.as_secs())]
+    /// between requests (at least 1).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = Limits::HEADER_TIMEOUT.as_secs(),
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
     header_timeout: u64,
 }
 
@@ -495,10 +505,10 @@ async fn serve_platform(db: Db, args: ServeArgs) -> anyhow::Result<()> {
     rules.max_install_lifetime = Duration::from_secs(args.max_install_token_lifetime);
     let described = source.describe();
     let verifier = Arc::new(auth::Verifier::new(source, rules).await?);
-    verifier.refresh_every(Duration::from_secs(args.keys_refresh.max(1)));
+    verifier.refresh_every(Duration::from_secs(args.keys_refresh));
     let limits = Limits {
         max_connections: args.max_connections,
-        header_timeout: Duration::from_secs(args.header_timeout.max(1)),
+        header_timeout: Duration::from_secs(args.header_timeout),
         ..Limits::default()
     };
     let server = Server::bind(args.bind).await?.limits(limits);

@@ -1496,3 +1496,20 @@ fn a_database_url_is_never_shown_with_its_password() {
         "{unknown:#}"
     );
 }
+
+/// A zero timeout would be no "unlimited" but a server that closes every
+/// connection before its request (or rereads the keys in a loop): `serve`
+/// refuses it as a usage error (exit 2) rather than raising it silently.
+#[test]
+fn serve_refuses_a_zero_header_timeout_or_keys_refresh() {
+    use clap::Parser as _;
+    for flag in ["--header-timeout", "--keys-refresh"] {
+        let parsed = crate::Cli::try_parse_from(["course-platform", "serve", flag, "0"]);
+        let error = parsed
+            .err()
+            .unwrap_or_else(|| panic!("{flag} 0 was accepted"));
+        assert_eq!(error.exit_code(), 2, "{flag}: {error}");
+        assert!(error.to_string().contains(flag), "{flag}: {error}");
+        assert!(crate::Cli::try_parse_from(["course-platform", "serve", flag, "1"]).is_ok());
+    }
+}

@@ -50,7 +50,9 @@ pub struct Limits {
     /// connection. So it is the idle keep-alive timeout too: a connection
     /// with no request in flight is closed when it runs out. Default
     /// [`Limits::HEADER_TIMEOUT`] (10 s): a client that trickles its headers
-    /// (slowloris) holds a connection that long at most.
+    /// (slowloris) holds a connection that long at most. Zero is no
+    /// "unlimited": every connection is closed before its first request
+    /// (a command-line flag for it should refuse 0, as the examples' do).
     pub header_timeout: Duration,
     /// How long a request body may stall between two pieces before the
     /// request fails. Default [`Limits::BODY_TIMEOUT`] (10 s). The body's
