@@ -393,9 +393,8 @@ def _():
         "replicas and the load client share the machine's 2 cores."
 
 
-@table("runtime-client-cost", f"{RT}/stdio/client-cost.jsonl")
-def _():
-    rows = jsonl(f"{RT}/stdio/client-cost.jsonl")
+def client_cost(rel):
+    rows = jsonl(rel)
     labels = {"ours": "**ours**", "rmcp": "rmcp SkillCatalog (`stdio()`)",
               "rmcp-pipes": "rmcp SkillCatalog on `stdio_pipes()`"}
     out = []
@@ -416,6 +415,17 @@ def _():
         f"{rows[0]['window_s']:g} s of each; median (min–max). Scheduling: `finish_task_switch` and the " \
         "interrupt-restore points where cpu-clock samples land after a wake-up; copying: the kernel's pipe " \
         "copy and the client's `memcpy`; parsing: serde_json's scan."
+
+
+@table("runtime-client-cost", f"{RT}/stdio/client-cost.jsonl")
+def _():
+    return client_cost(f"{RT}/stdio/client-cost.jsonl")
+
+
+# The run of issue 23 (ours before and after `stdio_pipes`, BEFORE=f41d75e), kept for the history page.
+@table("runtime-client-cost-issue23", f"{RT}/stdio/client-cost-issue23.jsonl")
+def _():
+    return client_cost(f"{RT}/stdio/client-cost-issue23.jsonl")
 
 
 @table("runtime-scale", *(f"{RT}/scale-s{n}/{f}.jsonl" for n in (10, 100, 1000) for f in ("startup", "tput")))
