@@ -163,12 +163,16 @@ if [[ " $ONLY " == *" setup "* ]]; then
 fi
 
 # run_cases <jsonl> <rounds> <tool> <mode> <extra flags> -- case lines "name|flags|command"
+# Each round starts one case further down the list, so that no case always runs in the same
+# place (the first of a round follows the previous round's last, a Python peer: an order effect
+# would otherwise fall on one case every round).
 run_cases() {
   local out="$1" rounds="$2" tool="$3" mode="$4" extra="$5"; shift 5
   : > "$out"
-  local r c name flags cmd
+  local cases=("$@") r i c name flags cmd
   for ((r = 0; r < rounds; r++)); do
-    for c in "$@"; do
+    for ((i = 0; i < ${#cases[@]}; i++)); do
+      c="${cases[$(((i + r) % ${#cases[@]}))]}"
       IFS='|' read -r name flags cmd <<<"$c"
       # shellcheck disable=SC2086
       "$tool" "$mode" --runs 1 $extra $flags -- $cmd \
