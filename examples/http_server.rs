@@ -56,7 +56,7 @@ struct Options {
 
     /// Seconds a client may take to send a request head, and may stay idle
     /// between requests (at least 1) [default: 10].
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     header_timeout: Option<u64>,
 
     /// Open MCP sessions at most, all clients together [default: 10000].
@@ -82,6 +82,17 @@ struct Options {
     /// resources on their own.
     #[arg(long)]
     prompts: bool,
+}
+
+/// A timeout on the command line: whole seconds, at least 1 (zero would
+/// close every connection before its request).
+fn seconds(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(seconds) if seconds > 0 => Ok(seconds),
+        _ => Err(format!(
+            "`{value}` is not a timeout (whole seconds, at least 1)"
+        )),
+    }
 }
 
 fn page_size(value: &str) -> Result<usize, String> {

@@ -207,7 +207,7 @@ struct ServeArgs {
         long,
         value_name = "SECONDS",
         default_value_t = auth::KEYS_REFRESH.as_secs(),
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = seconds
     )]
     keys_refresh: u64,
 
@@ -236,9 +236,21 @@ struct ServeArgs {
         long,
         value_name = "SECONDS",
         default_value_t = Limits::HEADER_TIMEOUT.as_secs(),
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = seconds
     )]
     header_timeout: u64,
+}
+
+/// A period on the command line: whole seconds, at least 1 (a zero timeout
+/// closes every connection before its request; a zero refresh rereads the
+/// keys without pause).
+fn seconds(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(seconds) if seconds > 0 => Ok(seconds),
+        _ => Err(format!(
+            "`{value}` is not a period (whole seconds, at least 1)"
+        )),
+    }
 }
 
 fn main() -> ExitCode {

@@ -1510,6 +1510,7 @@ fn serve_refuses_a_zero_header_timeout_or_keys_refresh() {
             .unwrap_or_else(|| panic!("{flag} 0 was accepted"));
         assert_eq!(error.exit_code(), 2, "{flag}: {error}");
         assert!(error.to_string().contains(flag), "{flag}: {error}");
+        assert!(error.to_string().contains("at least 1"), "{flag}: {error}");
         assert!(crate::Cli::try_parse_from(["course-platform", "serve", flag, "1"]).is_ok());
     }
 }
